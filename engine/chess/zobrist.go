@@ -1,0 +1,42 @@
+package chess
+
+// Zobrist keys, drawn at init from a fixed-seed generator so keys are the
+// same in every run (bench node counts depend on them).
+var (
+	zobPiece  [16][64]uint64
+	zobCastle [16]uint64
+	zobEP     [8]uint64
+	zobSide   uint64
+	// zobMaterial[pc][n] is XORed in for the (n+1)-th piece pc on the board,
+	// so the material key identifies the exact material balance.
+	zobMaterial [16][16]uint64
+)
+
+func init() {
+	rng := xorshift64star(0x9e3779b97f4a7c15)
+	for pc := range zobPiece {
+		for s := range zobPiece[pc] {
+			zobPiece[pc][s] = rng.next()
+		}
+		for n := range zobMaterial[pc] {
+			zobMaterial[pc][n] = rng.next()
+		}
+	}
+	// Castling keys are built from one key per right so that any set of
+	// rights hashes as the XOR of its members.
+	var single [4]uint64
+	for i := range single {
+		single[i] = rng.next()
+	}
+	for cr := range zobCastle {
+		for i := 0; i < 4; i++ {
+			if cr&(1<<i) != 0 {
+				zobCastle[cr] ^= single[i]
+			}
+		}
+	}
+	for f := range zobEP {
+		zobEP[f] = rng.next()
+	}
+	zobSide = rng.next()
+}

@@ -1,0 +1,164 @@
+// Package engine is the one seam between chess engines and the rest of
+// Squall. The built-in searcher (engine/search) and external UCI engines
+// (engine/uci's client) both implement Analyzer; the TUI, the SSH rooms, the
+// suite runner, game review and the match runner use nothing else.
+//
+// Data flows one way: an Analyzer reports Info values through a callback
+// while it searches and returns a Result when it stops.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// Bound says whether a score is exact or only a bound (from an aspiration
+// window that failed high or low).
+type Bound uint8
+
+const (
+	Exact Bound = iota
+	Lower       // the true score is at least this ("lowerbound")
+	Upper       // the true score is at most this ("upperbound")
+)
+
+// Score is an evaluation from the side to move's point of view: centipawns,
+// or, when Mate is non-zero, mate in Mate moves (negative: being mated).
+type Score struct {
+	CP    int
+	Mate  int
+	Bound Bound
+}
+
+// String formats like lichess: "+0.35", "-1.20", "#5", "#-3".
+func (s Score) String() string {
+	if s.Mate != 0 {
+		return fmt.Sprintf("#%d", s.Mate)
+	}
+	return fmt.Sprintf("%+.2f", float64(s.CP)/100)
+}
+
+// Negate returns the score from the other side's point of view.
+func (s Score) Negate() Score {
+	n := Score{CP: -s.CP, Mate: -s.Mate, Bound: s.Bound}
+	switch s.Bound {
+	case Lower:
+		n.Bound = Upper
+	case Upper:
+		n.Bound = Lower
+	}
+	return n
+}
+
+// Info is one progress report of a search, as in a UCI "info" line.
+type Info struct {
+	Depth    int
+	SelDepth int
+	MultiPV  int // 1-based line number; 1 is the best line
+	Score    Score
+	// WDL is win/draw/loss per mille from the side to move, if known.
+	WDL      [3]int
+	HasWDL   bool
+	Nodes    uint64
+	NPS      uint64
+	HashFull int // per mille
+	TBHits   uint64
+	Time     time.Duration
+	PV       []chess.Move
+	// CurrMove is the root move being searched (with its 1-based number),
+	// reported by long searches; zero when absent.
+	CurrMove       chess.Move
+	CurrMoveNumber int
+	// String is free text ("info string …"); when set, other fields may be
+	// empty.
+	String string
+}
+
+// Limits bound a search. Zero values mean "no limit of that kind"; with no
+// limit at all the search runs until stopped (infinite analysis).
+type Limits struct {
+	Depth    int
+	Nodes    uint64
+	MoveTime time.Duration
+	Mate     int // search for a mate in this many moves
+	// Clock: remaining time and increment per side, moves to the next
+	// time control (0 = sudden death).
+	WTime, BTime time.Duration
+	WInc, BInc   time.Duration
+	MovesToGo    int
+	Infinite     bool
+	Ponder       bool // start in ponder mode; PonderHit switches to normal
+	// SearchMoves restricts the root moves (empty = all).
+	SearchMoves []chess.Move
+	// MultiPV is the number of lines to report (0 or 1 = best line only).
+	MultiPV int
+}
+
+// Game is the position to search: the game's starting position and the
+// moves played since, so that an engine sees the history (repetitions,
+// the 50-move clock) and a UCI engine can be sent "position … moves …".
+type Game struct {
+	Start *chess.Position
+	Moves []chess.Move
+}
+
+// Position replays the game and returns its current position (a fresh copy
+// with the game's history).
+func (g Game) Position() (*chess.Position, error) {
+	if g.Start == nil {
+		return nil, fmt.Errorf("engine: game has no start position")
+	}
+	p := g.Start.Clone()
+	var u chess.Undo
+	for i, m := range g.Moves {
+		if !p.IsLegal(m) {
+			return nil, fmt.Errorf("engine: move %d (%s) is illegal in %s", i+1, m.UCI(p.Chess960()), p.FEN())
+		}
+		p.MakeMove(m, &u)
+	}
+	return p, nil
+}
+
+// Result is how a search ended.
+type Result struct {
+	BestMove   chess.Move // chess.NullMove when there is no legal move
+	PonderMove chess.Move // expected reply, or chess.NullMove
+	Last       Info       // the last full info line (score, depth, PV)
+}
+
+// Option describes one engine setting, as a UCI "option" line does.
+type Option struct {
+	Name    string
+	Type    string // check, spin, combo, button, string
+	Default string
+	Min     int
+	Max     int
+	Vars    []string // combo choices
+}
+
+// Analyzer is anything that can search a chess position: the built-in
+// engine or an external UCI engine.
+type Analyzer interface {
+	// Name identifies the engine ("Squall 0.1", "Stockfish 15.1").
+	Name() string
+	// Options lists the settings the engine accepts.
+	Options() []Option
+	// SetOption changes a setting; it must not be called during Search.
+	SetOption(name, value string) error
+	// NewGame tells the engine that the next search is from another game
+	// (clear hash tables and learned state as UCI "ucinewgame" does).
+	NewGame() error
+	// Search runs a search and blocks until it finishes: by reaching its
+	// limits, or soon after ctx is cancelled (the result then holds the best
+	// move found so far). info, if non-nil, is called from the searching
+	// goroutine for each progress report and must return quickly.
+	Search(ctx context.Context, g Game, lim Limits, info func(Info)) (Result, error)
+	// PonderHit tells a search started with Limits.Ponder that the expected
+	// move was played: it continues as a normal timed search.
+	PonderHit()
+	// Close releases the engine (stops its process, frees its tables).
+	Close() error
+}

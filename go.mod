@@ -1,0 +1,3 @@
+module github.com/squall-chess/squall
+
+go 1.26
