@@ -116,3 +116,23 @@ func BenchmarkIsLegal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCopyMake measures the alternative design, copy-make (copy the
+// position, make the move on the copy, drop it), against MakeUnmake.
+func BenchmarkCopyMake(b *testing.B) {
+	ps := benchPositions(b)
+	var lists [3]MoveList
+	for i, p := range ps {
+		p.GenerateLegal(&lists[i])
+	}
+	var u Undo
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, p := range ps {
+			for _, m := range lists[i].Slice() {
+				q := *p
+				q.MakeMove(m, &u)
+			}
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package chess
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// allSuitePositions parses every perft-suite position.
+func allSuitePositions(t *testing.T) []*Position {
+	t.Helper()
+	var ps []*Position
+	cases := append(loadEPDPerft(t, "testdata/perft/standard.epd"), loadEPDPerft(t, "testdata/perft/fischer960.epd")...)
+	cases = append(cases, loadTrickyPerft(t, "testdata/perft/tricky.perft")...)
+	for _, c := range cases {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// TestSANRoundTrip formats every legal move of every suite position (and of
+// the positions one ply later) and parses it back.
+func TestSANRoundTrip(t *testing.T) {
+	var ml, ml2 MoveList
+	var u Undo
+	check := func(p *Position, m Move) {
+		san := p.SAN(m)
+		got, err := p.ParseSAN(san)
+		if err != nil || got != m {
+			t.Fatalf("%s: SAN %q of %v parsed back as %v, %v", p.FEN(), san, m, got, err)
+		}
+		uci := m.UCI(p.Chess960())
+		if got, err := p.ParseUCI(uci); err != nil || got != m {
+			t.Fatalf("%s: UCI %q of %v parsed back as %v, %v", p.FEN(), uci, m, got, err)
+		}
+	}
+	for _, p := range allSuitePositions(t) {
+		p.GenerateLegal(&ml)
+		for _, m := range ml.Slice() {
+			check(p, m)
+			p.MakeMove(m, &u)
+			p.GenerateLegal(&ml2)
+			for _, m2 := range ml2.Slice() {
+				check(p, m2)
+			}
+			p.UnmakeMove(m, &u)
+		}
+	}
+}
+
+func TestSANFormat(t *testing.T) {
+	cases := []struct{ fen, uci, san string }{
+		{StartFEN, "g1f3", "Nf3"},
+		{StartFEN, "e2e4", "e4"},
+		// Knights on b1 and f3 can both reach d2: file disambiguation.
+		{"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2", "Nbd2"},
+		// Rooks on a1 and a5 share a file: rank disambiguation.
+		{"4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3"},
+		// Three queens: full-square disambiguation.
+		{"2k5/8/8/8/Q6Q/8/8/Q3K3 w - - 0 1", "a4d4", "Qa4d4"},
+		{"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", "O-O+"},
+		{"r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8c8", "O-O-O"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", "a8=Q+"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n", "a8=N"},
+		{"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "e5d6", "exd6"},
+		{"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4", "Qh4#"},
+	}
+	for _, c := range cases {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.ParseUCI(c.uci)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.fen, c.uci, err)
+		}
+		if got := p.SAN(m); got != c.san {
+			t.Errorf("%s %s: SAN %q, want %q", c.fen, c.uci, got, c.san)
+		}
+	}
+}
+
+func TestParseSANLenient(t *testing.T) {
+	cases := []struct{ fen, in, uci string }{
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "0-0", "e1g1"},
+		{"r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "0-0-0", "e8c8"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a8Q", "a7a8q"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a8=Q+", "a7a8q"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", "a7a8q"},
+		{"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "exd6e.p.", "e5d6"},
+		{"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", "exd6 e.p.", "e5d6"},
+		{StartFEN, "Ngf3", "g1f3"},
+		{StartFEN, "Ng1-f3", "g1f3"},
+		{StartFEN, "Ng1f3", "g1f3"},
+		{StartFEN, "e2-e4", "e2e4"},
+		{StartFEN, "e4!?", "e2e4"},
+		{StartFEN, "Nf3!!", "g1f3"},
+		{StartFEN, "e4??", "e2e4"},
+	}
+	for _, c := range cases {
+		p, err := ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.ParseSAN(c.in)
+		if err != nil {
+			t.Errorf("%s: ParseSAN(%q): %v", c.fen, c.in, err)
+			continue
+		}
+		if got := m.UCI(false); got != c.uci {
+			t.Errorf("%s: ParseSAN(%q) = %s, want %s", c.fen, c.in, got, c.uci)
+		}
+	}
+}
+
+func TestParseSANErrors(t *testing.T) {
+	cases := []struct{ fen, in, words string }{
+		{"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", "ambiguous"},
+		{StartFEN, "Nf6", "illegal"},
+		{StartFEN, "O-O", "castling is not legal"},
+		{StartFEN, "e5", "illegal"},
+		{StartFEN, "", "empty"},
+		{StartFEN, "Zz9", "destination"},
+		{StartFEN, "Nbcde4", "not a move"},
+		{"7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a8", "must promote"},
+		{StartFEN, "exd5", "illegal"},
+	}
+	for _, c := range cases {
+		p, _ := ParseFEN(c.fen)
+		_, err := p.ParseSAN(c.in)
+		var me *MoveError
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), c.words) {
+			t.Errorf("ParseSAN(%q) error %v, want one mentioning %q", c.in, err, c.words)
+		}
+	}
+}
+
+func TestParseUCIChess960Castling(t *testing.T) {
+	// Standard chess: both e1g1 and e1h1 name castling.
+	p, _ := ParseFEN("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+	for _, s := range []string{"e1g1", "e1h1"} {
+		m, err := p.ParseUCI(s)
+		if err != nil || !m.IsCastle() {
+			t.Errorf("ParseUCI(%q) = %v, %v; want castling", s, m, err)
+		}
+	}
+	// Chess960: king f1, rook g1. "f1g1" is castling (king takes rook);
+	// its UCI form must be the same in 960 mode.
+	q, err := ParseFEN("4k3/8/8/8/8/8/8/5KR1 w G - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := q.ParseUCI("f1g1")
+	if err != nil || !m.IsCastle() || m.UCI(true) != "f1g1" {
+		t.Errorf("960 f1g1 = %v (castle %v), %v", m, m.IsCastle(), err)
+	}
+	if _, err := q.ParseUCI("e7e8x"); err == nil {
+		t.Error("bad promotion letter accepted")
+	}
+}
