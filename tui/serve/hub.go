@@ -1,0 +1,120 @@
+package serve
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/squall-chess/squall/engine"
+)
+
+// AnalyzerFactory makes the engine for a new room.
+type AnalyzerFactory func() (engine.Analyzer, error)
+
+// RoomInfo describes a room in the room list.
+type RoomInfo struct {
+	Name      string
+	Viewers   int
+	Analysing bool
+	Ply       int
+}
+
+// Hub holds the server's rooms. The map is guarded by a mutex (Gambit's
+// unguarded rooms map is the race this avoids).
+type Hub struct {
+	newAnalyzer AnalyzerFactory
+	maxEngines  int
+
+	mu     sync.Mutex
+	rooms  map[string]*Room
+	closed bool
+}
+
+// NewHub makes an empty hub. Each room gets its own engine from
+// newAnalyzer (nil: rooms without analysis); at most maxEngines rooms have
+// one, which caps the engine threads of the whole server.
+func NewHub(newAnalyzer AnalyzerFactory, maxEngines int) *Hub {
+	return &Hub{newAnalyzer: newAnalyzer, maxEngines: maxEngines, rooms: map[string]*Room{}}
+}
+
+var roomName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
+
+// Create makes a room, or returns the existing one of that name.
+func (h *Hub) Create(name string) (*Room, error) {
+	if !roomName.MatchString(name) {
+		return nil, fmt.Errorf("room name %q: use 1-32 letters, digits, '.', '_' or '-'", name)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, fmt.Errorf("server is shutting down")
+	}
+	if r, ok := h.rooms[name]; ok {
+		return r, nil
+	}
+	var a engine.Analyzer
+	if h.newAnalyzer != nil {
+		if len(h.rooms) >= h.maxEngines {
+			return nil, fmt.Errorf("room %s: the server runs %d engines already (its limit)", name, h.maxEngines)
+		}
+		var err error
+		if a, err = h.newAnalyzer(); err != nil {
+			return nil, fmt.Errorf("room %s: starting engine: %w", name, err)
+		}
+	}
+	r := NewRoom(name, a)
+	h.rooms[name] = r
+	return r, nil
+}
+
+// Room finds a room by name.
+func (h *Hub) Room(name string) (*Room, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.rooms[name]
+	return r, ok
+}
+
+// List describes the rooms, sorted by name.
+func (h *Hub) List() []RoomInfo {
+	h.mu.Lock()
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	out := make([]RoomInfo, 0, len(rooms))
+	for _, r := range rooms {
+		s := r.Snapshot()
+		out = append(out, RoomInfo{Name: r.Name(), Viewers: r.Viewers(), Analysing: s.Analysing, Ply: s.Ply})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Remove closes a room and drops it.
+func (h *Hub) Remove(name, reason string) {
+	h.mu.Lock()
+	r, ok := h.rooms[name]
+	delete(h.rooms, name)
+	h.mu.Unlock()
+	if ok {
+		r.Close(reason)
+	}
+}
+
+// Close closes every room, telling viewers reason.
+func (h *Hub) Close(reason string) {
+	h.mu.Lock()
+	h.closed = true
+	rooms := h.rooms
+	h.rooms = map[string]*Room{}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, r := range rooms {
+		wg.Add(1)
+		go func() { defer wg.Done(); r.Close(reason) }()
+	}
+	wg.Wait()
+}

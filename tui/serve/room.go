@@ -1,0 +1,389 @@
+// Package serve shares Squall over SSH: rooms that each hold one
+// authoritative game and one analysis search, fanned out to every viewer.
+//
+// The engine runs once per room, never once per viewer. Viewers receive
+// immutable Snapshots over their own small channel (latest wins), so a slow
+// terminal never holds up the room or the other viewers.
+package serve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// Snapshot is a room's state at one moment. It is never mutated after it is
+// sent, so viewers may keep and read it freely.
+type Snapshot struct {
+	Room       string
+	Seq        uint64 // increases with every change
+	Start      *chess.Position
+	Moves      []chess.Move // the game's moves
+	Ply        int          // the ply being shown and analysed (0 = start)
+	Position   *chess.Position
+	Analysing  bool
+	EngineName string
+	Lines      []engine.Info // best line first; PVs from Position
+	Closing    string        // non-empty when the server is shutting down
+}
+
+// Game returns the game up to the shown ply.
+func (s *Snapshot) Game() engine.Game {
+	return engine.Game{Start: s.Start, Moves: s.Moves[:s.Ply]}
+}
+
+// broadcastEvery bounds how often a room sends snapshots: engines report
+// hundreds of infos a second early in a search, far more than any viewer
+// can draw (the views themselves render at most 15 times a second).
+const broadcastEvery = 50 * time.Millisecond
+
+// Room is one shared game with its analysis. All methods are safe for
+// concurrent use.
+type Room struct {
+	name string
+
+	mu        sync.Mutex
+	start     *chess.Position
+	moves     []chess.Move
+	ply       int
+	pos       *chess.Position // position at ply
+	lines     []engine.Info
+	seq       uint64 // bumped on every change
+	sent      uint64 // seq of the last broadcast
+	gen       uint64 // bumped when the shown position changes
+	subs      map[int]chan *Snapshot
+	nextSub   int
+	analyzer  engine.Analyzer
+	multiPV   int
+	analysing bool
+	cancel    context.CancelFunc
+	searchEnd chan struct{} // closed when the running search returns
+	closing   string
+	closed    bool
+
+	stopTicker chan struct{}
+	tickerDone chan struct{}
+}
+
+// NewRoom makes a room on the start position. analyzer may be nil (no
+// analysis); the room owns it from now on and closes it in Close.
+func NewRoom(name string, analyzer engine.Analyzer) *Room {
+	r := &Room{
+		name:       name,
+		start:      chess.NewPosition(),
+		pos:        chess.NewPosition(),
+		subs:       map[int]chan *Snapshot{},
+		analyzer:   analyzer,
+		multiPV:    3,
+		stopTicker: make(chan struct{}),
+		tickerDone: make(chan struct{}),
+	}
+	go r.broadcastLoop()
+	return r
+}
+
+// Name is the room's name.
+func (r *Room) Name() string { return r.name }
+
+// Subscribe registers a viewer. The channel holds at most one snapshot: the
+// newest replaces an unread older one. It is closed by Unsubscribe or when
+// the room closes.
+func (r *Room) Subscribe() (id int, updates <-chan *Snapshot) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ch := make(chan *Snapshot, 1)
+	id = r.nextSub
+	r.nextSub++
+	if r.closed {
+		close(ch)
+		return id, ch
+	}
+	r.subs[id] = ch
+	ch <- r.snapshotLocked()
+	return id, ch
+}
+
+// Unsubscribe removes a viewer and closes its channel.
+func (r *Room) Unsubscribe(id int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch, ok := r.subs[id]; ok {
+		delete(r.subs, id)
+		close(ch)
+	}
+}
+
+// Viewers counts the subscribed viewers.
+func (r *Room) Viewers() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.subs)
+}
+
+// Snapshot returns the current state.
+func (r *Room) Snapshot() *Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.snapshotLocked()
+}
+
+func (r *Room) snapshotLocked() *Snapshot {
+	s := &Snapshot{
+		Room:      r.name,
+		Seq:       r.seq,
+		Start:     r.start,
+		Moves:     slices.Clip(r.moves),
+		Ply:       r.ply,
+		Position:  r.pos.Clone(),
+		Analysing: r.analysing,
+		Lines:     slices.Clone(r.lines),
+		Closing:   r.closing,
+	}
+	if r.analyzer != nil {
+		s.EngineName = r.analyzer.Name()
+	}
+	return s
+}
+
+// changedLocked marks new state for the next broadcast tick.
+func (r *Room) changedLocked() { r.seq++ }
+
+func (r *Room) broadcastLoop() {
+	defer close(r.tickerDone)
+	t := time.NewTicker(broadcastEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stopTicker:
+			return
+		case <-t.C:
+			r.mu.Lock()
+			if r.seq != r.sent {
+				r.sent = r.seq
+				r.sendLocked(r.snapshotLocked())
+			}
+			r.mu.Unlock()
+		}
+	}
+}
+
+// sendLocked offers s to every viewer, replacing an unread snapshot.
+func (r *Room) sendLocked(s *Snapshot) {
+	for _, ch := range r.subs {
+		select {
+		case <-ch: // drop the stale one
+		default:
+		}
+		select {
+		case ch <- s:
+		default:
+		}
+	}
+}
+
+// Move plays m at the shown ply. Moves after it are replaced, as on an
+// analysis board without variations.
+func (r *Room) Move(m chess.Move) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.pos.IsLegal(m) {
+		return fmt.Errorf("room %s: %s is not legal here", r.name, m.UCI(r.pos.Chess960()))
+	}
+	r.moves = append(slices.Clip(r.moves[:r.ply]), m)
+	return r.gotoLocked(r.ply + 1)
+}
+
+// MoveText plays a move given in SAN or UCI.
+func (r *Room) MoveText(s string) error {
+	r.mu.Lock()
+	m, err := r.pos.ParseMove(s)
+	r.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("room %s: %w", r.name, err)
+	}
+	return r.Move(m)
+}
+
+// Goto shows ply n of the game (clamped to the game's length).
+func (r *Room) Goto(n int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gotoLocked(max(0, min(n, len(r.moves))))
+}
+
+// Step moves the shown ply by delta.
+func (r *Room) Step(delta int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gotoLocked(max(0, min(r.ply+delta, len(r.moves))))
+}
+
+// Load replaces the game.
+func (r *Room) Load(g engine.Game) error {
+	if _, err := g.Position(); err != nil {
+		return fmt.Errorf("room %s: %w", r.name, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.start = g.Start.Clone()
+	r.moves = slices.Clone(g.Moves)
+	return r.gotoLocked(len(r.moves))
+}
+
+// LoadFEN replaces the game by a position.
+func (r *Room) LoadFEN(fen string) error {
+	p, err := chess.ParseFEN(fen)
+	if err != nil {
+		return fmt.Errorf("room %s: %w", r.name, err)
+	}
+	return r.Load(engine.Game{Start: p})
+}
+
+func (r *Room) gotoLocked(ply int) error {
+	pos, err := engine.Game{Start: r.start, Moves: r.moves[:ply]}.Position()
+	if err != nil {
+		return fmt.Errorf("room %s: %w", r.name, err)
+	}
+	r.ply, r.pos = ply, pos
+	r.lines = nil
+	r.gen++
+	r.changedLocked()
+	if r.analysing {
+		r.restartLocked()
+	}
+	return nil
+}
+
+// StartAnalysis starts infinite analysis of the shown position, if the room
+// has an engine. It follows the position as it changes until stopped.
+func (r *Room) StartAnalysis() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.analyzer == nil {
+		return fmt.Errorf("room %s: no engine", r.name)
+	}
+	if r.analysing || r.closed {
+		return nil
+	}
+	r.analysing = true
+	r.changedLocked()
+	r.restartLocked()
+	return nil
+}
+
+// StopAnalysis stops the search; the last lines stay visible.
+func (r *Room) StopAnalysis() {
+	r.mu.Lock()
+	r.analysing = false
+	r.changedLocked()
+	wait := r.stopSearchLocked()
+	r.mu.Unlock()
+	<-wait
+}
+
+// Analysing reports whether the room's engine is running.
+func (r *Room) Analysing() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.analysing
+}
+
+// stopSearchLocked cancels the running search and returns a channel closed
+// once it has returned (the caller waits without holding the lock, since
+// the search's info callback takes it).
+func (r *Room) stopSearchLocked() <-chan struct{} {
+	done := r.searchEnd
+	if r.cancel != nil {
+		r.cancel()
+		r.cancel = nil
+	}
+	if done == nil {
+		done = make(chan struct{})
+		close(done)
+	}
+	return done
+}
+
+// restartLocked starts a search of the current position, after the
+// previous one (if any) has returned: an Analyzer runs one search at a time.
+func (r *Room) restartLocked() {
+	prev := r.stopSearchLocked()
+	ctx, cancel := context.WithCancel(context.Background())
+	end := make(chan struct{})
+	r.cancel, r.searchEnd = cancel, end
+	g := engine.Game{Start: r.start, Moves: slices.Clone(r.moves[:r.ply])}
+	gen := r.gen
+	lim := engine.Limits{Infinite: true, MultiPV: r.multiPV}
+	go func() {
+		defer close(end)
+		<-prev
+		if ctx.Err() != nil {
+			return
+		}
+		_, err := r.analyzer.Search(ctx, g, lim, func(info engine.Info) { r.onInfo(gen, info) })
+		if err != nil && ctx.Err() == nil {
+			r.mu.Lock()
+			r.lines = []engine.Info{{String: "engine error: " + err.Error()}}
+			r.analysing = false
+			r.changedLocked()
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// onInfo records a search report, unless the position changed since the
+// search started (the report is then about an old position).
+func (r *Room) onInfo(gen uint64, info engine.Info) {
+	if info.String != "" || len(info.PV) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.analysing || r.gen != gen {
+		return
+	}
+	idx := max(info.MultiPV, 1) - 1
+	if idx >= 8 {
+		return
+	}
+	for len(r.lines) <= idx {
+		r.lines = append(r.lines, engine.Info{})
+	}
+	info.PV = slices.Clone(info.PV)
+	r.lines[idx] = info
+	r.changedLocked()
+}
+
+// Close stops the analysis, tells viewers why (reason) and closes their
+// channels and the engine.
+func (r *Room) Close(reason string) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.closing = reason
+	r.analysing = false
+	wait := r.stopSearchLocked()
+	r.sendLocked(r.snapshotLocked())
+	r.closed = true
+	r.mu.Unlock()
+	<-wait
+	close(r.stopTicker)
+	<-r.tickerDone
+	r.mu.Lock()
+	for id, ch := range r.subs {
+		delete(r.subs, id)
+		close(ch)
+	}
+	a := r.analyzer
+	r.mu.Unlock()
+	if a != nil {
+		a.Close()
+	}
+}

@@ -1,0 +1,160 @@
+package serve
+
+import (
+	"github.com/squall-chess/squall/engine"
+	"testing"
+	"time"
+)
+
+func TestRoomMovesAndNavigation(t *testing.T) {
+	r := NewRoom("t", nil)
+	defer r.Close("test over")
+	for _, mv := range []string{"e4", "e5", "Nf3"} {
+		if err := r.MoveText(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.MoveText("Ke3"); err == nil {
+		t.Fatal("illegal move accepted")
+	}
+	s := r.Snapshot()
+	if s.Ply != 3 || len(s.Moves) != 3 {
+		t.Fatalf("ply %d, %d moves; want 3, 3", s.Ply, len(s.Moves))
+	}
+	if err := r.Step(-2); err != nil {
+		t.Fatal(err)
+	}
+	// A move in the middle replaces the rest of the game.
+	if err := r.MoveText("c5"); err != nil {
+		t.Fatal(err)
+	}
+	s = r.Snapshot()
+	if s.Ply != 2 || len(s.Moves) != 2 || s.Position.FEN() != "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2" {
+		t.Fatalf("after c5: ply %d, %d moves, %s", s.Ply, len(s.Moves), s.Position.FEN())
+	}
+	if err := r.LoadFEN("8/8/8/8/8/8/8/8 w - - 0 1"); err == nil {
+		t.Fatal("bad FEN accepted")
+	}
+}
+
+// TestRoomFanOut: the engine runs once for the room, and two viewers get
+// the same lines at nearly the same moment.
+func TestRoomFanOut(t *testing.T) {
+	fe := &fakeEngine{tick: 10 * time.Millisecond}
+	r := NewRoom("fan", fe)
+	id1, c1 := r.Subscribe()
+	id2, c2 := r.Subscribe()
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	type arrival struct {
+		seq   uint64
+		depth int
+		at    time.Time
+	}
+	collect := func(ch <-chan *Snapshot, out chan<- []arrival) {
+		var got []arrival
+		deadline := time.After(2 * time.Second)
+		for len(got) < 10 {
+			select {
+			case s, ok := <-ch:
+				if !ok {
+					out <- got
+					return
+				}
+				if len(s.Lines) > 0 {
+					got = append(got, arrival{s.Seq, s.Lines[0].Depth, time.Now()})
+				}
+			case <-deadline:
+				out <- got
+				return
+			}
+		}
+		out <- got
+	}
+	o1, o2 := make(chan []arrival), make(chan []arrival)
+	go collect(c1, o1)
+	go collect(c2, o2)
+	a1, a2 := <-o1, <-o2
+	if len(a1) < 5 || len(a2) < 5 {
+		t.Fatalf("viewers got %d and %d updates, want at least 5 each", len(a1), len(a2))
+	}
+	bySeq := map[uint64]time.Time{}
+	for _, a := range a1 {
+		bySeq[a.seq] = a.at
+	}
+	common := 0
+	for _, a := range a2 {
+		if at, ok := bySeq[a.seq]; ok {
+			common++
+			if d := a.at.Sub(at).Abs(); d > 250*time.Millisecond {
+				t.Errorf("snapshot %d reached the viewers %v apart", a.seq, d)
+			}
+		}
+	}
+	if common == 0 {
+		t.Error("the two viewers never saw the same snapshot")
+	}
+	if n := fe.searches.Load(); n != 1 {
+		t.Errorf("engine searched %d times for one position and two viewers, want 1", n)
+	}
+	r.Unsubscribe(id1)
+	r.Unsubscribe(id2)
+	if r.Viewers() != 0 {
+		t.Errorf("%d viewers left after unsubscribing", r.Viewers())
+	}
+	r.Close("done")
+	if !fe.closed.Load() {
+		t.Error("room did not close its engine")
+	}
+}
+
+// TestRoomRestartsOnMove: a new position restarts the search, and reports
+// about the old position never show up for the new one.
+func TestRoomRestartsOnMove(t *testing.T) {
+	fe := &fakeEngine{tick: 5 * time.Millisecond}
+	r := NewRoom("mv", fe)
+	defer r.Close("")
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if err := r.MoveText("d4"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		s := r.Snapshot()
+		if len(s.Lines) > 0 {
+			if !s.Position.IsLegal(s.Lines[0].PV[0]) {
+				t.Fatalf("line %v is not legal in the shown position", s.Lines[0].PV)
+			}
+			if fe.searches.Load() < 2 {
+				t.Fatal("position changed but the search was not restarted")
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no analysis after the move")
+}
+
+func TestHubLimits(t *testing.T) {
+	h := NewHub(func() (engine.Analyzer, error) { return &fakeEngine{tick: time.Second}, nil }, 1)
+	defer h.Close("")
+	if _, err := h.Create("one"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Create("two"); err == nil {
+		t.Error("second engine room created past the cap of 1")
+	}
+	if _, err := h.Create("bad name!"); err == nil {
+		t.Error("bad room name accepted")
+	}
+	if r, err := h.Create("one"); err != nil || r.Name() != "one" {
+		t.Errorf("re-creating an existing room: %v", err)
+	}
+	if got := h.List(); len(got) != 1 || got[0].Name != "one" {
+		t.Errorf("List = %+v", got)
+	}
+}

@@ -1,0 +1,319 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/charmbracelet/wish/ratelimiter"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+)
+
+// Config is how a server runs. Zero values take the defaults noted.
+type Config struct {
+	Listen      string // default 127.0.0.1:2222
+	HostKeyPath string // ed25519 key, generated (mode 0600) if missing; default squall_host_ed25519
+	OwnersFile  string // authorized_keys of owners; empty: nobody owns
+	Private     bool   // refuse everyone who is not an owner
+	MaxSessions int    // default 64
+	// RatePerIP is new connections per second allowed per address, with a
+	// burst of RateBurst (defaults 1/s, burst 10).
+	RatePerIP      float64
+	RateBurst      int
+	IdleTimeout    time.Duration // default 30 minutes
+	MaxSessionTime time.Duration // default 12 hours
+	// MaxEngines caps the analysing rooms, and so the engine threads of
+	// the whole server (each room's engine uses one thread); default 2.
+	MaxEngines  int
+	NewAnalyzer AnalyzerFactory
+	Log         io.Writer // connection log; default stderr
+}
+
+func (c *Config) defaults() {
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1:2222"
+	}
+	if c.HostKeyPath == "" {
+		c.HostKeyPath = "squall_host_ed25519"
+	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = 64
+	}
+	if c.RatePerIP <= 0 {
+		c.RatePerIP = 1
+	}
+	if c.RateBurst <= 0 {
+		c.RateBurst = 10
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 30 * time.Minute
+	}
+	if c.MaxSessionTime <= 0 {
+		c.MaxSessionTime = 12 * time.Hour
+	}
+	if c.MaxEngines <= 0 {
+		c.MaxEngines = 2
+	}
+	if c.Log == nil {
+		c.Log = os.Stderr
+	}
+}
+
+// Role is what a connection may do.
+type Role string
+
+const (
+	Viewer Role = "viewer"
+	Owner  Role = "owner"
+)
+
+// Server is the SSH front end to a Hub.
+type Server struct {
+	cfg      Config
+	hub      *Hub
+	owners   []ssh.PublicKey
+	ssh      *ssh.Server
+	log      *log.Logger
+	sessions atomic.Int64
+	listener net.Listener
+
+	mu       sync.Mutex
+	programs map[*tea.Program]struct{}
+	closing  bool
+}
+
+// NewServer prepares a server; Serve starts it.
+func NewServer(cfg Config) (*Server, error) {
+	cfg.defaults()
+	s := &Server{
+		cfg:      cfg,
+		hub:      NewHub(cfg.NewAnalyzer, cfg.MaxEngines),
+		log:      log.New(cfg.Log, "", log.LstdFlags),
+		programs: map[*tea.Program]struct{}{},
+	}
+	if cfg.OwnersFile != "" {
+		keys, err := readAuthorizedKeys(cfg.OwnersFile)
+		if err != nil {
+			return nil, err
+		}
+		s.owners = keys
+	}
+	if err := ensureHostKey(cfg.HostKeyPath); err != nil {
+		return nil, err
+	}
+	srv, err := wish.NewServer(
+		wish.WithAddress(cfg.Listen),
+		wish.WithHostKeyPath(cfg.HostKeyPath),
+		wish.WithPublicKeyAuth(s.publicKeyAuth),
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool {
+			return !cfg.Private // keyless clients may watch a public server
+		}),
+		wish.WithIdleTimeout(cfg.IdleTimeout),
+		wish.WithMaxTimeout(cfg.MaxSessionTime),
+		// Middlewares run last-listed first: log, limit, then the app.
+		wish.WithMiddleware(
+			bm.MiddlewareWithProgramHandler(s.program, 0),
+			s.requirePTY,
+			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(cfg.RatePerIP), cfg.RateBurst, 4096)),
+			s.sessionCap,
+			s.logConnection,
+		),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// Hub returns the server's rooms (the local TUI publishes to it).
+func (s *Server) Hub() *Hub { return s.hub }
+
+// Listen binds the address (useful with port 0 in tests); Serve uses it.
+func (s *Server) Listen() (net.Addr, error) {
+	l, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	s.listener = l
+	return l.Addr(), nil
+}
+
+// Serve accepts connections until Shutdown.
+func (s *Server) Serve() error {
+	if s.listener == nil {
+		if _, err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	err := s.ssh.Serve(s.listener)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown tells every viewer why, stops the rooms' engines and closes
+// connections, waiting at most until ctx ends.
+func (s *Server) Shutdown(ctx context.Context, reason string) error {
+	s.mu.Lock()
+	s.closing = true
+	progs := make([]*tea.Program, 0, len(s.programs))
+	for p := range s.programs {
+		progs = append(progs, p)
+	}
+	s.mu.Unlock()
+	for _, p := range progs {
+		p.Send(closingMsg(reason))
+	}
+	s.hub.Close(reason)
+	// Give the viewers a moment to draw the message before the connections go.
+	select {
+	case <-time.After(500 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return s.ssh.Shutdown(ctx)
+}
+
+func (s *Server) isOwner(key ssh.PublicKey) bool {
+	if key == nil {
+		return false
+	}
+	for _, o := range s.owners {
+		if ssh.KeysEqual(o, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicKeyAuth may be called for keys a client merely offers, before it
+// proves it holds them, so it decides admission only; the role is decided
+// per session from the key that actually authenticated (roleOf).
+func (s *Server) publicKeyAuth(_ ssh.Context, key ssh.PublicKey) bool {
+	return !s.cfg.Private || s.isOwner(key)
+}
+
+func (s *Server) roleOf(sess ssh.Session) Role {
+	if s.isOwner(sess.PublicKey()) {
+		return Owner
+	}
+	return Viewer
+}
+
+func (s *Server) logConnection(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		fp := "none"
+		if k := sess.PublicKey(); k != nil {
+			fp = gossh.FingerprintSHA256(k)
+		}
+		start := time.Now()
+		s.log.Printf("connect %s user=%s key=%s role=%s cmd=%q", sess.RemoteAddr(), sess.User(), fp, s.roleOf(sess), sess.Command())
+		next(sess)
+		s.log.Printf("disconnect %s after %s", sess.RemoteAddr(), time.Since(start).Round(time.Millisecond))
+	}
+}
+
+func (s *Server) sessionCap(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		n := s.sessions.Add(1)
+		defer s.sessions.Add(-1)
+		if n > int64(s.cfg.MaxSessions) {
+			wish.Fatalln(sess, "squall: the server is full, try again later")
+			return
+		}
+		next(sess)
+	}
+}
+
+func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, _, ok := sess.Pty(); !ok {
+			wish.Fatalln(sess, "squall: this is an interactive board; connect with a terminal (ssh -t)")
+			return
+		}
+		next(sess)
+	}
+}
+
+// program makes the per-session bubbletea program: its own renderer
+// (colour profile and background detected for this client), the session's
+// window size, and the session's lifetime.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	pty, _, _ := sess.Pty()
+	m, err := newSessionModel(s.hub, bm.MakeRenderer(sess), s.roleOf(sess), sess.Command(), pty.Window.Width, pty.Window.Height)
+	if err != nil {
+		wish.Fatalln(sess, "squall: "+err.Error())
+		return nil
+	}
+	opts := append(bm.MakeOptions(sess), tea.WithAltScreen())
+	p := tea.NewProgram(m, opts...)
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		wish.Fatalln(sess, "squall: the server is shutting down")
+		return nil
+	}
+	s.programs[p] = struct{}{}
+	s.mu.Unlock()
+	go func() {
+		<-sess.Context().Done()
+		m.sub.release()
+		s.mu.Lock()
+		delete(s.programs, p)
+		s.mu.Unlock()
+	}()
+	return p
+}
+
+func readAuthorizedKeys(path string) ([]ssh.PublicKey, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("owners file: %w", err)
+	}
+	defer f.Close()
+	var keys []ssh.PublicKey
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, _, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
+		if err != nil {
+			return nil, fmt.Errorf("owners file %s:%d: %w", path, n, err)
+		}
+		keys = append(keys, k)
+	}
+	return keys, sc.Err()
+}
+
+// ensureHostKey makes sure an existing host key is private to its owner
+// (wish generates a missing one with mode 0600).
+func ensureHostKey(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("host key: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("host key %s is readable by others (mode %v); chmod 600 it", path, fi.Mode().Perm())
+	}
+	return nil
+}

@@ -1,0 +1,329 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+func newSigner(t testing.TB) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+type testServer struct {
+	srv   *Server
+	addr  string
+	owner gossh.Signer
+	log   *syncBuffer
+}
+
+// startServer runs a server on a free loopback port with one owner key and
+// fake engines.
+func startServer(t testing.TB, private bool) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	owner := newSigner(t)
+	owners := filepath.Join(dir, "owners")
+	if err := os.WriteFile(owners, gossh.MarshalAuthorizedKey(owner.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logBuf := &syncBuffer{}
+	srv, err := NewServer(Config{
+		Listen:      "127.0.0.1:0",
+		HostKeyPath: filepath.Join(dir, "host_ed25519"),
+		OwnersFile:  owners,
+		Private:     private,
+		RatePerIP:   1000,
+		RateBurst:   1000,
+		MaxEngines:  4,
+		NewAnalyzer: func() (engine.Analyzer, error) { return &fakeEngine{tick: 20 * time.Millisecond}, nil },
+		Log:         logBuf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve() }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx, "test over")
+		<-done
+	})
+	fi, err := os.Stat(filepath.Join(dir, "host_ed25519"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("host key not generated with mode 0600: %v %v", fi.Mode(), err)
+	}
+	return &testServer{srv: srv, addr: addr.String(), owner: owner, log: logBuf}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// client is one SSH terminal session.
+type client struct {
+	conn  *gossh.Client
+	sess  *gossh.Session
+	stdin io.WriteCloser
+	out   *syncBuffer
+}
+
+func dial(t testing.TB, addr string, key gossh.Signer) (*gossh.Client, error) {
+	cfg := &gossh.ClientConfig{
+		User:            "tester",
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	}
+	if key != nil {
+		cfg.Auth = []gossh.AuthMethod{gossh.PublicKeys(key)}
+	}
+	return gossh.Dial("tcp", addr, cfg)
+}
+
+func connect(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool) *client {
+	t.Helper()
+	conn, err := dial(t, addr, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &client{conn: conn, sess: sess, out: &syncBuffer{}}
+	sess.Stdout = c.out
+	sess.Stderr = c.out
+	if c.stdin, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if pty {
+		if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cmd == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(cmd)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pty {
+		answerTerminalQuery(c.stdin)
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+// answerTerminalQuery replies as a terminal would to the server's question
+// about its background colour (OSC 11) and attributes (DA1); a real
+// terminal answers by itself, and the server waits up to 2 s otherwise.
+func answerTerminalQuery(w io.Writer) {
+	io.WriteString(w, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
+}
+
+func (c *client) close() {
+	c.sess.Close()
+	c.conn.Close()
+}
+
+func (c *client) send(t testing.TB, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, err := io.WriteString(c.stdin, k); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Millisecond) // let each key arrive as its own event
+	}
+}
+
+func (c *client) waitFor(t testing.TB, want string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if strings.Contains(c.out.String(), want) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("did not see %q within %v; got:\n%s", want, within, c.out.String())
+}
+
+func waitUntil(t testing.TB, what string, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestServerRoles(t *testing.T) {
+	ts := startServer(t, false)
+	owner := connect(t, ts.addr, ts.owner, "room demo", true)
+	owner.waitFor(t, "Room demo", 3*time.Second)
+	owner.send(t, "a")
+	room, ok := ts.srv.Hub().Room("demo")
+	if !ok {
+		t.Fatal("owner's room was not created")
+	}
+	waitUntil(t, "analysis", 2*time.Second, room.Analysing)
+
+	stranger := newSigner(t)
+	viewer := connect(t, ts.addr, stranger, "room demo", true)
+	viewer.waitFor(t, "depth", 3*time.Second)
+	viewer.waitFor(t, "viewer", time.Second)
+
+	// A viewer's keys never reach the game.
+	viewer.send(t, "m", "e", "4", "\r", "a", "\x1b[D")
+	time.Sleep(200 * time.Millisecond)
+	if s := room.Snapshot(); len(s.Moves) != 0 || !s.Analysing {
+		t.Fatalf("viewer changed the room: %d moves, analysing %v", len(s.Moves), s.Analysing)
+	}
+
+	// The owner's do.
+	owner.send(t, "m", "e", "4", "\r")
+	waitUntil(t, "owner's move", 2*time.Second, func() bool { return len(room.Snapshot().Moves) == 1 })
+	viewer.waitFor(t, "1. e4", 2*time.Second)
+
+	if !strings.Contains(ts.log.String(), "role=owner") || !strings.Contains(ts.log.String(), "role=viewer") {
+		t.Errorf("connection log lacks roles:\n%s", ts.log.String())
+	}
+}
+
+func TestServerViewerCannotCreateRooms(t *testing.T) {
+	ts := startServer(t, false)
+	v := connect(t, ts.addr, newSigner(t), "room secret", true)
+	v.waitFor(t, "no room", 3*time.Second)
+	if _, ok := ts.srv.Hub().Room("secret"); ok {
+		t.Fatal("a viewer created a room")
+	}
+}
+
+func TestServerPrivate(t *testing.T) {
+	ts := startServer(t, true)
+	if c, err := dial(t, ts.addr, newSigner(t)); err == nil {
+		c.Close()
+		t.Fatal("private server accepted an unknown key")
+	}
+	if c, err := dial(t, ts.addr, nil); err == nil {
+		c.Close()
+		t.Fatal("private server accepted a keyless client")
+	}
+	o := connect(t, ts.addr, ts.owner, "", true)
+	o.waitFor(t, "Squall rooms", 3*time.Second)
+}
+
+func TestServerRefusesNoPTY(t *testing.T) {
+	ts := startServer(t, false)
+	c := connect(t, ts.addr, newSigner(t), "", false)
+	c.waitFor(t, "connect with a terminal", 3*time.Second)
+}
+
+func TestServerShutdownTellsViewers(t *testing.T) {
+	ts := startServer(t, false)
+	o := connect(t, ts.addr, ts.owner, "room demo", true)
+	o.waitFor(t, "Room demo", 3*time.Second)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		ts.srv.Shutdown(ctx, "maintenance")
+	}()
+	o.waitFor(t, "maintenance", 3*time.Second)
+}
+
+// TestServerNoLeaks connects and disconnects many times; the goroutine
+// count must return to its baseline.
+func TestServerNoLeaks(t *testing.T) {
+	ts := startServer(t, false)
+	o := connect(t, ts.addr, ts.owner, "room demo", true)
+	o.waitFor(t, "Room demo", 3*time.Second)
+	runtime.GC()
+	time.Sleep(200 * time.Millisecond)
+	base := runtime.NumGoroutine()
+	key := newSigner(t)
+	cycles := 200
+	if testing.Short() {
+		cycles = 20
+	}
+	for i := 0; i < cycles; i++ {
+		conn, err := dial(t, ts.addr, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out syncBuffer
+		sess.Stdout = &out
+		if err := sess.RequestPty("xterm", 30, 100, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+		in, err := sess.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.Start("room demo"); err != nil {
+			t.Fatal(err)
+		}
+		answerTerminalQuery(in)
+		deadline := time.Now().Add(3 * time.Second)
+		for !strings.Contains(out.String(), "Room demo") && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+		sess.Close()
+		conn.Close()
+	}
+	room, _ := ts.srv.Hub().Room("demo")
+	waitUntil(t, "viewers to be pruned", 5*time.Second, func() bool { return room.Viewers() == 1 })
+	var now int
+	waitUntil(t, "goroutines to return to baseline", 10*time.Second, func() bool {
+		now = runtime.NumGoroutine()
+		return now <= base+2
+	})
+	t.Logf("goroutines: baseline %d, after %d cycles %d", base, cycles, now)
+}

@@ -1,0 +1,348 @@
+package serve
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Messages of the session model.
+type (
+	// snapshotMsg carries a room update; from tells which subscription it
+	// came from, so a late message from a room the viewer left is ignored.
+	snapshotMsg struct {
+		from <-chan *Snapshot
+		snap *Snapshot
+	}
+	roomGoneMsg struct{ from <-chan *Snapshot }
+	closingMsg  string
+)
+
+// sessionModel is one SSH viewer's program: the room list, or one room's
+// board and analysis. Its own settings (orientation, size, panel) are
+// private to the session; only an owner's keys reach the room.
+type sessionModel struct {
+	hub   *Hub
+	st    styles
+	role  Role
+	w, h  int
+	flip  bool
+	panel bool
+
+	room    *Room
+	sub     *subscription
+	updates <-chan *Snapshot
+	snap    *Snapshot
+
+	list     []RoomInfo
+	selected int
+
+	input    textinput.Model
+	inputFor string // "move", "fen", "room" or ""
+	status   string
+	closing  string
+}
+
+func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
+	in := textinput.New()
+	in.CharLimit = 120
+	m := &sessionModel{hub: hub, st: newStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
+	switch {
+	case len(cmd) == 0:
+		m.list = hub.List()
+	case len(cmd) == 2 && cmd[0] == "room":
+		room, ok := hub.Room(cmd[1])
+		if !ok && role == Owner {
+			var err error
+			if room, err = hub.Create(cmd[1]); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
+		if !ok {
+			m.list = hub.List()
+			m.status = fmt.Sprintf("no room %q; pick one below", cmd[1])
+			break
+		}
+		m.join(room)
+	default:
+		return nil, fmt.Errorf("unknown command %q; use 'room NAME' or nothing for the room list", strings.Join(cmd, " "))
+	}
+	return m, nil
+}
+
+func (m *sessionModel) join(r *Room) {
+	m.room = r
+	m.updates = m.sub.set(r)
+	m.snap = nil
+}
+
+func (m *sessionModel) leave() {
+	m.sub.set(nil)
+	m.room, m.updates, m.snap = nil, nil, nil
+}
+
+// subscription is the session's current room subscription. It is the one
+// piece of session state another goroutine touches: the server releases it
+// when the SSH session ends, however the program ended.
+type subscription struct {
+	mu     sync.Mutex
+	room   *Room
+	id     int
+	closed bool
+}
+
+// set leaves the current room (if any) and subscribes to r (if not nil).
+func (s *subscription) set(r *Room) <-chan *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.room != nil {
+		s.room.Unsubscribe(s.id)
+		s.room = nil
+	}
+	if r == nil || s.closed {
+		return nil
+	}
+	var ch <-chan *Snapshot
+	s.room = r
+	s.id, ch = r.Subscribe()
+	return ch
+}
+
+// release unsubscribes for good.
+func (s *subscription) release() {
+	s.set(nil)
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+// waitSnapshot turns the room's channel into messages, one at a time.
+func waitSnapshot(ch <-chan *Snapshot) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		s, ok := <-ch
+		if !ok {
+			return roomGoneMsg{ch}
+		}
+		return snapshotMsg{ch, s}
+	}
+}
+
+func (m *sessionModel) Init() tea.Cmd {
+	if m.updates != nil {
+		return waitSnapshot(m.updates)
+	}
+	return nil
+}
+
+func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case snapshotMsg:
+		if msg.from != m.updates {
+			return m, nil // from a room we left; its channel is closed
+		}
+		m.snap = msg.snap
+		if msg.snap.Closing != "" {
+			m.closing = msg.snap.Closing
+		}
+		return m, waitSnapshot(m.updates)
+	case roomGoneMsg:
+		if msg.from != m.updates {
+			return m, nil
+		}
+		if m.closing != "" {
+			return m, tea.Quit
+		}
+		m.leave()
+		m.list = m.hub.List()
+		m.status = "the room was closed"
+	case closingMsg:
+		m.closing = string(msg)
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.inputFor != "" {
+		return m.inputKey(k)
+	}
+	switch k.String() {
+	case "ctrl+c", "q":
+		m.leave()
+		return m, tea.Quit
+	}
+	if m.room == nil {
+		return m.listKey(k)
+	}
+	m.status = ""
+	switch k.String() {
+	case "f":
+		m.flip = !m.flip
+	case "p":
+		m.panel = !m.panel
+	case "esc":
+		m.leave()
+		m.list = m.hub.List()
+	}
+	if m.role != Owner {
+		return m, nil
+	}
+	var err error
+	switch k.String() {
+	case "left", "h":
+		err = m.room.Step(-1)
+	case "right", "l":
+		err = m.room.Step(1)
+	case "home":
+		err = m.room.Goto(0)
+	case "end":
+		err = m.room.Goto(1 << 20)
+	case "a":
+		if m.room.Analysing() {
+			m.room.StopAnalysis()
+		} else {
+			err = m.room.StartAnalysis()
+		}
+	case "m", ":":
+		return m.prompt("move", "move (SAN or UCI): ")
+	case "L":
+		return m.prompt("fen", "FEN: ")
+	}
+	if err != nil {
+		m.status = err.Error()
+	}
+	return m, nil
+}
+
+func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "j", "down":
+		m.selected = min(m.selected+1, max(len(m.list)-1, 0))
+	case "k", "up":
+		m.selected = max(m.selected-1, 0)
+	case "r":
+		m.list = m.hub.List()
+	case "n":
+		if m.role == Owner {
+			return m.prompt("room", "new room name: ")
+		}
+		m.status = "only owners can create rooms"
+	case "enter":
+		if m.selected < len(m.list) {
+			if r, ok := m.hub.Room(m.list[m.selected].Name); ok {
+				m.join(r)
+				return m, waitSnapshot(m.updates)
+			}
+			m.status = "that room is gone"
+			m.list = m.hub.List()
+		}
+	}
+	return m, nil
+}
+
+func (m *sessionModel) prompt(kind, label string) (tea.Model, tea.Cmd) {
+	m.inputFor = kind
+	m.input.Prompt = label
+	m.input.SetValue("")
+	return m, m.input.Focus()
+}
+
+func (m *sessionModel) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		m.inputFor = ""
+		m.input.Blur()
+		return m, nil
+	case "enter":
+		text := strings.TrimSpace(m.input.Value())
+		kind := m.inputFor
+		m.inputFor = ""
+		m.input.Blur()
+		if text == "" {
+			return m, nil
+		}
+		var err error
+		switch kind {
+		case "move":
+			err = m.room.MoveText(text)
+		case "fen":
+			err = m.room.LoadFEN(text)
+		case "room":
+			var r *Room
+			if r, err = m.hub.Create(text); err == nil {
+				m.join(r)
+				return m, waitSnapshot(m.updates)
+			}
+		}
+		if err != nil {
+			m.status = err.Error()
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return m, cmd
+}
+
+func (m *sessionModel) View() string {
+	var b strings.Builder
+	if m.closing != "" {
+		b.WriteString(m.st.warn.Render("Server shutting down: "+m.closing) + "\n\n")
+	}
+	if m.room == nil {
+		b.WriteString(m.listView())
+	} else {
+		b.WriteString(m.roomView())
+	}
+	if m.inputFor != "" {
+		b.WriteString("\n" + m.input.View())
+	}
+	if m.status != "" {
+		b.WriteString("\n" + m.st.warn.Render(m.status))
+	}
+	return b.String()
+}
+
+func (m *sessionModel) listView() string {
+	var b strings.Builder
+	b.WriteString(m.st.title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)\n\n", article(m.role)))
+	if len(m.list) == 0 {
+		b.WriteString(m.st.dim.Render("no rooms yet") + "\n")
+	}
+	for i, r := range m.list {
+		line := fmt.Sprintf("%-20s %3d viewers  ply %-4d", r.Name, r.Viewers, r.Ply)
+		if r.Analysing {
+			line += " analysing"
+		}
+		if i == m.selected {
+			line = m.st.selected.Render("> " + line)
+		} else {
+			line = "  " + line
+		}
+		b.WriteString(line + "\n")
+	}
+	help := "j/k move · enter join · r refresh · q quit"
+	if m.role == Owner {
+		help += " · n new room"
+	}
+	b.WriteString("\n" + m.st.dim.Render(help))
+	return b.String()
+}
+
+func article(r Role) string {
+	if r == Owner {
+		return "n owner"
+	}
+	return " viewer"
+}
