@@ -35,7 +35,10 @@ func (x *xorshift64star) next() uint64 {
 
 // sparse returns a random number with few bits set; such numbers make good
 // magic candidates.
-func (x *xorshift64star) sparse() uint64 { return x.next() & x.next() & x.next() }
+func (x *xorshift64star) sparse() uint64 {
+	a, b, c := x.next(), x.next(), x.next()
+	return a & b & c
+}
 
 func initMagics() {
 	rng := xorshift64star(0x5eed_c0ffee_1234)
