@@ -68,7 +68,27 @@ func (m *sessionModel) roomView() string {
 	return header + "\n\n" + body + "\n\n" + m.st.dim.Render(help)
 }
 
+// boardKey identifies a drawn board: while the room analyses one position
+// the board does not change, so it is drawn once, not on every update.
+type boardKey struct {
+	fen       string
+	ply       int
+	flip      bool
+	cellW     int
+	moveCount int
+}
+
 func (m *sessionModel) boardView(s *Snapshot) string {
+	cw, _ := squareSize(m.w, m.h)
+	k := boardKey{s.Position.FEN(), s.Ply, m.flip, cw, len(s.Moves)}
+	if k == m.boardKey && m.boardText != "" {
+		return m.boardText
+	}
+	m.boardKey, m.boardText = k, m.drawBoard(s)
+	return m.boardText
+}
+
+func (m *sessionModel) drawBoard(s *Snapshot) string {
 	cw, ch := squareSize(m.w, m.h)
 	p := s.Position
 	var last chess.Move
@@ -139,7 +159,7 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 		b.WriteString(fmt.Sprintf("depth %d/%d  nodes %s  nps %s  hash %d%%  %.1fs\n",
 			top.Depth, top.SelDepth, humanCount(top.Nodes), humanCount(top.NPS), top.HashFull/10, top.Time.Seconds()))
 	}
-	for _, info := range s.Lines {
+	for i, info := range s.Lines {
 		if info.String != "" {
 			b.WriteString(m.st.warn.Render(info.String) + "\n")
 			continue
@@ -148,7 +168,7 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 		if s.Position.SideToMove() == chess.Black {
 			score = score.Negate()
 		}
-		line := fmt.Sprintf("%6s  %s", score.String(), pvSAN(s.Position, info.PV))
+		line := fmt.Sprintf("%6s  %s", score.String(), s.LinesSAN[i])
 		b.WriteString(truncate(line, width) + "\n")
 	}
 	b.WriteString("\n" + truncate(moveListLine(s), width))
@@ -180,7 +200,7 @@ func moveListLine(s *Snapshot) string {
 	if s.Ply == 0 {
 		return "start position"
 	}
-	return pvSAN(s.Start, s.Moves[:s.Ply])
+	return s.GameSAN
 }
 
 func truncate(s string, w int) string {

@@ -29,7 +29,11 @@ type Snapshot struct {
 	Analysing  bool
 	EngineName string
 	Lines      []engine.Info // best line first; PVs from Position
-	Closing    string        // non-empty when the server is shutting down
+	// LinesSAN holds each line's PV in SAN with move numbers, and GameSAN
+	// the game up to Ply: made once per snapshot for all viewers.
+	LinesSAN []string
+	GameSAN  string
+	Closing  string // non-empty when the server is shutting down
 }
 
 // Game returns the game up to the shown ply.
@@ -53,6 +57,7 @@ type Room struct {
 	ply       int
 	pos       *chess.Position // position at ply
 	lines     []engine.Info
+	gameSAN   string
 	seq       uint64 // bumped on every change
 	sent      uint64 // seq of the last broadcast
 	gen       uint64 // bumped when the shown position changes
@@ -77,6 +82,7 @@ func NewRoom(name string, analyzer engine.Analyzer) *Room {
 		name:       name,
 		start:      chess.NewPosition(),
 		pos:        chess.NewPosition(),
+		gameSAN:    "",
 		subs:       map[int]chan *Snapshot{},
 		analyzer:   analyzer,
 		multiPV:    3,
@@ -142,7 +148,11 @@ func (r *Room) snapshotLocked() *Snapshot {
 		Position:  r.pos.Clone(),
 		Analysing: r.analysing,
 		Lines:     slices.Clone(r.lines),
+		GameSAN:   r.gameSAN,
 		Closing:   r.closing,
+	}
+	for _, l := range r.lines {
+		s.LinesSAN = append(s.LinesSAN, pvSAN(r.pos, l.PV))
 	}
 	if r.analyzer != nil {
 		s.EngineName = r.analyzer.Name()
@@ -250,6 +260,7 @@ func (r *Room) gotoLocked(ply int) error {
 		return fmt.Errorf("room %s: %w", r.name, err)
 	}
 	r.ply, r.pos = ply, pos
+	r.gameSAN = pvSAN(r.start, r.moves[:ply])
 	r.lines = nil
 	r.gen++
 	r.changedLocked()

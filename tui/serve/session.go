@@ -41,6 +41,9 @@ type sessionModel struct {
 	list     []RoomInfo
 	selected int
 
+	boardKey  boardKey
+	boardText string
+
 	input    textinput.Model
 	inputFor string // "move", "fen", "room" or ""
 	status   string

@@ -1,0 +1,163 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// The load test runs the server in a child process (this test binary,
+// re-executed) so that the server's CPU time can be measured apart from
+// the 64 clients'. The child's engine is the fake one, which costs almost
+// nothing: what is measured is the fan-out and rendering.
+
+const loadChildEnv = "SQUALL_SERVE_LOAD_CHILD"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(loadChildEnv); dir != "" {
+		os.Exit(runLoadChild(dir))
+	}
+	os.Exit(m.Run())
+}
+
+// runLoadChild serves until SIGTERM, having printed its address, and
+// prepares one analysing room, "load".
+func runLoadChild(dir string) int {
+	owner := filepath.Join(dir, "owners")
+	srv, err := NewServer(Config{
+		Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), OwnersFile: owner,
+		RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, Log: &syncBuffer{},
+		NewAnalyzer: func() (engine.Analyzer, error) { return &fakeEngine{tick: 20 * time.Millisecond}, nil },
+	})
+	if err != nil {
+		fmt.Println("error", err)
+		return 1
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		fmt.Println("error", err)
+		return 1
+	}
+	room, _ := srv.Hub().Create("load")
+	room.StartAnalysis()
+	go srv.Serve()
+	fmt.Println("addr", addr)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	<-sig
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(ctx, "load test over")
+	return 0
+}
+
+// TestServerLoad: 64 viewers of one analysing room. Opt-in (it takes a
+// minute): SQUALL_SERVE_LOAD=60s go test ./tui/serve -run Load -v
+func TestServerLoad(t *testing.T) {
+	durStr := os.Getenv("SQUALL_SERVE_LOAD")
+	if durStr == "" {
+		t.Skip("load test is opt-in: set SQUALL_SERVE_LOAD=60s")
+	}
+	dur, err := time.ParseDuration(durStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "owners"), gossh.MarshalAuthorizedKey(newSigner(t).PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), loadChildEnv+"="+dir)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var addr string
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "addr" {
+			addr = f[1]
+			break
+		}
+	}
+	if addr == "" {
+		t.Fatal("child server did not start")
+	}
+
+	const viewers = 64
+	var updates [viewers]atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for i := 0; i < viewers; i++ {
+		c := connect(t, addr, newSigner(t), "room load", true)
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			// Count distinct depth reports drawn on this viewer's screen.
+			seen := 0
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if n := strings.Count(c.out.String(), "depth "); n > seen {
+					updates[i].Add(int64(n - seen))
+					seen = n
+				}
+			}
+		}(i)
+	}
+	before := childCPU(t, child.Process.Pid)
+	start := time.Now()
+	time.Sleep(dur)
+	cpu := childCPU(t, child.Process.Pid) - before
+	wall := time.Since(start)
+	close(stop)
+	wg.Wait()
+	child.Process.Signal(syscall.SIGTERM)
+	child.Wait()
+
+	minUpd := int64(1 << 62)
+	for i := range updates {
+		minUpd = min(minUpd, updates[i].Load())
+	}
+	share := cpu.Seconds() / wall.Seconds()
+	t.Logf("%d viewers for %v: server CPU %.2fs = %.2f cores; fewest screen updates seen by a viewer: %d", viewers, wall.Round(time.Second), cpu.Seconds(), share, minUpd)
+	if share >= 1 {
+		t.Errorf("server used %.2f cores, want under 1", share)
+	}
+	if minUpd < int64(dur.Seconds()) {
+		t.Errorf("a viewer saw only %d updates in %v", minUpd, dur)
+	}
+}
+
+// childCPU reads a process's user+system CPU time from /proc.
+func childCPU(t *testing.T, pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Skipf("cannot read process CPU time: %v", err)
+	}
+	// Fields after the command name (which is in parentheses).
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ is 100 on Linux
+}
