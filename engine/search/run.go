@@ -1,0 +1,249 @@
+package search
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// search is the state of one running search, shared by its threads.
+type search struct {
+	tt        *table
+	threads   []*thread
+	start     time.Time
+	lim       engine.Limits
+	info      func(engine.Info)
+	showWDL   bool
+	multiPV   int
+	plan      budget
+	nodeLimit uint64
+	// levelNodes: nodeLimit is a playing level's budget, which lets depth
+	// 1 finish first so that even the weakest level has looked at every
+	// legal move once.
+	levelNodes bool
+
+	stop       atomic.Bool
+	pondering  atomic.Bool
+	clockStart atomic.Int64 // when our clock started (go, or ponderhit)
+	hitOnce    sync.Once
+	hit        chan struct{} // closed by ponderhit
+	timerMu    sync.Mutex
+	timer      *time.Timer
+
+	last engine.Info // main thread only
+}
+
+// armTimer stops the search at the hard limit even if the main thread is
+// busy deep in the tree.
+func (cs *search) armTimer() {
+	if !cs.plan.timed {
+		return
+	}
+	start := time.Unix(0, cs.clockStart.Load())
+	cs.timerMu.Lock()
+	cs.timer = time.AfterFunc(time.Until(start.Add(cs.plan.hard)), func() { cs.stop.Store(true) })
+	cs.timerMu.Unlock()
+}
+
+func (cs *search) disarm() {
+	cs.timerMu.Lock()
+	if cs.timer != nil {
+		cs.timer.Stop()
+	}
+	cs.timerMu.Unlock()
+}
+
+func (cs *search) ponderHit() {
+	cs.hitOnce.Do(func() {
+		cs.clockStart.Store(time.Now().UnixNano())
+		cs.pondering.Store(false)
+		cs.armTimer()
+		close(cs.hit)
+	})
+}
+
+func (cs *search) nodes() uint64 {
+	var n uint64
+	for _, t := range cs.threads {
+		n += t.published.Load()
+	}
+	return n
+}
+
+// checkLimits is called by the main thread every 1024 nodes.
+func (cs *search) checkLimits() {
+	if cs.nodeLimit > 0 && cs.nodes() >= cs.nodeLimit && (!cs.levelNodes || cs.threads[0].completed > 0) {
+		cs.stop.Store(true)
+	}
+	if cs.plan.timed && !cs.pondering.Load() &&
+		time.Since(time.Unix(0, cs.clockStart.Load())) >= cs.plan.hard {
+		cs.stop.Store(true)
+	}
+}
+
+func (cs *search) reportCurrMove(m chess.Move, n int) {
+	if cs.info == nil {
+		return
+	}
+	el := time.Since(cs.start)
+	if el < time.Second {
+		return
+	}
+	nodes := cs.threads[0].nodes + cs.nodes() - cs.threads[0].published.Load()
+	cs.info(engine.Info{CurrMove: m, CurrMoveNumber: n, Nodes: nodes, NPS: nps(nodes, el), Time: el})
+}
+
+func nps(nodes uint64, el time.Duration) uint64 {
+	if el <= 0 {
+		return 0
+	}
+	return uint64(float64(nodes) / el.Seconds())
+}
+
+// lineInfo describes the main thread's root move i as MultiPV line i+1.
+func (cs *search) lineInfo(t *thread, i, depth int) engine.Info {
+	rm := t.rootMoves[i]
+	score, bound := rm.score, rm.bound
+	if score == -infinity {
+		score, bound = rm.prevScore, boundExact
+	}
+	b := engine.Exact
+	switch bound {
+	case boundLower:
+		b = engine.Lower
+	case boundUpper:
+		b = engine.Upper
+	}
+	el := time.Since(cs.start)
+	nodes := t.nodes + cs.nodes() - t.published.Load()
+	in := engine.Info{
+		Depth: depth, SelDepth: max(rm.selDepth, depth), MultiPV: i + 1,
+		Score: uciScore(score, b), Nodes: nodes, NPS: nps(nodes, el),
+		HashFull: cs.tt.hashfull(), Time: el,
+		PV: slices.Clone(rm.pv),
+	}
+	if len(in.PV) == 0 {
+		in.PV = []chess.Move{rm.move}
+	}
+	if cs.showWDL {
+		in.WDL, in.HasWDL = wdl(score), true
+	}
+	return in
+}
+
+// iterate is iterative deepening with aspiration windows, run by every
+// thread; the main thread (id 0) also reports and manages time.
+func (t *thread) iterate() {
+	cs := t.s
+	maxDepth := maxPly - 4
+	if cs.lim.Depth > 0 {
+		maxDepth = min(cs.lim.Depth, maxDepth)
+	}
+	var prevBest chess.Move
+	prevScore := 0
+	instability := 0.0
+	for depth := 1; depth <= maxDepth; depth++ {
+		// Lazy SMP: helper threads search a little deeper on odd ids so
+		// the threads' trees differ and fill the table for each other.
+		d := depth
+		if t.id > 0 && depth > 1 {
+			d += t.id & 1
+		}
+		t.rootDepth = d
+		for i := range t.rootMoves {
+			t.rootMoves[i].prevScore = t.rootMoves[i].score
+		}
+		for t.pvIdx = 0; t.pvIdx < cs.multiPV; t.pvIdx++ {
+			for i := t.pvIdx; i < len(t.rootMoves); i++ {
+				t.rootMoves[i].score = -infinity
+			}
+			prev := t.rootMoves[t.pvIdx].prevScore
+			alpha, beta := -infinity, infinity
+			delta := 18
+			if d >= 4 && prev > -infinity {
+				alpha, beta = max(prev-delta, -infinity), min(prev+delta, infinity)
+			}
+			for {
+				v := t.search(alpha, beta, d, 0, false)
+				slices.SortStableFunc(t.rootMoves[t.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
+				if cs.stop.Load() {
+					break
+				}
+				if v <= alpha {
+					beta = (alpha + beta) / 2
+					alpha = max(v-delta, -infinity)
+				} else if v >= beta {
+					beta = min(v+delta, infinity)
+				} else {
+					break
+				}
+				if t.id == 0 && time.Since(cs.start) > 3*time.Second && cs.info != nil {
+					cs.info(cs.lineInfo(t, t.pvIdx, d))
+				}
+				delta += delta / 2
+				if delta > 600 {
+					alpha, beta = -infinity, infinity
+				}
+			}
+			slices.SortStableFunc(t.rootMoves[:t.pvIdx+1], func(a, b rootMove) int { return b.score - a.score })
+			if cs.stop.Load() {
+				break
+			}
+		}
+		if cs.stop.Load() {
+			break
+		}
+		t.completed = d
+		if t.id != 0 {
+			continue
+		}
+		for i := 0; i < cs.multiPV; i++ {
+			in := cs.lineInfo(t, i, d)
+			if i == 0 {
+				cs.last = in
+			}
+			if cs.info != nil {
+				cs.info(in)
+			}
+		}
+		best := t.rootMoves[0]
+		if cs.lim.Mate > 0 && best.score >= mateBound && (mate-best.score+1)/2 <= cs.lim.Mate {
+			break
+		}
+		if cs.nodeLimit > 0 && t.nodes+cs.nodes()-t.published.Load() >= cs.nodeLimit {
+			break // a level's budget spent finishing depth 1
+		}
+		if cs.lim.Depth == 0 && best.score >= mateBound && d >= 2*(mate-best.score)+4 && cs.plan.timed {
+			break // a mate found and proved by a deeper search: play it
+		}
+		// Time: more when the best move keeps changing or the score
+		// drops, less when it is stable; stop at the soft limit.
+		instability *= 0.5
+		if depth > 1 && best.move != prevBest {
+			instability += 1
+		}
+		factor := 0.7 + instability*0.6
+		if drop := prevScore - best.score; depth > 1 && drop > 15 {
+			factor *= 1 + float64(min(drop, 150))/150
+		}
+		prevBest, prevScore = best.move, best.score
+		if cs.plan.timed && !cs.pondering.Load() {
+			el := time.Since(time.Unix(0, cs.clockStart.Load()))
+			soft := min(time.Duration(float64(cs.plan.soft)*factor), cs.plan.hard)
+			if cs.lim.MoveTime > 0 {
+				soft = cs.plan.hard // a fixed time per move is used in full
+			}
+			if len(t.rootMoves) == 1 || el >= soft || (cs.lim.MoveTime == 0 && el >= soft*6/10) {
+				break
+			}
+		}
+	}
+	if t.id == 0 && !cs.pondering.Load() && !cs.lim.Infinite {
+		cs.stop.Store(true) // the helpers' work is no longer needed
+	}
+	t.published.Store(t.nodes)
+}

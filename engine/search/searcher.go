@@ -1,0 +1,364 @@
+// Package search is Squall's engine: iterative-deepening principal variation
+// search over a shared lockless transposition table, run by one or more Lazy
+// SMP threads. Searcher implements engine.Analyzer; it keeps no
+// package-level state, so any number of Searchers can run in one process.
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// settings are a Searcher's option values.
+type settings struct {
+	hash, threads, multiPV int
+	ponder                 bool
+	overhead               time.Duration
+	chess960               bool
+	limitStrength          bool
+	elo, skill             int
+	showWDL                bool
+}
+
+// Searcher is the built-in engine. Its methods other than PonderHit must
+// not be called concurrently with Search.
+type Searcher struct {
+	set     settings
+	tt      *table
+	threads []*thread
+	rng     *rand.Rand
+
+	curMu sync.Mutex
+	cur   *search // the running search, for PonderHit
+}
+
+// New returns a Searcher with default options (64 MB hash, one thread).
+func New() *Searcher {
+	s := &Searcher{
+		set: settings{hash: 64, threads: 1, multiPV: 1, overhead: 30 * time.Millisecond, elo: 1500, skill: 20},
+		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5eed)),
+	}
+	s.tt = newTable(s.set.hash)
+	return s
+}
+
+// Name identifies the engine.
+func (s *Searcher) Name() string { return "Squall" }
+
+// Options lists the UCI options.
+func (s *Searcher) Options() []engine.Option {
+	return []engine.Option{
+		{Name: "Hash", Type: "spin", Default: "64", Min: 1, Max: 65536},
+		{Name: "Threads", Type: "spin", Default: "1", Min: 1, Max: 256},
+		{Name: "MultiPV", Type: "spin", Default: "1", Min: 1, Max: 64},
+		{Name: "Ponder", Type: "check", Default: "false"},
+		{Name: "Move Overhead", Type: "spin", Default: "30", Min: 0, Max: 5000},
+		{Name: "Clear Hash", Type: "button"},
+		{Name: "UCI_Chess960", Type: "check", Default: "false"},
+		{Name: "UCI_LimitStrength", Type: "check", Default: "false"},
+		{Name: "UCI_Elo", Type: "spin", Default: "1500", Min: minElo, Max: maxElo},
+		{Name: "Skill Level", Type: "spin", Default: "20", Min: 0, Max: 20},
+		{Name: "UCI_ShowWDL", Type: "check", Default: "false"},
+	}
+}
+
+// SetOption changes an option; names are matched without regard to case,
+// as UCI GUIs differ. A bad value is an error and changes nothing.
+func (s *Searcher) SetOption(name, value string) error {
+	var opt *engine.Option
+	for _, o := range s.Options() {
+		if strings.EqualFold(o.Name, strings.TrimSpace(name)) {
+			opt = &o
+			break
+		}
+	}
+	if opt == nil {
+		return fmt.Errorf("search: no such option %q", name)
+	}
+	value = strings.TrimSpace(value)
+	var n int
+	var b bool
+	switch opt.Type {
+	case "spin":
+		v, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("search: option %s: %q is not a number", opt.Name, value)
+		}
+		if v < opt.Min || v > opt.Max {
+			return fmt.Errorf("search: option %s: %d is outside %d..%d", opt.Name, v, opt.Min, opt.Max)
+		}
+		n = v
+	case "check":
+		switch strings.ToLower(value) {
+		case "true":
+			b = true
+		case "false":
+		default:
+			return fmt.Errorf("search: option %s: %q is not true or false", opt.Name, value)
+		}
+	}
+	switch opt.Name {
+	case "Hash":
+		if n != s.set.hash {
+			s.set.hash = n
+			s.tt = newTable(n)
+		}
+	case "Threads":
+		s.set.threads = n
+	case "MultiPV":
+		s.set.multiPV = n
+	case "Ponder":
+		s.set.ponder = b
+	case "Move Overhead":
+		s.set.overhead = time.Duration(n) * time.Millisecond
+	case "Clear Hash":
+		s.tt.clear()
+	case "UCI_Chess960":
+		s.set.chess960 = b
+	case "UCI_LimitStrength":
+		s.set.limitStrength = b
+	case "UCI_Elo":
+		s.set.elo = n
+	case "Skill Level":
+		s.set.skill = n
+	case "UCI_ShowWDL":
+		s.set.showWDL = b
+	}
+	return nil
+}
+
+// NewGame clears the hash table and the threads' histories.
+func (s *Searcher) NewGame() error {
+	s.tt.clear()
+	for _, t := range s.threads {
+		t.h.clear()
+	}
+	return nil
+}
+
+// Close releases the tables.
+func (s *Searcher) Close() error {
+	s.threads = nil
+	s.tt = newTable(1)
+	return nil
+}
+
+// PonderHit turns a ponder search into a normal timed search.
+func (s *Searcher) PonderHit() {
+	s.curMu.Lock()
+	cs := s.cur
+	s.curMu.Unlock()
+	if cs != nil {
+		cs.ponderHit()
+	}
+}
+
+// level returns the strength to play at.
+func (s *Searcher) level() level {
+	switch {
+	case s.set.limitStrength:
+		return levelFor(s.set.elo)
+	case s.set.skill < 20:
+		return levelFor(skillElo(s.set.skill))
+	}
+	return level{}
+}
+
+// Search implements engine.Analyzer.
+func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	root, err := g.Position()
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("search: %w", err)
+	}
+	var legal chess.MoveList
+	root.GenerateLegal(&legal)
+	var rms []rootMove
+	for _, m := range legal.Moves[:legal.N] {
+		if len(lim.SearchMoves) == 0 || slices.Contains(lim.SearchMoves, m) {
+			rms = append(rms, rootMove{move: m, score: -infinity, prevScore: -infinity, pv: make([]chess.Move, 0, maxPly)})
+		}
+	}
+	lv := s.level()
+	multiPV := max(1, lim.MultiPV, s.set.multiPV)
+	if lim.MultiPV > 0 {
+		multiPV = lim.MultiPV
+	}
+	multiPV = max(multiPV, lv.lines)
+	multiPV = min(multiPV, max(1, len(rms)))
+
+	cs := &search{
+		tt:        s.tt,
+		start:     time.Now(),
+		lim:       lim,
+		info:      info,
+		showWDL:   s.set.showWDL,
+		multiPV:   multiPV,
+		plan:      planTime(lim, root.SideToMove(), s.set.overhead),
+		hit:       make(chan struct{}),
+		nodeLimit: lim.Nodes,
+	}
+	if lv.limited && (cs.nodeLimit == 0 || lv.nodes < cs.nodeLimit) {
+		cs.nodeLimit, cs.levelNodes = lv.nodes, true
+	}
+	cs.pondering.Store(lim.Ponder)
+	cs.clockStart.Store(cs.start.UnixNano())
+	s.tt.newSearch()
+
+	s.curMu.Lock()
+	s.cur = cs
+	s.curMu.Unlock()
+	defer func() {
+		s.curMu.Lock()
+		s.cur = nil
+		s.curMu.Unlock()
+	}()
+
+	if len(rms) == 0 {
+		// Checkmate or stalemate (or no allowed move): there is no move to
+		// play. Report the score once and, like any ponder or infinite
+		// search, wait to be told to stop.
+		in := engine.Info{Depth: 1, MultiPV: 1, Score: engine.Score{CP: 0}}
+		if root.InCheck() && legal.N == 0 {
+			// Mated: engine.Score has no "mate in 0", so the loss is
+			// reported as the lowest centipawn score (as uci.ParseInfo
+			// reads "score mate 0").
+			in.Score = engine.Score{CP: -32000}
+		}
+		if info != nil {
+			info(in)
+		}
+		switch {
+		case lim.Infinite:
+			<-ctx.Done()
+		case lim.Ponder:
+			select {
+			case <-ctx.Done():
+			case <-cs.hit:
+			}
+		}
+		return engine.Result{Last: in}, nil
+	}
+
+	for len(s.threads) < s.set.threads {
+		s.threads = append(s.threads, newThread(len(s.threads)))
+	}
+	threads := s.threads[:s.set.threads]
+	cs.threads = threads
+	for _, t := range threads {
+		t.s = cs
+		t.p = root.Clone()
+		t.rootMoves = append(t.rootMoves[:0], rms...)
+		for i := range t.rootMoves {
+			t.rootMoves[i].pv = make([]chess.Move, 0, maxPly)
+		}
+		t.nodes = 0
+		t.published.Store(0)
+		t.nmpMinPly = 0
+		t.completed = 0
+		for i := range t.stack {
+			t.stack[i] = frame{ch: &t.h.cont[0][0]}
+		}
+	}
+
+	// Stop at once when the caller cancels.
+	stopWatch := context.AfterFunc(ctx, func() { cs.stop.Store(true) })
+	defer stopWatch()
+	if !lim.Ponder {
+		cs.armTimer()
+	}
+	defer cs.disarm()
+
+	var wg sync.WaitGroup
+	for _, t := range threads[1:] {
+		wg.Go(func() { t.iterate() })
+	}
+	threads[0].iterate()
+	// A ponder or infinite search does not return before it is told to:
+	// UCI forbids a bestmove before "stop" or "ponderhit".
+	if !cs.stop.Load() {
+		if lim.Infinite {
+			<-ctx.Done()
+		} else if cs.pondering.Load() {
+			select {
+			case <-ctx.Done():
+			case <-cs.hit:
+			}
+		}
+	}
+	cs.stop.Store(true)
+	wg.Wait()
+
+	main := threads[0]
+	best := main.rootMoves[0]
+	if lv.limited {
+		best = s.chooseLevelMove(main.rootMoves[:multiPV], lv)
+	}
+	res := engine.Result{BestMove: best.move, Last: cs.last}
+	if len(best.pv) > 1 && best.pv[0] == best.move {
+		res.PonderMove = best.pv[1]
+	} else {
+		res.PonderMove = s.ponderFromTable(root, best.move)
+	}
+	if res.Last.Depth == 0 {
+		res.Last = cs.lineInfo(main, 0, 1)
+	}
+	return res, nil
+}
+
+// chooseLevelMove picks, among the searched lines, one within the level's
+// margin of the best, favouring better lines. A level's node budget
+// nearly always stops the search inside an iteration, where the lines not
+// yet searched again hold -infinity: they are judged by their score from
+// the last iteration that searched them, as the info lines report them.
+func (s *Searcher) chooseLevelMove(lines []rootMove, lv level) rootMove {
+	score := func(rm rootMove) int {
+		if rm.score == -infinity {
+			return rm.prevScore
+		}
+		return rm.score
+	}
+	best := score(lines[0])
+	if best <= -mateBound || best >= mateBound {
+		return lines[0]
+	}
+	total := 0
+	for _, rm := range lines {
+		if d := best - score(rm); d <= lv.margin && score(rm) > -mateBound {
+			total += lv.margin - d + 1
+		}
+	}
+	if total == 0 {
+		return lines[0]
+	}
+	r := s.rng.IntN(total)
+	for _, rm := range lines {
+		if d := best - score(rm); d <= lv.margin && score(rm) > -mateBound {
+			r -= lv.margin - d + 1
+			if r < 0 {
+				return rm
+			}
+		}
+	}
+	return lines[0]
+}
+
+// ponderFromTable finds the expected reply to m in the hash table, checked
+// for legality.
+func (s *Searcher) ponderFromTable(root *chess.Position, m chess.Move) chess.Move {
+	p := root.Clone()
+	var u chess.Undo
+	p.MakeMove(m, &u)
+	if h, ok := s.tt.probe(p.Key()); ok && h.move != chess.NullMove && p.IsLegal(h.move) {
+		return h.move
+	}
+	return chess.NullMove
+}

@@ -1,0 +1,167 @@
+package search
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/eval"
+)
+
+// lmrTable[d][n] is the base late-move reduction at depth d for the n-th
+// move: 0.75 + ln(d)·ln(n)/2.25, the log·log shape today's engines use.
+var lmrTable = func() (t [64][64]int) {
+	for d := 1; d < 64; d++ {
+		for n := 1; n < 64; n++ {
+			t[d][n] = int(0.75 + math.Log(float64(d))*math.Log(float64(n))/2.25)
+		}
+	}
+	return
+}()
+
+// frame is one ply of a thread's search stack.
+type frame struct {
+	move     chess.Move // move played from this ply (NullMove for a null move)
+	eval     int
+	excluded chess.Move // singular-extension search excludes this move
+	ch       *pieceTo   // continuation table selected by this ply's move
+	inCheck  bool
+}
+
+// rootMove is one legal move at the root with its latest score and line.
+type rootMove struct {
+	move      chess.Move
+	score     int
+	prevScore int
+	bound     int
+	selDepth  int
+	pv        []chess.Move
+}
+
+// thread is one Lazy SMP search thread: its own position, evaluator and
+// history, sharing only the transposition table and the stop flag.
+type thread struct {
+	id    int
+	s     *search // the running search
+	p     *chess.Position
+	ev    *eval.Evaluator
+	h     history
+	stack [maxPly + 4]frame
+	pv    [maxPly + 1][maxPly + 1]chess.Move
+	pvLen [maxPly + 1]int
+
+	nodes     uint64
+	published atomic.Uint64 // nodes, published for the other threads
+	selDepth  int
+	rootDepth int
+	nmpMinPly int
+
+	rootMoves []rootMove
+	pvIdx     int
+	completed int // depth of the last completed iteration
+}
+
+func newThread(id int) *thread {
+	return &thread{id: id, ev: eval.New()}
+}
+
+// frameAt returns the stack frame for ply (offset so ply-2 is valid).
+func (t *thread) frameAt(ply int) *frame { return &t.stack[ply+2] }
+
+func (t *thread) evaluate() int {
+	v := t.ev.Evaluate(t.p)
+	return max(min(v, mateBound-1), -mateBound+1)
+}
+
+// tick counts a node and, every 1024 nodes, checks whether to stop. It
+// also checks on reaching the node limit itself, so that small budgets
+// (the weakest playing levels search 60 nodes, "go nodes 100") are kept
+// rather than rounded up to 1024.
+func (t *thread) tick() bool {
+	t.nodes++
+	if t.nodes&1023 == 0 || t.nodes == t.s.nodeLimit {
+		t.published.Store(t.nodes)
+		if t.id == 0 {
+			t.s.checkLimits()
+		}
+	}
+	return t.s.stop.Load()
+}
+
+func (t *thread) updatePV(ply int, m chess.Move) {
+	t.pv[ply][ply] = m
+	n := t.pvLen[ply+1]
+	copy(t.pv[ply][ply+1:n], t.pv[ply+1][ply+1:n])
+	t.pvLen[ply] = max(n, ply+1)
+}
+
+func hasNonPawnMaterial(p *chess.Position, c chess.Color) bool {
+	return p.ByColor(c)&^(p.ByType(chess.Pawn)|p.ByType(chess.King)) != 0
+}
+
+// isDraw reports draws by rule inside the tree: the 50-move rule,
+// insufficient material, or any repetition (a 2-fold repetition inside the
+// tree is scored as the draw it could be made into).
+func (t *thread) isDraw() bool {
+	p := t.p
+	if p.HalfmoveClock() >= 100 && !(p.InCheck() && !p.HasLegalMoves()) {
+		return true
+	}
+	return p.IsRepetition() || p.InsufficientMaterial()
+}
+
+// contTables returns the continuation tables for the moves one and two
+// plies before ply.
+func (t *thread) contTables(ply int) [2]*pieceTo {
+	return [2]*pieceTo{t.frameAt(ply - 1).ch, t.frameAt(ply - 2).ch}
+}
+
+func (t *thread) play(ply int, m chess.Move, u *chess.Undo) {
+	f := t.frameAt(ply)
+	f.move = m
+	f.ch = &t.h.cont[m.Piece()][m.To()]
+	t.p.MakeMove(m, u)
+}
+
+// updateQuietStats rewards the quiet move that caused a cutoff and punishes
+// the quiet moves tried before it (MadChess's history maluses).
+func (t *thread) updateQuietStats(ply int, best chess.Move, depth int, tried []chess.Move) {
+	bonus := historyBonus(depth)
+	side := t.p.SideToMove()
+	ch := t.contTables(ply)
+	for _, m := range tried {
+		b := -bonus
+		if m == best {
+			b = bonus
+		}
+		gravity(&t.h.butterfly[side][m.From()][m.To()], b)
+		gravity(&ch[0][m.Piece()][m.To()], b)
+		gravity(&ch[1][m.Piece()][m.To()], b)
+	}
+	k := &t.h.killers[ply]
+	if k[0] != best {
+		k[1], k[0] = k[0], best
+	}
+	if prev := t.frameAt(ply - 1).move; prev != chess.NullMove {
+		t.h.counter[prev.Piece()][prev.To()] = best
+	}
+}
+
+// givesCheckCheap reports whether quiet move m attacks the enemy king
+// directly from its target square (discovered checks are not detected);
+// quiescence uses it to pick quiet checks worth making.
+func givesCheckCheap(p *chess.Position, m chess.Move) bool {
+	if m.IsCastle() || m.Promotion() != chess.NoPieceType {
+		return false
+	}
+	ksq := p.KingSquare(p.SideToMove().Other())
+	pc := m.Piece()
+	occ := p.Occupied() ^ chess.SquareBB(m.From()) | chess.SquareBB(m.To())
+	if pc.Type() == chess.Pawn {
+		return chess.PawnAttacks(pc.Color(), m.To()).Has(ksq)
+	}
+	if pc.Type() == chess.King {
+		return false
+	}
+	return chess.PieceAttacks(pc.Type(), m.To(), occ).Has(ksq)
+}

@@ -1,0 +1,621 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// Errors a Client wraps, so that callers such as the match runner can tell
+// what went wrong and record it by name.
+var (
+	// ErrEngineExited: the engine process exited or closed its output.
+	ErrEngineExited = errors.New("engine exited")
+	// ErrEngineTimeout: the engine did not answer in time (hung); it has
+	// been killed.
+	ErrEngineTimeout = errors.New("engine did not answer in time")
+	// ErrIllegalMove: the engine's bestmove is not legal in the position.
+	ErrIllegalMove = errors.New("engine played an illegal move")
+	// ErrProtocol: the engine broke the protocol in a way that cannot be
+	// ignored (a line longer than the reader accepts, for instance).
+	ErrProtocol = errors.New("engine broke the UCI protocol")
+)
+
+// Config says how to start an engine.
+type Config struct {
+	// Path and Args are the program and its arguments
+	// ("/usr/games/gnuchess", ["--uci"]). ParseCommand splits a command
+	// line into them.
+	Path string
+	Args []string
+	// Dir is the working directory of the process ("" = the caller's).
+	// Engines often look for their networks or books relative to it.
+	Dir string
+	// StartTimeout bounds the "uci"…"uciok" handshake; ReadyTimeout bounds
+	// each "isready"…"readyok"; StopTimeout is how long an engine may take
+	// to answer "stop" (or to exit on "quit") before it is killed.
+	// Zero values take the defaults (10s, 10s, 2s).
+	StartTimeout, ReadyTimeout, StopTimeout time.Duration
+	// LogLines is the size of the traffic log (default 1000 lines).
+	LogLines int
+}
+
+// ParseCommand splits a command line into program and arguments the way a
+// shell would for simple cases: whitespace separates words, single and
+// double quotes group them, a backslash escapes the next character.
+func ParseCommand(line string) (path string, args []string, err error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, r := range line {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case r == '\\' && quote != '\'':
+			escaped, inWord = true, true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return "", nil, fmt.Errorf("engine command %q: unterminated quote or escape", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return "", nil, fmt.Errorf("engine command is empty")
+	}
+	return words[0], words[1:], nil
+}
+
+// Client drives an external UCI engine process. It implements
+// engine.Analyzer. Search, SetOption and NewGame must not be called
+// concurrently with each other; PonderHit and Log may be called at any time.
+type Client struct {
+	cfg     Config
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string   // engine output, closed when it ends
+	exited  chan struct{} // closed once the process is reaped
+	readErr error         // why lines was closed; read after lines is closed
+	waitErr error         // the process's exit status; read after exited
+
+	log *clientLog
+
+	writeMu   sync.Mutex // engine input is written from Search and PonderHit
+	name      string
+	author    string
+	options   []engine.Option
+	chess960  bool // UCI_Chess960 currently set
+	closeOnce sync.Once
+
+	deadMu sync.Mutex
+	dead   error // set once the engine is unusable
+}
+
+// Start launches the engine and completes the UCI handshake: it reads the
+// engine's name and options and waits for "uciok" and "readyok". ctx bounds
+// the whole start; on any failure the process is killed and reaped.
+func Start(ctx context.Context, cfg Config) (*Client, error) {
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.ReadyTimeout <= 0 {
+		cfg.ReadyTimeout = 10 * time.Second
+	}
+	if cfg.StopTimeout <= 0 {
+		cfg.StopTimeout = 2 * time.Second
+	}
+	if cfg.LogLines <= 0 {
+		cfg.LogLines = 1000
+	}
+	c := &Client{
+		cfg:    cfg,
+		lines:  make(chan string, 256),
+		exited: make(chan struct{}),
+		log:    newClientLog(cfg.LogLines),
+		name:   cfg.Path,
+	}
+	cmd := exec.Command(cfg.Path, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	clientSetProcAttr(cmd)
+	var err error
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
+	}
+	c.cmd = cmd
+	var pipes sync.WaitGroup
+	pipes.Add(2)
+	go func() { defer pipes.Done(); c.readStdout(stdout) }()
+	go func() { defer pipes.Done(); c.readStderr(stderr) }()
+	go func() {
+		// Wait must follow the pipe readers (os/exec's rule); then the
+		// process is reaped whatever the caller does.
+		pipes.Wait()
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+	}()
+
+	if err := c.handshake(ctx); err != nil {
+		c.kill()
+		return nil, fmt.Errorf("engine %s: %w", cfg.Path, err)
+	}
+	return c, nil
+}
+
+func (c *Client) readStdout(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		c.log.add('<', line)
+		c.lines <- line
+	}
+	if err := sc.Err(); err != nil {
+		c.readErr = fmt.Errorf("%w: reading output: %v", ErrProtocol, err)
+		// Keep draining so the process never blocks on a full pipe
+		// before it is killed.
+		go func() { _, _ = io.Copy(io.Discard, r) }()
+		c.kill()
+	}
+	close(c.lines)
+}
+
+func (c *Client) readStderr(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4<<10), 1<<20)
+	for sc.Scan() {
+		c.log.add('!', sc.Text())
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// send writes one command line to the engine.
+func (c *Client) send(line string) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if err := c.deadErr(); err != nil {
+		return err
+	}
+	c.log.add('>', line)
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		return c.failed(fmt.Errorf("%w: writing %q: %v", ErrEngineExited, line, err))
+	}
+	return nil
+}
+
+// failed marks the engine unusable, kills it and returns err (or the
+// process's own exit report when it already ended).
+func (c *Client) failed(err error) error {
+	c.kill()
+	c.deadMu.Lock()
+	if c.dead == nil {
+		c.dead = err
+	}
+	c.deadMu.Unlock()
+	return err
+}
+
+func (c *Client) deadErr() error {
+	c.deadMu.Lock()
+	defer c.deadMu.Unlock()
+	return c.dead
+}
+
+// next returns the next output line, waiting at most until deadline (zero:
+// no deadline) or ctx's end. It reports a closed output as ErrEngineExited
+// with the exit status.
+func (c *Client) next(ctx context.Context, timer <-chan time.Time) (string, error) {
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			return "", c.exitError()
+		}
+		return line, nil
+	case <-timer:
+		return "", ErrEngineTimeout
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (c *Client) exitError() error {
+	if c.readErr != nil {
+		return c.readErr
+	}
+	select {
+	case <-c.exited:
+		if c.waitErr != nil {
+			return fmt.Errorf("%w (%v)", ErrEngineExited, c.waitErr)
+		}
+	case <-time.After(c.cfg.StopTimeout):
+	}
+	return ErrEngineExited
+}
+
+// waitFor reads lines until one whose first word is word, handing the
+// others to other (if non-nil), within timeout.
+func (c *Client) waitFor(ctx context.Context, word string, timeout time.Duration, other func(string)) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		line, err := c.next(ctx, timer.C)
+		if err != nil {
+			if errors.Is(err, ErrEngineTimeout) {
+				err = fmt.Errorf("%w: no %q within %v", ErrEngineTimeout, word, timeout)
+			}
+			return c.failed(err)
+		}
+		if clientFirstWord(line) == word {
+			return nil
+		}
+		if other != nil {
+			other(line)
+		}
+	}
+}
+
+func (c *Client) handshake(ctx context.Context) error {
+	if err := c.send("uci"); err != nil {
+		return err
+	}
+	err := c.waitFor(ctx, "uciok", c.cfg.StartTimeout, func(line string) {
+		switch clientFirstWord(line) {
+		case "id":
+			rest := strings.TrimSpace(strings.TrimPrefix(line, "id"))
+			if v, ok := strings.CutPrefix(rest, "name "); ok {
+				c.name = strings.TrimSpace(v)
+			} else if v, ok := strings.CutPrefix(rest, "author "); ok {
+				c.author = strings.TrimSpace(v)
+			}
+		case "option":
+			// A malformed option is logged (the line is in the log) and
+			// skipped: the engine remains usable without it.
+			if o, err := ParseOption(line); err == nil {
+				c.options = append(c.options, o)
+			} else {
+				c.log.add('!', "squall: ignored option line: "+err.Error())
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return c.ready(ctx)
+}
+
+// ready sends isready and waits for readyok.
+func (c *Client) ready(ctx context.Context) error {
+	if err := c.send("isready"); err != nil {
+		return err
+	}
+	return c.waitFor(ctx, "readyok", c.cfg.ReadyTimeout, nil)
+}
+
+// Name reports the engine's "id name" (or its path if it gave none).
+func (c *Client) Name() string { return c.name }
+
+// Author reports the engine's "id author".
+func (c *Client) Author() string { return c.author }
+
+// Options lists the options the engine declared in its handshake.
+func (c *Client) Options() []engine.Option { return append([]engine.Option(nil), c.options...) }
+
+// Log returns the most recent traffic, oldest first: lines sent (Dir '>'),
+// received ('<') and written to stderr or noted by Squall ('!').
+func (c *Client) Log() []LogLine { return c.log.lines() }
+
+func (c *Client) option(name string) (engine.Option, bool) {
+	for _, o := range c.options {
+		if strings.EqualFold(o.Name, name) { // UCI option names are case-insensitive
+			return o, true
+		}
+	}
+	return engine.Option{}, false
+}
+
+// SetOption checks value against the option's declared type and range,
+// sends it and waits until the engine is ready again (setting Hash, for
+// one, can take a while).
+func (c *Client) SetOption(name, value string) error {
+	o, ok := c.option(name)
+	if !ok {
+		return fmt.Errorf("engine %s has no option %q", c.name, name)
+	}
+	if err := clientCheckValue(o, value); err != nil {
+		return fmt.Errorf("engine %s: %w", c.name, err)
+	}
+	line := "setoption name " + o.Name
+	if o.Type != "button" {
+		line += " value " + value
+	}
+	if err := c.send(line); err != nil {
+		return err
+	}
+	if strings.EqualFold(o.Name, "UCI_Chess960") {
+		c.chess960 = strings.EqualFold(value, "true")
+	}
+	return c.ready(context.Background())
+}
+
+// NewGame sends "ucinewgame" and waits until the engine is ready.
+func (c *Client) NewGame() error {
+	if err := c.send("ucinewgame"); err != nil {
+		return err
+	}
+	return c.ready(context.Background())
+}
+
+// PonderHit tells a pondering engine that its expected move was played.
+func (c *Client) PonderHit() { _ = c.send("ponderhit") }
+
+// Close asks the engine to quit, kills it if it does not within
+// StopTimeout, and reaps the process.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		_ = c.send("quit")
+		c.writeMu.Lock()
+		_ = c.stdin.Close()
+		c.writeMu.Unlock()
+		c.deadMu.Lock()
+		if c.dead == nil {
+			c.dead = fmt.Errorf("engine %s: closed", c.name)
+		}
+		c.deadMu.Unlock()
+		select {
+		case <-c.exited:
+		case <-time.After(c.cfg.StopTimeout):
+			c.kill()
+		}
+		// Drain what is left so the reader can finish, then wait for the
+		// reap (the kill makes this prompt).
+		go func() {
+			for range c.lines {
+			}
+		}()
+		<-c.exited
+	})
+	return nil
+}
+
+// kill ends the process (and, on Unix, its process group) without waiting.
+func (c *Client) kill() {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-c.exited:
+		return
+	default:
+	}
+	clientKill(c.cmd)
+}
+
+// Search sends the game and a "go" with lim, reports each "info" line to
+// info, and returns at "bestmove". When ctx ends it sends "stop" and waits
+// StopTimeout for the bestmove; an engine that does not answer is killed
+// and reported as ErrEngineTimeout. A bestmove that is not legal in the
+// position is reported as ErrIllegalMove (with the move in the message).
+func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	root, err := g.Position()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if root.Chess960() && !c.chess960 {
+		if _, ok := c.option("UCI_Chess960"); ok {
+			if err := c.SetOption("UCI_Chess960", "true"); err != nil {
+				return engine.Result{}, err
+			}
+		}
+	}
+	if err := c.send(clientPositionCommand(g)); err != nil {
+		return engine.Result{}, err
+	}
+	if err := c.send(clientGoCommand(lim, root.Chess960())); err != nil {
+		return engine.Result{}, err
+	}
+
+	var res engine.Result
+	var stopTimer <-chan time.Time
+	done := ctx.Done()
+	for {
+		var line string
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				return res, c.failed(c.exitError())
+			}
+			line = l
+		case <-done:
+			if err := c.send("stop"); err != nil {
+				return res, err
+			}
+			done = nil
+			t := time.NewTimer(c.cfg.StopTimeout)
+			defer t.Stop()
+			stopTimer = t.C
+			continue
+		case <-stopTimer:
+			return res, c.failed(fmt.Errorf("%w: no bestmove within %v of stop", ErrEngineTimeout, c.cfg.StopTimeout))
+		}
+		switch clientFirstWord(line) {
+		case "info":
+			in, err := ParseInfo(line, root)
+			if err != nil {
+				// Keep what was read before the bad token (a PV cut
+				// short is still a PV); note the error in the log.
+				c.log.add('!', "squall: "+err.Error())
+			}
+			if in.PV != nil && in.MultiPV <= 1 {
+				res.Last = in
+			}
+			if info != nil {
+				info(in)
+			}
+		case "bestmove":
+			return c.bestMove(line, root, res)
+		}
+		// Anything else (garbage, copyprotection, registration) is in
+		// the log and otherwise ignored, as the protocol asks.
+	}
+}
+
+func (c *Client) bestMove(line string, root *chess.Position, res engine.Result) (engine.Result, error) {
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return res, fmt.Errorf("%w: %q has no move", ErrProtocol, line)
+	}
+	if f[1] == "(none)" || f[1] == "0000" {
+		if root.HasLegalMoves() {
+			return res, fmt.Errorf("%w: %q in %s, which has legal moves", ErrIllegalMove, f[1], root.FEN())
+		}
+		return res, nil
+	}
+	m, err := root.ParseUCI(f[1])
+	if err != nil || !root.IsLegal(m) {
+		return res, fmt.Errorf("%w: %q in %s", ErrIllegalMove, f[1], root.FEN())
+	}
+	res.BestMove = m
+	if len(f) >= 4 && f[2] == "ponder" {
+		var u chess.Undo
+		root.MakeMove(m, &u)
+		if pm, err := root.ParseUCI(f[3]); err == nil && root.IsLegal(pm) {
+			res.PonderMove = pm
+		}
+		root.UnmakeMove(m, &u)
+	}
+	return res, nil
+}
+
+// clientPositionCommand renders g as "position startpos|fen … moves …".
+func clientPositionCommand(g engine.Game) string {
+	var b strings.Builder
+	fen := g.Start.FEN()
+	if fen == chess.NewPosition().FEN() {
+		b.WriteString("position startpos")
+	} else {
+		b.WriteString("position fen " + fen)
+	}
+	if len(g.Moves) > 0 {
+		b.WriteString(" moves")
+		c960 := g.Start.Chess960()
+		for _, m := range g.Moves {
+			b.WriteString(" " + m.UCI(c960))
+		}
+	}
+	return b.String()
+}
+
+// clientGoCommand renders lim as a "go" command.
+func clientGoCommand(lim engine.Limits, chess960 bool) string {
+	var b strings.Builder
+	b.WriteString("go")
+	if lim.Ponder {
+		b.WriteString(" ponder")
+	}
+	ms := func(d time.Duration) int64 { return d.Milliseconds() }
+	if lim.WTime > 0 || lim.BTime > 0 {
+		fmt.Fprintf(&b, " wtime %d btime %d", ms(lim.WTime), ms(lim.BTime))
+		if lim.WInc > 0 || lim.BInc > 0 {
+			fmt.Fprintf(&b, " winc %d binc %d", ms(lim.WInc), ms(lim.BInc))
+		}
+		if lim.MovesToGo > 0 {
+			fmt.Fprintf(&b, " movestogo %d", lim.MovesToGo)
+		}
+	}
+	if lim.Depth > 0 {
+		fmt.Fprintf(&b, " depth %d", lim.Depth)
+	}
+	if lim.Nodes > 0 {
+		fmt.Fprintf(&b, " nodes %d", lim.Nodes)
+	}
+	if lim.Mate > 0 {
+		fmt.Fprintf(&b, " mate %d", lim.Mate)
+	}
+	if lim.MoveTime > 0 {
+		fmt.Fprintf(&b, " movetime %d", ms(lim.MoveTime))
+	}
+	if len(lim.SearchMoves) > 0 {
+		b.WriteString(" searchmoves")
+		for _, m := range lim.SearchMoves {
+			b.WriteString(" " + m.UCI(chess960))
+		}
+	}
+	if lim.Infinite || b.Len() == len("go") || b.String() == "go ponder" {
+		b.WriteString(" infinite")
+	}
+	return b.String()
+}
+
+func clientFirstWord(line string) string {
+	line = strings.TrimLeft(line, " \t")
+	if i := strings.IndexAny(line, " \t"); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+// clientCheckValue checks value against the option's type and range.
+func clientCheckValue(o engine.Option, value string) error {
+	switch o.Type {
+	case "check":
+		if value != "true" && value != "false" {
+			return fmt.Errorf("option %s: %q is not true or false", o.Name, value)
+		}
+	case "spin":
+		var n int
+		if _, err := fmt.Sscan(value, &n); err != nil || fmt.Sprint(n) != strings.TrimSpace(value) {
+			return fmt.Errorf("option %s: %q is not an integer", o.Name, value)
+		}
+		if n < o.Min || n > o.Max {
+			return fmt.Errorf("option %s: %d is outside %d..%d", o.Name, n, o.Min, o.Max)
+		}
+	case "combo":
+		for _, v := range o.Vars {
+			if strings.EqualFold(v, value) {
+				return nil
+			}
+		}
+		return fmt.Errorf("option %s: %q is not one of %s", o.Name, value, strings.Join(o.Vars, ", "))
+	}
+	return nil
+}

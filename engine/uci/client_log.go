@@ -1,0 +1,54 @@
+package uci
+
+import (
+	"sync"
+	"time"
+)
+
+// LogLine is one line of UCI traffic.
+type LogLine struct {
+	Time time.Time
+	// Dir is '>' for a line sent to the engine, '<' for a line it printed,
+	// '!' for its stderr and for notes by Squall (ignored bad lines).
+	Dir  byte
+	Text string
+}
+
+// String formats the line as "> go movetime 100".
+func (l LogLine) String() string { return string(l.Dir) + " " + l.Text }
+
+// clientLog is a bounded ring of the most recent traffic: an engine that
+// prints without end must not grow Squall's memory.
+type clientLog struct {
+	mu    sync.Mutex
+	buf   []LogLine
+	start int // index of the oldest line once the ring is full
+}
+
+func newClientLog(n int) *clientLog { return &clientLog{buf: make([]LogLine, 0, n)} }
+
+// clientMaxLogText bounds one logged line, for the same reason.
+const clientMaxLogText = 4096
+
+func (l *clientLog) add(dir byte, text string) {
+	if len(text) > clientMaxLogText {
+		text = text[:clientMaxLogText] + "…"
+	}
+	line := LogLine{Time: time.Now(), Dir: dir, Text: text}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.buf) < cap(l.buf) {
+		l.buf = append(l.buf, line)
+		return
+	}
+	l.buf[l.start] = line
+	l.start = (l.start + 1) % len(l.buf)
+}
+
+func (l *clientLog) lines() []LogLine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]LogLine, 0, len(l.buf))
+	out = append(out, l.buf[l.start:]...)
+	return append(out, l.buf[:l.start]...)
+}

@@ -1,0 +1,496 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/eval"
+)
+
+// Server plays the engine side of UCI: it reads commands, drives an
+// engine.Analyzer (and nothing else of the engine) and writes replies. Bad
+// input is answered with "info string error: …" and changes nothing.
+type Server struct {
+	a      engine.Analyzer
+	author string
+
+	outMu sync.Mutex
+	out   *bufio.Writer
+
+	start    *chess.Position
+	moves    []chess.Move
+	chess960 bool
+
+	// The running search, if any. untilStopped is set for an infinite or
+	// ponder search, which never ends by itself.
+	cancel       context.CancelFunc
+	done         chan struct{}
+	untilStopped bool
+	ponder       *serverPonder // nil unless the search was "go ponder"
+}
+
+// serverPonder hands a ponderhit to the Analyzer only once the search has
+// reported progress. A GUI may send ponderhit right after "go ponder",
+// before the search goroutine has even called Search; an Analyzer told then
+// has no search to switch (the built-in one ignores it), and the search
+// would ponder until "stop". A running search reports at least its first
+// iteration, so the hit is delivered at the latest then.
+type serverPonder struct {
+	mu       sync.Mutex
+	reported bool // the search has called the info callback
+	hit      bool // ponderhit was received
+	// end, when set, ends the search at ponderhit: the position has no
+	// legal move, so there is nothing to search once pondering is over,
+	// and an Analyzer may keep waiting for "stop" (the built-in one does).
+	end context.CancelFunc
+}
+
+// ponderHit records a ponderhit and passes it on if the search is running.
+func (sp *serverPonder) ponderHit(a engine.Analyzer) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.hit {
+		return
+	}
+	sp.hit = true
+	if sp.end != nil {
+		sp.end()
+		return
+	}
+	if sp.reported {
+		a.PonderHit()
+	}
+}
+
+// report notes that the search is running and passes on a ponderhit that
+// came before.
+func (sp *serverPonder) report(a engine.Analyzer) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.reported {
+		return
+	}
+	sp.reported = true
+	if sp.hit {
+		a.PonderHit()
+	}
+}
+
+// NewServer returns a server for a, writing to out.
+func NewServer(a engine.Analyzer, out io.Writer) *Server {
+	return &Server{a: a, author: "the Squall authors", out: bufio.NewWriter(out), start: chess.NewPosition()}
+}
+
+// Run reads commands from in until "quit" or the end of input. At the end
+// of input a search with limits is allowed to finish (so piped scripts get
+// their answer); an infinite or ponder search is stopped.
+func (s *Server) Run(in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		if s.Handle(sc.Text()) {
+			return nil
+		}
+	}
+	if s.untilStopped {
+		s.stopSearch()
+	} else {
+		s.wait()
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("uci: reading input: %w", err)
+	}
+	return nil
+}
+
+func (s *Server) println(format string, args ...any) {
+	s.outMu.Lock()
+	fmt.Fprintf(s.out, format+"\n", args...)
+	s.out.Flush()
+	s.outMu.Unlock()
+}
+
+func (s *Server) errorf(format string, args ...any) {
+	s.println("info string error: "+format, args...)
+}
+
+// searching reports whether a search has yet to print its bestmove. It
+// takes the output lock because the search prints bestmove and closes done
+// under it: a GUI that read the bestmove may send "go" at once, and must not
+// find the finished search still counted as running.
+func (s *Server) searching() bool {
+	if s.done == nil {
+		return false
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// stopSearch stops the running search and waits for its bestmove.
+func (s *Server) stopSearch() {
+	if s.done == nil {
+		return
+	}
+	s.cancel()
+	<-s.done
+}
+
+// wait lets a running limited search finish.
+func (s *Server) wait() {
+	if s.done != nil {
+		<-s.done
+	}
+}
+
+// Handle executes one command line and reports whether it was "quit".
+func (s *Server) Handle(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "uci":
+		s.println("id name %s", s.a.Name())
+		s.println("id author %s", s.author)
+		for _, o := range s.a.Options() {
+			s.println("%s", FormatOption(o))
+		}
+		s.println("uciok")
+	case "isready":
+		s.println("readyok")
+	case "ucinewgame":
+		if s.searching() {
+			s.errorf("ucinewgame during a search; send stop first")
+			return false
+		}
+		s.wait()
+		if err := s.a.NewGame(); err != nil {
+			s.errorf("ucinewgame: %v", err)
+		}
+	case "setoption":
+		s.serverSetOption(line, f)
+	case "position":
+		s.serverPosition(f[1:])
+	case "go":
+		s.serverGo(f[1:])
+	case "stop":
+		s.stopSearch()
+	case "ponderhit":
+		if s.searching() && s.ponder != nil {
+			s.ponder.ponderHit(s.a)
+		}
+	case "quit":
+		s.stopSearch()
+		return true
+	case "d":
+		s.serverDisplay()
+	case "eval":
+		p, _ := s.position()
+		var b strings.Builder
+		eval.New().Trace(p).Print(&b)
+		s.outMu.Lock()
+		io.WriteString(s.out, b.String())
+		s.out.Flush()
+		s.outMu.Unlock()
+	case "debug", "register":
+		// Accepted and ignored, as the protocol allows.
+	default:
+		s.errorf("unknown command %q", serverClip(f[0]))
+	}
+	return false
+}
+
+// position returns the current position (it is always valid: "position"
+// only changes it after checking every move).
+func (s *Server) position() (*chess.Position, error) {
+	return engine.Game{Start: s.start, Moves: s.moves}.Position()
+}
+
+func (s *Server) serverSetOption(line string, f []string) {
+	if s.searching() {
+		s.errorf("setoption during a search; send stop first")
+		return
+	}
+	s.wait()
+	// setoption name <id with spaces> [value <x with spaces>]
+	if len(f) < 3 || f[1] != "name" {
+		s.errorf("setoption: expected \"setoption name <id> [value <x>]\"")
+		return
+	}
+	rest := strings.Join(f[2:], " ")
+	name, value := rest, ""
+	if i := strings.Index(" "+rest+" ", " value "); i >= 0 {
+		name = strings.TrimSpace(rest[:max(i-1, 0)])
+		value = strings.TrimSpace(rest[min(i+len(" value")-1, len(rest)):])
+	}
+	if name == "" {
+		s.errorf("setoption: empty option name")
+		return
+	}
+	// An unknown name is answered here, so that the error quotes it
+	// clipped (the Analyzer's error may quote all of it).
+	known := false
+	for _, o := range s.a.Options() {
+		known = known || strings.EqualFold(o.Name, name)
+	}
+	if !known {
+		s.errorf("setoption: no such option %q", serverClip(name))
+		return
+	}
+	if err := s.a.SetOption(name, value); err != nil {
+		s.errorf("setoption %s: %v", name, err)
+		return
+	}
+	if strings.EqualFold(name, "UCI_Chess960") {
+		s.chess960 = strings.EqualFold(value, "true")
+	}
+}
+
+func (s *Server) serverPosition(f []string) {
+	if s.searching() {
+		s.errorf("position during a search; send stop first")
+		return
+	}
+	s.wait()
+	if len(f) == 0 {
+		s.errorf("position: expected startpos or fen")
+		return
+	}
+	var start *chess.Position
+	i := 0
+	switch f[0] {
+	case "startpos":
+		start = chess.NewPosition()
+		i = 1
+	case "fen":
+		j := 1
+		for j < len(f) && f[j] != "moves" {
+			j++
+		}
+		if j == 1 {
+			s.errorf("position fen: missing FEN")
+			return
+		}
+		p, err := chess.ParseFEN(strings.Join(f[1:j], " "))
+		if err != nil {
+			s.errorf("position fen: %v", err)
+			return
+		}
+		start, i = p, j
+	default:
+		s.errorf("position: expected startpos or fen, got %q", serverClip(f[0]))
+		return
+	}
+	start.SetChess960(s.chess960 || start.Chess960())
+	var moves []chess.Move
+	if i < len(f) {
+		if f[i] != "moves" {
+			s.errorf("position: expected moves, got %q", serverClip(f[i]))
+			return
+		}
+		p := start.Clone()
+		var u chess.Undo
+		for k, tok := range f[i+1:] {
+			m, err := p.ParseUCI(tok)
+			if err != nil {
+				s.errorf("position: move %d %q: %v", k+1, serverClip(tok), err)
+				return
+			}
+			moves = append(moves, m)
+			p.MakeMove(m, &u)
+		}
+	}
+	s.start, s.moves = start, moves
+}
+
+// serverGoParams reads the arguments of "go".
+func (s *Server) serverGoParams(f []string, p *chess.Position) (engine.Limits, error) {
+	var lim engine.Limits
+	for i := 0; i < len(f); i++ {
+		key := f[i]
+		switch key {
+		case "infinite":
+			lim.Infinite = true
+			continue
+		case "ponder":
+			lim.Ponder = true
+			continue
+		case "searchmoves":
+			for i+1 < len(f) {
+				m, err := p.ParseUCI(f[i+1])
+				if err != nil {
+					break
+				}
+				lim.SearchMoves = append(lim.SearchMoves, m)
+				i++
+			}
+			if len(lim.SearchMoves) == 0 {
+				return lim, fmt.Errorf("go searchmoves: no legal move given")
+			}
+			continue
+		}
+		if i+1 >= len(f) {
+			return lim, fmt.Errorf("go %s: missing value", serverClip(key))
+		}
+		v, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return lim, fmt.Errorf("go %s: bad number %q", serverClip(key), serverClip(f[i+1]))
+		}
+		i++
+		ms := time.Duration(v) * time.Millisecond
+		nonNeg := func() error {
+			if v < 0 {
+				return fmt.Errorf("go %s: negative value %d", key, v)
+			}
+			return nil
+		}
+		switch key {
+		case "wtime":
+			lim.WTime = max(ms, time.Millisecond) // a GUI may send a negative clock
+		case "btime":
+			lim.BTime = max(ms, time.Millisecond)
+		case "winc":
+			lim.WInc = max(ms, 0)
+		case "binc":
+			lim.BInc = max(ms, 0)
+		case "movestogo", "depth", "mate", "nodes", "movetime":
+			if err := nonNeg(); err != nil {
+				return lim, err
+			}
+			switch key {
+			case "movestogo":
+				lim.MovesToGo = int(min(v, 1<<20))
+			case "depth":
+				lim.Depth = int(min(v, 1<<20))
+			case "mate":
+				lim.Mate = int(min(v, 1<<20))
+			case "nodes":
+				lim.Nodes = uint64(v)
+			case "movetime":
+				lim.MoveTime = ms
+			}
+		default:
+			return lim, fmt.Errorf("go: unknown parameter %q", serverClip(key))
+		}
+	}
+	return lim, nil
+}
+
+func (s *Server) serverGo(f []string) {
+	if s.searching() {
+		s.errorf("go during a search; send stop first")
+		return
+	}
+	s.wait()
+	p, err := s.position()
+	if err != nil {
+		s.errorf("go: %v", err)
+		return
+	}
+	lim, err := s.serverGoParams(f, p)
+	if err != nil {
+		s.errorf("%v", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.cancel, s.done, s.untilStopped = cancel, done, lim.Infinite || lim.Ponder
+	var sp *serverPonder
+	if lim.Ponder {
+		sp = &serverPonder{}
+		if !p.HasLegalMoves() {
+			sp.end = cancel
+		}
+	}
+	s.ponder = sp
+	g := engine.Game{Start: s.start, Moves: s.moves}
+	chess960 := s.chess960 || p.Chess960()
+	go func() {
+		defer cancel()
+		res, err := s.a.Search(ctx, g, lim, func(in engine.Info) {
+			if sp != nil {
+				sp.report(s.a)
+			}
+			s.println("%s", FormatInfo(in, chess960))
+		})
+		if err != nil {
+			s.errorf("search: %v", err)
+		}
+		// bestmove and the end of the search are one step (see searching).
+		line := serverBestMove(p, res, chess960)
+		s.outMu.Lock()
+		fmt.Fprintln(s.out, line)
+		s.out.Flush()
+		close(done)
+		s.outMu.Unlock()
+	}()
+}
+
+// serverBestMove formats the bestmove line, never with an illegal move: an
+// illegal or missing best move is replaced by a legal one, and a ponder
+// move is only given when it is legal after the best move.
+func serverBestMove(p *chess.Position, res engine.Result, chess960 bool) string {
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N == 0 {
+		return "bestmove 0000"
+	}
+	best := res.BestMove
+	if best == chess.NullMove || !ml.Contains(best) {
+		best = ml.Moves[0]
+		res.PonderMove = chess.NullMove
+	}
+	line := "bestmove " + best.UCI(chess960)
+	if res.PonderMove != chess.NullMove {
+		q := p.Clone()
+		var u chess.Undo
+		q.MakeMove(best, &u)
+		if q.IsLegal(res.PonderMove) {
+			line += " ponder " + res.PonderMove.UCI(chess960)
+		}
+	}
+	return line
+}
+
+func (s *Server) serverDisplay() {
+	p, _ := s.position()
+	var b strings.Builder
+	b.WriteString("\n +---+---+---+---+---+---+---+---+\n")
+	for r := 7; r >= 0; r-- {
+		for fl := 0; fl < 8; fl++ {
+			c := byte(' ')
+			if pc := p.Piece(chess.MakeSquare(fl, r)); pc != chess.NoPiece {
+				c = pc.Letter()
+			}
+			fmt.Fprintf(&b, " | %c", c)
+		}
+		fmt.Fprintf(&b, " | %d\n +---+---+---+---+---+---+---+---+\n", r+1)
+	}
+	b.WriteString("   a   b   c   d   e   f   g   h\n\n")
+	fmt.Fprintf(&b, "Fen: %s\nKey: %016X\n", p.FEN(), p.Key())
+	if c := p.Checkers(); c != 0 {
+		b.WriteString("Checkers:")
+		for c != 0 {
+			b.WriteString(" " + c.PopLSB().String())
+		}
+		b.WriteByte('\n')
+	}
+	s.outMu.Lock()
+	io.WriteString(s.out, b.String())
+	s.out.Flush()
+	s.outMu.Unlock()
+}
