@@ -1,0 +1,275 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/uci"
+)
+
+// Termination is why a game ended.
+type Termination uint8
+
+const (
+	Checkmate Termination = iota + 1
+	Stalemate
+	Repetition           // the same position a third time
+	FiftyMoves           // 100 plies without a capture or pawn move
+	InsufficientMaterial // neither side can mate
+	MoveLimit            // Config.MaxPlies reached: adjudicated a draw
+	TimeForfeit          // an engine overran its clock (beyond the margin)
+	IllegalMove          // an engine answered with an illegal move or none
+	EngineFailure        // an engine crashed, hung, or its search failed
+)
+
+var terminationNames = [...]string{
+	Checkmate:            "checkmate",
+	Stalemate:            "stalemate",
+	Repetition:           "3-fold repetition",
+	FiftyMoves:           "50-move rule",
+	InsufficientMaterial: "insufficient material",
+	MoveLimit:            "move limit",
+	TimeForfeit:          "time forfeit",
+	IllegalMove:          "illegal move",
+	EngineFailure:        "engine failure",
+}
+
+func (t Termination) String() string {
+	if int(t) < len(terminationNames) && terminationNames[t] != "" {
+		return terminationNames[t]
+	}
+	return fmt.Sprintf("Termination(%d)", t)
+}
+
+// pgnTag is the PGN Termination tag value (PGN standard, 9.8.1).
+func (t Termination) pgnTag() string {
+	switch t {
+	case TimeForfeit:
+		return "time forfeit"
+	case IllegalMove:
+		return "rules infraction"
+	case EngineFailure:
+		return "abandoned"
+	case MoveLimit:
+		return "adjudication"
+	}
+	return "normal"
+}
+
+// Incident records an engine losing a game by misbehaving rather than by
+// chess: a time forfeit, an illegal move, or a failure.
+type Incident struct {
+	Game   int    // game number, from 1
+	Player int    // 0 for the first engine, 1 for the second
+	Engine string // the engine's name
+	Kind   Termination
+	Detail string
+}
+
+func (in Incident) String() string {
+	return fmt.Sprintf("game %d: %s (engine %d): %s: %s", in.Game, in.Engine, in.Player+1, in.Kind, in.Detail)
+}
+
+// Game is a finished game.
+type Game struct {
+	Number  int // from 1; games 2k−1 and 2k play opening k with colours swapped
+	Opening int // index into Config.Openings
+	// White is the player (0 = first engine, 1 = second) who had White.
+	White       int
+	Start       *chess.Position
+	Moves       []chess.Move
+	Result      string // "1-0", "0-1" or "1/2-1/2"
+	Termination Termination
+	Detail      string    // how it ended, in words ("Black mates", "White loses on time: …")
+	Incident    *Incident // set when an engine lost by misbehaving
+	Date        time.Time // when the game started
+}
+
+// Points is the first engine's score in half points: 0, 1 (draw) or 2.
+func (g *Game) Points() int {
+	switch g.Result {
+	case "1/2-1/2":
+		return 1
+	case "1-0":
+		if g.White == 0 {
+			return 2
+		}
+	case "0-1":
+		if g.White == 1 {
+			return 2
+		}
+	}
+	return 0
+}
+
+// seat holds one engine instance for a worker, started on first use and
+// restarted after a failure.
+type seat struct {
+	player Player
+	a      engine.Analyzer
+}
+
+func (s *seat) get() (engine.Analyzer, error) {
+	if s.a == nil {
+		a, err := s.player.New()
+		if err != nil {
+			return nil, err
+		}
+		s.a = a
+	}
+	return s.a, nil
+}
+
+// discard closes a broken engine so that the next get starts a new one.
+func (s *seat) discard() {
+	if s.a != nil {
+		_ = s.a.Close()
+		s.a = nil
+	}
+}
+
+// player is who moves: the index into the players of the side to move.
+func (g *Game) player(side chess.Color) int {
+	if side == chess.White {
+		return g.White
+	}
+	return 1 - g.White
+}
+
+// judge applies the rules to the position: the termination and result if
+// the game is over, or 0.
+func judge(p *chess.Position) (Termination, string) {
+	switch p.Outcome() {
+	case chess.Checkmate:
+		if p.SideToMove() == chess.White {
+			return Checkmate, "0-1"
+		}
+		return Checkmate, "1-0"
+	case chess.Stalemate:
+		return Stalemate, "1/2-1/2"
+	case chess.DeadPosition:
+		return InsufficientMaterial, "1/2-1/2"
+	case chess.FiftyMoves:
+		return FiftyMoves, "1/2-1/2"
+	case chess.ThreefoldRepetition:
+		return Repetition, "1/2-1/2"
+	}
+	return 0, ""
+}
+
+func colourName(c chess.Color) string {
+	if c == chess.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// lose ends g with a loss for the side to move, recording the incident.
+func (g *Game) lose(side chess.Color, kind Termination, name, detail string) {
+	g.Result = "1-0"
+	if side == chess.White {
+		g.Result = "0-1"
+	}
+	g.Termination = kind
+	g.Detail = fmt.Sprintf("%s (%s) loses by %s: %s", colourName(side), name, kind, detail)
+	g.Incident = &Incident{Game: g.Number, Player: g.player(side), Engine: name, Kind: kind, Detail: detail}
+}
+
+// play plays g between the two engines (indexed by player) and reports
+// which of them must be restarted. A game interrupted by ctx returns
+// ctx's error and is void.
+func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]bool, err error) {
+	g.Date = time.Now()
+	p := g.Start.Clone()
+	timed := r.cfg.TC.Base > 0
+	clock := [2]time.Duration{r.cfg.TC.Base, r.cfg.TC.Base} // by colour
+	for i, s := range seats {
+		a, err := s.get()
+		if err != nil {
+			return broken, fmt.Errorf("start %s: %w", r.names[i], err)
+		}
+		if err := a.NewGame(); err != nil {
+			// Treated like a crash: the game cannot be played by it.
+			broken[i] = true
+			side := chess.White
+			if g.White != i {
+				side = chess.Black
+			}
+			g.lose(side, EngineFailure, r.names[i], "failed to start a new game: "+err.Error())
+			return broken, nil
+		}
+	}
+	var u chess.Undo
+	for {
+		if term, res := judge(p); term != 0 {
+			g.Termination, g.Result = term, res
+			g.Detail = term.String()
+			if term == Checkmate {
+				g.Detail = colourName(p.SideToMove().Other()) + " mates"
+			}
+			return broken, nil
+		}
+		if r.cfg.MaxPlies > 0 && len(g.Moves) >= r.cfg.MaxPlies {
+			g.Termination, g.Result = MoveLimit, "1/2-1/2"
+			g.Detail = fmt.Sprintf("draw adjudicated after %d plies", len(g.Moves))
+			return broken, nil
+		}
+		side := p.SideToMove()
+		who := g.player(side)
+		lim := engine.Limits{Nodes: r.cfg.Nodes, Depth: r.cfg.Depth}
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if timed {
+			lim.WTime, lim.BTime = clock[chess.White], clock[chess.Black]
+			lim.WInc, lim.BInc = r.cfg.TC.Inc, r.cfg.TC.Inc
+			// The deadline stops an engine that would never answer; the
+			// forfeit itself is judged on the time measured below.
+			sctx, cancel = context.WithTimeout(ctx, clock[side]+r.cfg.Margin)
+		}
+		t0 := time.Now()
+		res, serr := seats[who].a.Search(sctx, engine.Game{Start: g.Start, Moves: g.Moves}, lim, nil)
+		used := time.Since(t0)
+		cancel()
+		if ctx.Err() != nil {
+			return broken, ctx.Err()
+		}
+		// Anything but an illegal move leaves the engine in doubt.
+		if serr != nil && !errors.Is(serr, uci.ErrIllegalMove) {
+			broken[who] = true
+		}
+		name := r.names[who]
+		switch {
+		case timed && used > clock[side]+r.cfg.Margin:
+			detail := fmt.Sprintf("used %v with %v on the clock", used.Round(time.Millisecond), clock[side].Round(time.Millisecond))
+			if serr != nil {
+				detail += " (" + serr.Error() + ")"
+			}
+			g.lose(side, TimeForfeit, name, detail)
+			return broken, nil
+		case errors.Is(serr, uci.ErrIllegalMove):
+			g.lose(side, IllegalMove, name, serr.Error())
+			return broken, nil
+		case serr != nil:
+			g.lose(side, EngineFailure, name, serr.Error())
+			return broken, nil
+		case res.BestMove == chess.NullMove:
+			g.lose(side, IllegalMove, name, "returned no move in "+p.FEN())
+			return broken, nil
+		case !p.IsLegal(res.BestMove):
+			g.lose(side, IllegalMove, name, fmt.Sprintf("played %s in %s", res.BestMove.UCI(p.Chess960()), p.FEN()))
+			return broken, nil
+		}
+		p.MakeMove(res.BestMove, &u)
+		g.Moves = append(g.Moves, res.BestMove)
+		if timed {
+			// Time used within the margin is forgiven down to an empty
+			// clock; a millisecond keeps the next search timed rather
+			// than unbounded.
+			clock[side] = max(clock[side]-used, 0) + r.cfg.TC.Inc
+			clock[side] = max(clock[side], time.Millisecond)
+		}
+	}
+}

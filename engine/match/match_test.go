@@ -1,0 +1,503 @@
+package match
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/uci"
+)
+
+// fake is a deterministic in-process engine: choose picks its move from
+// the legal moves of the position.
+type fake struct {
+	name   string
+	choose func(p *chess.Position, legal []chess.Move) chess.Move
+	// block makes Search wait until its context ends (a hung engine);
+	// sleep makes it take this long whatever the context says.
+	block bool
+	sleep time.Duration
+	err   error // returned with the move
+	// closed counts Close calls across the instances of one factory.
+	closed *atomic.Int32
+}
+
+func (f *fake) Name() string                   { return f.name }
+func (f *fake) Options() []engine.Option       { return nil }
+func (f *fake) SetOption(string, string) error { return nil }
+func (f *fake) NewGame() error                 { return nil }
+func (f *fake) PonderHit()                     {}
+func (f *fake) Close() error {
+	if f.closed != nil {
+		f.closed.Add(1)
+	}
+	return nil
+}
+
+func (f *fake) Search(ctx context.Context, g engine.Game, _ engine.Limits, _ func(engine.Info)) (engine.Result, error) {
+	p, err := g.Position()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if f.block {
+		<-ctx.Done()
+	}
+	time.Sleep(f.sleep)
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N == 0 {
+		return engine.Result{}, nil
+	}
+	return engine.Result{BestMove: f.choose(p, ml.Slice())}, f.err
+}
+
+func firstMove(_ *chess.Position, legal []chess.Move) chess.Move { return legal[0] }
+
+// captureFirst plays the first capture, or else the first move.
+func captureFirst(_ *chess.Position, legal []chess.Move) chess.Move {
+	for _, m := range legal {
+		if m.IsCapture() {
+			return m
+		}
+	}
+	return legal[0]
+}
+
+// script plays the given SAN moves in order (by ply from the opening),
+// then the first legal move.
+func script(sans string) func(*chess.Position, []chess.Move) chess.Move {
+	moves := strings.Fields(sans)
+	return func(p *chess.Position, legal []chess.Move) chess.Move {
+		// Ply from the opening: the tests' openings start at move 1
+		// with White to move.
+		ply := 2*(p.FullmoveNumber()-1) + int(p.SideToMove())
+		if ply < len(moves) {
+			if m, err := p.ParseSAN(moves[ply]); err == nil {
+				return m
+			}
+		}
+		return legal[0]
+	}
+}
+
+// player makes a Player whose instances are copies of f, counting them.
+func player(f fake, started *atomic.Int32) Player {
+	return Player{New: func() (engine.Analyzer, error) {
+		if started != nil {
+			started.Add(1)
+		}
+		c := f
+		return &c, nil
+	}}
+}
+
+func positions(t *testing.T, fens ...string) []*chess.Position {
+	t.Helper()
+	var ps []*chess.Position
+	for _, f := range fens {
+		p, err := chess.ParseFEN(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// Games that the rules end, each scripted so that the outcome is known by
+// hand. Both players run the same script, so the same moves are played
+// with colours swapped, and the first engine's results mirror.
+func TestRulesEndGames(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		fen    string
+		play   func(*chess.Position, []chess.Move) chess.Move
+		term   Termination
+		result string
+		plies  int
+	}{
+		{"fool's mate", chess.StartFEN, script("f3 e5 g4 Qh4#"), Checkmate, "0-1", 4},
+		// The start position a third time after 4...Ng8.
+		{"repetition", chess.StartFEN, script("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8"), Repetition, "1/2-1/2", 8},
+		// Sam Loyd's ten-move stalemate.
+		{"stalemate", chess.StartFEN, script("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6"), Stalemate, "1/2-1/2", 19},
+		// Ply 100 without capture or pawn move: any rook or king move.
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", firstMove, FiftyMoves, "1/2-1/2", 1},
+		// Kxd2 leaves king against king.
+		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", captureFirst, InsufficientMaterial, "1/2-1/2", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := fake{name: "Scripted", choose: tc.play}
+			rep, err := Run(context.Background(), Config{
+				Players:  [2]Player{{Name: "A", New: player(f, nil).New}, {Name: "B", New: player(f, nil).New}},
+				Openings: positions(t, tc.fen), Games: 2, TC: TimeControl{Base: time.Minute}, PGN: &out,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Games) != 2 {
+				t.Fatalf("%d games", len(rep.Games))
+			}
+			for i, g := range rep.Games {
+				if g.Termination != tc.term || g.Result != tc.result || len(g.Moves) != tc.plies || g.Incident != nil {
+					t.Errorf("game %d: %v %s after %d plies (incident %v); want %v %s after %d", i+1, g.Termination, g.Result, len(g.Moves), g.Incident, tc.term, tc.result, tc.plies)
+				}
+				if g.White != i {
+					t.Errorf("game %d: White is player %d", i+1, g.White)
+				}
+			}
+			// Same result string with colours swapped: the first engine
+			// scores 2 − (its score in game 1) in game 2.
+			if p1, p2 := rep.Games[0].Points(), rep.Games[1].Points(); p1+p2 != 2 {
+				t.Errorf("points %d and %d do not mirror", p1, p2)
+			}
+			if rep.Pairs != (Pentanomial{0, 0, 1, 0, 0}) {
+				t.Errorf("pairs %v", rep.Pairs)
+			}
+			if tc.name == "fool's mate" {
+				want := "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n"
+				if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "\n1. f3 e5 2. g4 Qh4# {Black mates} 0-1\n") {
+					t.Errorf("PGN:\n%s", out.String())
+				}
+				if rep.Wins != 1 || rep.Losses != 1 || rep.Draws != 0 {
+					t.Errorf("W-L-D %d-%d-%d", rep.Wins, rep.Losses, rep.Draws)
+				}
+			}
+		})
+	}
+}
+
+// A capture-greedy engine against a first-move engine over several
+// openings: every game is replayed and judged here, colours alternate on
+// each opening, and the games do not depend on concurrency.
+func TestColoursPairsAndConcurrency(t *testing.T) {
+	ops := positions(t,
+		chess.StartFEN,
+		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5",
+		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - 2 5",
+	)
+	run := func(concurrency int) *Report {
+		var started, closed atomic.Int32
+		rep, err := Run(context.Background(), Config{
+			Players: [2]Player{
+				player(fake{name: "First", choose: firstMove, closed: &closed}, &started),
+				player(fake{name: "Greedy", choose: captureFirst, closed: &closed}, &started),
+			},
+			Openings: ops, Games: 7, TC: TimeControl{Base: time.Minute, Inc: time.Second},
+			MaxPlies: 300, Concurrency: concurrency,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Names != [2]string{"First", "Greedy"} {
+			t.Errorf("names %q", rep.Names)
+		}
+		// Slots start their engines on their first game; every one is closed.
+		if n := started.Load(); n < 2 || n > 2*int32(concurrency) || closed.Load() != n {
+			t.Errorf("concurrency %d: %d engines started, %d closed", concurrency, started.Load(), closed.Load())
+		}
+		return rep
+	}
+	one, three := run(1), run(3)
+	if len(one.Games) != 8 { // 7 rounded up to whole pairs
+		t.Fatalf("%d games", len(one.Games))
+	}
+	var wins, losses, draws int
+	var pairs Pentanomial
+	for i, g := range one.Games {
+		if g.Number != i+1 || g.Opening != (i/2)%len(ops) || g.White != i%2 {
+			t.Errorf("game %d: number %d opening %d white %d", i+1, g.Number, g.Opening, g.White)
+		}
+		if g.Start.FEN() != ops[g.Opening].FEN() {
+			t.Errorf("game %d starts from %s", g.Number, g.Start.FEN())
+		}
+		// Replay and judge independently of the runner.
+		p := g.Start.Clone()
+		var u chess.Undo
+		for _, m := range g.Moves {
+			if !p.IsLegal(m) {
+				t.Fatalf("game %d: illegal %v", g.Number, m)
+			}
+			p.MakeMove(m, &u)
+		}
+		want := map[chess.Outcome]Termination{chess.Checkmate: Checkmate, chess.Stalemate: Stalemate,
+			chess.DeadPosition: InsufficientMaterial, chess.FiftyMoves: FiftyMoves, chess.ThreefoldRepetition: Repetition}[p.Outcome()]
+		if want == 0 {
+			want = MoveLimit
+		}
+		if g.Termination != want {
+			t.Errorf("game %d ends by %v, the position says %v", g.Number, g.Termination, want)
+		}
+		switch {
+		case want != Checkmate && g.Result != "1/2-1/2",
+			want == Checkmate && (g.Result == "1-0") != (p.SideToMove() == chess.Black):
+			t.Errorf("game %d: result %s for %v with %v to move", g.Number, g.Result, want, p.SideToMove())
+		}
+		switch g.Points() {
+		case 2:
+			wins++
+		case 1:
+			draws++
+		default:
+			losses++
+		}
+		if i%2 == 1 {
+			pairs[one.Games[i-1].Points()+g.Points()]++
+		}
+		if h := three.Games[i]; h.Result != g.Result || fmt.Sprint(h.Moves) != fmt.Sprint(g.Moves) {
+			t.Errorf("game %d differs with concurrency 3", g.Number)
+		}
+	}
+	if one.Wins != wins || one.Losses != losses || one.Draws != draws || one.Pairs != pairs || one.Stats.Games != 8 {
+		t.Errorf("stats %+v; games say %d-%d-%d %v", one.Stats, wins, losses, draws, pairs)
+	}
+	if three.Stats != one.Stats {
+		t.Errorf("concurrency 3 stats %+v, 1: %+v", three.Stats, one.Stats)
+	}
+}
+
+// An engine that never answers loses on time at its first move, whichever
+// colour it has; so does one that answers, but too late.
+func TestTimeForfeit(t *testing.T) {
+	for _, slow := range []fake{
+		{name: "Hung", choose: firstMove, block: true},
+		{name: "Sleepy", choose: firstMove, sleep: 600 * time.Millisecond},
+	} {
+		rep, err := Run(context.Background(), Config{
+			Players:  [2]Player{player(fake{name: "Quick", choose: firstMove}, nil), player(slow, nil)},
+			Openings: positions(t, chess.StartFEN), Games: 2,
+			// Generous enough that the quick engine, which answers at
+			// once, cannot lose on time even on a loaded machine.
+			TC: TimeControl{Base: 200 * time.Millisecond}, Margin: 50 * time.Millisecond,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rep.Games {
+			in := g.Incident
+			if g.Termination != TimeForfeit || g.Points() != 2 || in == nil || in.Player != 1 || in.Engine != slow.name || in.Kind != TimeForfeit {
+				t.Errorf("%s, game %d: %v %s, incident %+v", slow.name, g.Number, g.Termination, g.Result, in)
+			}
+			// The slow engine (player 1) moves first as White, second as Black.
+			if want := 1 - g.White; len(g.Moves) != want {
+				t.Errorf("%s, game %d: lost after %d plies", slow.name, g.Number, len(g.Moves))
+			}
+		}
+		if rep.Pairs != (Pentanomial{0, 0, 0, 0, 1}) || len(rep.Incidents) != 2 {
+			t.Errorf("%s: pairs %v, incidents %v", slow.name, rep.Pairs, rep.Incidents)
+		}
+	}
+}
+
+// Illegal moves, missing moves and failures lose the game and are
+// recorded; a failed engine is replaced, one that only moved illegally
+// is not.
+func TestIllegalMovesAndCrashes(t *testing.T) {
+	e2e4, err := chess.NewPosition().ParseUCI("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		bad      fake
+		kind     Termination
+		restarts bool
+	}{
+		{fake{name: "Wrong", choose: func(*chess.Position, []chess.Move) chess.Move { return e2e4 }}, IllegalMove, false},
+		{fake{name: "Silent", choose: func(*chess.Position, []chess.Move) chess.Move { return chess.NullMove }}, IllegalMove, false},
+		{fake{name: "Refused", choose: firstMove, err: fmt.Errorf("bestmove z9z9: %w", uci.ErrIllegalMove)}, IllegalMove, false},
+		{fake{name: "Crashed", choose: firstMove, err: fmt.Errorf("stockfish: %w", uci.ErrEngineExited)}, EngineFailure, true},
+	} {
+		var goodStarts, badStarts, closed atomic.Int32
+		tc.bad.closed = &closed
+		// No pawn on e2 here, so e2e4 is illegal for both colours.
+		rep, err := Run(context.Background(), Config{
+			Players:  [2]Player{player(fake{name: "Good", choose: firstMove, closed: &closed}, &goodStarts), player(tc.bad, &badStarts)},
+			Openings: positions(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"), Games: 4, TC: TimeControl{Base: time.Minute},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rep.Games {
+			in := g.Incident
+			if g.Termination != tc.kind || g.Points() != 2 || in == nil || in.Player != 1 || in.Kind != tc.kind || in.Game != g.Number {
+				t.Errorf("%s, game %d: %v %s, incident %+v", tc.bad.name, g.Number, g.Termination, g.Result, in)
+			}
+		}
+		if rep.Wins != 4 || rep.Pairs != (Pentanomial{0, 0, 0, 0, 2}) || len(rep.Incidents) != 4 {
+			t.Errorf("%s: %+v, incidents %v", tc.bad.name, rep.Stats, rep.Incidents)
+		}
+		wantBad := int32(1)
+		if tc.restarts {
+			wantBad = 4 // one per game: each failure discards the instance
+		}
+		if goodStarts.Load() != 1 || badStarts.Load() != wantBad || closed.Load() != 1+wantBad {
+			t.Errorf("%s: started %d good, %d bad; %d closed", tc.bad.name, goodStarts.Load(), badStarts.Load(), closed.Load())
+		}
+	}
+}
+
+// A sweep stops the SPRT elo0=0, elo1=100 after 12 pairs: by the exact
+// GSPRT (see stats_test.go, same script) n won pairs give an LLR of
+// 2.716990 at n = 11 and 2.963952 at n = 12, and the bound is
+// ln(0.95/0.05) = 2.944439.
+func TestSPRTStopsMatch(t *testing.T) {
+	var calls []Progress
+	rep, err := Run(context.Background(), Config{
+		Players: [2]Player{
+			player(fake{name: "Good", choose: firstMove}, nil),
+			player(fake{name: "Silent", choose: func(*chess.Position, []chess.Move) chess.Move { return chess.NullMove }}, nil),
+		},
+		Openings: positions(t, chess.StartFEN), Games: 1000, TC: TimeControl{Base: time.Minute},
+		SPRT:     &SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05},
+		Progress: func(p Progress) { calls = append(calls, p) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != "H1 accepted" || len(rep.Games) != 24 || rep.Pairs != (Pentanomial{0, 0, 0, 0, 12}) || !near(rep.LLR, 2.963952, 1e-5) {
+		t.Errorf("verdict %q after %d games, pairs %v, LLR %.6f", rep.Verdict, len(rep.Games), rep.Pairs, rep.LLR)
+	}
+	if len(calls) != 24 || calls[23].Games != 24 || calls[23].Total != 1000 || calls[23].LLR != rep.LLR || calls[0].Game.Number != 1 {
+		t.Errorf("%d progress calls; last %+v", len(calls), calls[len(calls)-1])
+	}
+}
+
+// Cancelling the context stops the match and returns what was played.
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	rep, err := Run(ctx, Config{
+		Players:  [2]Player{player(fake{name: "A", choose: firstMove}, nil), player(fake{name: "B", choose: captureFirst}, nil)},
+		Openings: positions(t, chess.StartFEN), Games: 100, TC: TimeControl{Base: time.Minute}, MaxPlies: 50, Concurrency: 2,
+		Progress: func(p Progress) {
+			if p.Games == 3 {
+				once.Do(cancel)
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || len(rep.Games) != 3 {
+		t.Errorf("err %v after %d games", err, len(rep.Games))
+	}
+}
+
+func TestEngineStartFailure(t *testing.T) {
+	var closed atomic.Int32
+	_, err := Run(context.Background(), Config{
+		Players: [2]Player{
+			player(fake{name: "A", choose: firstMove, closed: &closed}, nil),
+			{New: func() (engine.Analyzer, error) { return nil, errors.New("no such file") }},
+		},
+		Openings: positions(t, chess.StartFEN), Games: 2, TC: TimeControl{Base: time.Second},
+	})
+	if err == nil || !strings.Contains(err.Error(), "engine 2") || closed.Load() != 1 {
+		t.Errorf("err %v, %d closed", err, closed.Load())
+	}
+}
+
+func TestParseTimeControl(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want TimeControl
+		str  string
+	}{
+		{"10+0.1", TimeControl{10 * time.Second, 100 * time.Millisecond}, "10+0.1"},
+		{"60", TimeControl{Base: time.Minute}, "60"},
+		{" 0.5+0.005 ", TimeControl{500 * time.Millisecond, 5 * time.Millisecond}, "0.5+0.005"},
+	} {
+		got, err := ParseTimeControl(tc.in)
+		if err != nil || got != tc.want || got.String() != tc.str {
+			t.Errorf("ParseTimeControl(%q) = %+v %q, %v", tc.in, got, got.String(), err)
+		}
+	}
+	for _, bad := range []string{"", "+1", "0+1", "-5", "10+-1", "x+1", "10+y", "NaN", "1e300", "10+0.1+2"} {
+		if _, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("ParseTimeControl(%q): no error", bad)
+		}
+	}
+}
+
+func TestReadOpenings(t *testing.T) {
+	in := "# comment\n\n" +
+		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5\n" +
+		"4k3/8/8/8/8/8/8/4K2R b K - 7 40\n" +
+		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - id \"x\"; c0 \"y\";\n"
+	ps, err := ReadOpenings(strings.NewReader(in), "test.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5",
+		"4k3/8/8/8/8/8/8/4K2R b K - 7 40",
+		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - 0 1",
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("%d positions", len(ps))
+	}
+	for i, p := range ps {
+		if p.FEN() != want[i] {
+			t.Errorf("position %d: %s, want %s", i, p.FEN(), want[i])
+		}
+	}
+	for _, bad := range []string{"", "# only\n", "8/8/8 w\n", "8/8/8/8/8/8/8/8 w - -\n"} {
+		if _, err := ReadOpenings(strings.NewReader(bad), "bad.epd"); err == nil || !strings.Contains(err.Error(), "bad.epd") {
+			t.Errorf("ReadOpenings(%q): %v", bad, err)
+		}
+	}
+}
+
+// A game from a Black-to-move opening lost on time: numbered from the
+// opening's move, with its setup, clock and termination tags.
+func TestPGN(t *testing.T) {
+	start := positions(t, "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40")[0]
+	p := start.Clone()
+	var moves []chess.Move
+	var u chess.Undo
+	for _, s := range []string{"Kd7", "e4", "Kc6"} {
+		m, err := p.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.MakeMove(m, &u)
+		moves = append(moves, m)
+	}
+	g := &Game{Number: 3, White: 1, Start: start, Moves: moves, Date: time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)}
+	g.lose(chess.White, TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
+	var b bytes.Buffer
+	if err := writePGN(&b, g, [2]string{"One", `Big "Q"`}, Config{TC: TimeControl{Base: time.Second, Inc: 10 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	want := `[Event "Squall match"]
+[Site "?"]
+[Date "2024.05.06"]
+[Round "3"]
+[White "Big \"Q\""]
+[Black "One"]
+[Result "0-1"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40"]
+[TimeControl "1+0.01"]
+[PlyCount "3"]
+[Termination "time forfeit"]
+
+40... Kd7 41. e4 Kc6
+{White (Big "Q") loses by time forfeit: used 2s with 1s on the clock (sic)} 0-1
+
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	// Player 1 had White and lost: the first engine scores the win.
+	if g.Points() != 2 || g.Incident.Player != 1 {
+		t.Errorf("points %d, incident %+v", g.Points(), g.Incident)
+	}
+}

@@ -1,0 +1,52 @@
+package match
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// ReadOpenings reads starting positions, one a line: a FEN (six fields) or
+// an EPD record (four fields, then operations, which are ignored). Blank
+// lines and lines starting with '#' are skipped; name is used in errors.
+func ReadOpenings(r io.Reader, name string) ([]*chess.Position, error) {
+	var ps []*chess.Position
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") {
+			continue
+		}
+		if len(fs) < 4 {
+			return nil, fmt.Errorf("%s:%d: not a FEN or EPD position", name, line)
+		}
+		fen := strings.Join(fs[:4], " ")
+		// Six fields whose last two are numbers are a FEN with clocks;
+		// anything else after four fields is EPD operations.
+		if len(fs) >= 6 && isUint(fs[4]) && isUint(fs[5]) {
+			fen = strings.Join(fs[:6], " ")
+		}
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		ps = append(ps, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(ps) == 0 {
+		return nil, fmt.Errorf("%s: no positions", name)
+	}
+	return ps, nil
+}
+
+func isUint(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
