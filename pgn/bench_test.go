@@ -1,0 +1,97 @@
+package pgn
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the process's user+system time: on a shared machine, MB per
+// CPU second says more than MB per wall second.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, bytes int, start time.Duration) {
+	if d := cpuTime() - start; d > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
+	}
+}
+
+// sharedGames writes every good game of the test files in export format,
+// so repeating it gives a real mix: tournament games, engine comments,
+// lichess clocks and evals, variations. It returns the text and its number
+// of games.
+func sharedGames(t testing.TB) ([]byte, int) {
+	var one bytes.Buffer
+	n := 0
+	for _, f := range testFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, errs := readAll(t, f, data)
+		if len(errs) > 0 {
+			continue
+		}
+		if err := Write(&one, games...); err != nil {
+			t.Fatal(err)
+		}
+		n += len(games)
+	}
+	return one.Bytes(), n
+}
+
+// benchData repeats the shared games up to about size bytes.
+func benchData(b *testing.B, size int) []byte {
+	one, _ := sharedGames(b)
+	out := make([]byte, 0, size+len(one))
+	for len(out) < size {
+		out = append(out, one...)
+	}
+	return out
+}
+
+func BenchmarkParse(b *testing.B) {
+	data := benchData(b, 16<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(data), "bench")
+		n := 0
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		b.ReportMetric(float64(n), "games/op")
+	}
+	reportCPU(b, len(data), start)
+}
+
+func BenchmarkIndex(b *testing.B) {
+	data := benchData(b, 16<<20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(data), "bench")
+		for _, err := range r.Entries() {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportCPU(b, len(data), start)
+}

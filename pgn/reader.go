@@ -1,0 +1,978 @@
+package pgn
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// Limits that keep memory bounded on hostile input. Longer comments and
+// tokens are errors; the reader still finds where they end.
+const (
+	maxComment = 1 << 20
+	maxToken   = 256
+	maxTagLine = 64 << 10
+)
+
+// Reader reads games one at a time from a PGN stream. Its memory use does
+// not grow with the input, only with the largest game.
+type Reader struct {
+	// ParseCommands controls whether [%clk], [%eval] and other embedded
+	// commands are taken out of comments into Node.Commands (the default)
+	// or left in the comment text.
+	ParseCommands bool
+
+	name string
+	src  source
+	err  error // sticky: a read error, or io.EOF once input is done
+
+	// Current token.
+	tok          []byte
+	tokOff       int64
+	tokLine      int
+	tokCol       int
+	tokLong      bool // symbol or comment over its limit
+	unterminated bool // brace comment cut off by a tag line or EOF
+	nag          int  // value of a tNAG, -1 if malformed
+	newlines     int  // line ends skipped before the token
+
+	lineBuf []byte
+	arena   []byte // tag names and values of the current game
+	spans   []tagSpan
+
+	// Move replay and tree building.
+	ml       chess.MoveList
+	sanBuf   []byte
+	intern   map[string]string
+	sans     sanTable
+	path     []*Node
+	undos    []chess.Undo
+	frames   []frame
+	slab     []Node
+	start    *chess.Position // parsed from startFEN; never moves
+	startFEN string
+	pos      chess.Position // the position of the game being read
+}
+
+type tagSpan struct{ n0, n1, v0, v1 int }
+
+// frame is an open variation: where to resume the line it branched from.
+type frame struct {
+	main  *Node // the move the variation is an alternative to
+	depth int   // len(path) before main
+}
+
+// NewReader returns a Reader for r; name (usually the file name) prefixes
+// error positions and may be "".
+func NewReader(r io.Reader, name string) *Reader {
+	rd := &Reader{ParseCommands: true, name: name, intern: make(map[string]string)}
+	rd.src.reset(r, 0, 1)
+	return rd
+}
+
+// Games reads every game from r. It yields (game, nil) for good games,
+// (partial game, *Error) for a game with an illegal move or other problem,
+// and (nil, err) once if reading fails; reading goes on after an *Error.
+func Games(r io.Reader) iter.Seq2[*Game, error] {
+	return NewReader(r, "").All()
+}
+
+// All yields the remaining games as Games does.
+func (r *Reader) All() iter.Seq2[*Game, error] {
+	return func(yield func(*Game, error) bool) {
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(g, err) || g == nil {
+				return
+			}
+		}
+	}
+}
+
+// Next reads the next game. At the end of input it returns nil, io.EOF.
+// A game with a problem comes back with an *Error and as much of the game
+// as was read before the problem; the following call reads the next game.
+// A read error is returned as (nil, err) by this and every later call.
+func (r *Reader) Next() (*Game, error) {
+	g, _, err := r.readGame(true)
+	return g, err
+}
+
+// token kinds.
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tSymbol
+	tComment
+	tNAG
+	tOpen
+	tClose
+	tTag // a '[' ahead, not consumed: a tag section begins
+)
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// token reads the next movetext token. Comment text is kept in r.tok only
+// when keep is set.
+func (r *Reader) token(keep bool) tokKind {
+	s := &r.src
+	r.newlines = 0
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return tEOF
+		}
+		r.tokOff, r.tokLine = s.offset(), s.line
+		r.tokCol = int(r.tokOff-s.lineStart) + 1
+		switch c {
+		case ' ', '\t', '\r', '\v', '\f', '}', ']':
+			// Stray closing brackets are dropped: there is nothing to close.
+			s.advance()
+		case '\n':
+			r.newlines++
+			s.advance()
+		case '%':
+			if s.atLineStart() {
+				s.skipLine()
+				continue
+			}
+			return r.symbol()
+		case '{':
+			s.advance()
+			r.braceComment(keep)
+			return tComment
+		case ';':
+			s.advance()
+			r.lineComment(keep)
+			return tComment
+		case '(':
+			s.advance()
+			return tOpen
+		case ')':
+			s.advance()
+			return tClose
+		case '[':
+			return tTag
+		case '$':
+			s.advance()
+			r.nag = 0
+			n := 0
+			for {
+				d, ok := s.peek()
+				if !ok || d < '0' || d > '9' {
+					break
+				}
+				s.advance()
+				if r.nag >= 0 {
+					r.nag = r.nag*10 + int(d-'0')
+					if r.nag > 255 {
+						r.nag = -1
+					}
+				}
+				n++
+			}
+			if n == 0 {
+				r.nag = -1
+			}
+			return tNAG
+		default:
+			r.symbol()
+			if len(r.tok) == 3 && len(trimBOM(r.tok)) == 0 {
+				continue // byte order mark
+			}
+			return tSymbol
+		}
+	}
+}
+
+func (r *Reader) symbol() tokKind {
+	r.tok, r.tokLong = r.src.readWhile(r.tok[:0], &delims, maxToken)
+	return tSymbol
+}
+
+// delims are the bytes that end a symbol.
+var delims = func() (d [256]bool) {
+	for _, c := range []byte(" \t\n\r\v\f{}()[];$") {
+		d[c] = true
+	}
+	return d
+}()
+
+// braceComment reads up to and including '}'. A line that starts with '['
+// and a letter inside a comment means the brace was never closed and a new
+// game's tags begin; the comment stops there, marked unterminated.
+func (r *Reader) braceComment(keep bool) {
+	s := &r.src
+	r.tok = r.tok[:0]
+	r.tokLong, r.unterminated = false, false
+	for {
+		c, ok := s.peek()
+		if !ok {
+			r.unterminated = true
+			return
+		}
+		if c == '}' {
+			s.advance()
+			return
+		}
+		if c == '[' && s.atLineStart() {
+			if d, ok := s.peek2(); ok && isLetter(d) {
+				r.unterminated = true
+				return
+			}
+		}
+		s.advance()
+		if keep {
+			if len(r.tok) < maxComment {
+				r.tok = append(r.tok, c)
+			} else {
+				r.tokLong = true
+			}
+		}
+	}
+}
+
+func (r *Reader) lineComment(keep bool) {
+	s := &r.src
+	r.tok = r.tok[:0]
+	r.tokLong, r.unterminated = false, false
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return
+		}
+		s.advance()
+		if c == '\n' {
+			return
+		}
+		if keep {
+			if len(r.tok) < maxComment {
+				r.tok = append(r.tok, c)
+			} else {
+				r.tokLong = true
+			}
+		}
+	}
+}
+
+// gameState is what readGame builds; in skim mode only the tags, result
+// and location.
+type gameState struct {
+	g        *Game
+	p        *chess.Position
+	cur      *Node
+	startPly int
+	// wantBefore: the next comment precedes a move (after '(' or ')')
+	// rather than following cur.
+	wantBefore bool
+	pending    []string
+	err        *Error
+	result     string
+	content    bool // anything besides whitespace was read
+}
+
+// readGame reads one game. In skim mode (build false) moves are not
+// replayed and no tree is built; the game has only tags, Result, Offset and
+// Line. Both modes end games at exactly the same places.
+func (r *Reader) readGame(build bool) (*Game, bool, error) {
+	for {
+		if r.err != nil {
+			return nil, false, r.err
+		}
+		g, ok, err := r.readOne(build)
+		if r.err == nil {
+			if rerr := r.src.readErr(); rerr != nil {
+				r.err = fmt.Errorf("pgn: reading %s: %w", r.nameOr("input"), rerr)
+				return nil, false, r.err
+			}
+		}
+		if ok {
+			return g, true, err
+		}
+		if r.err == nil && !r.more() {
+			r.err = io.EOF
+		}
+	}
+}
+
+func (r *Reader) nameOr(def string) string {
+	if r.name == "" {
+		return def
+	}
+	return r.name
+}
+
+// more reports whether input remains.
+func (r *Reader) more() bool {
+	_, ok := r.src.peek()
+	return ok
+}
+
+// readOne reads from the current position to the end of a game; ok is false
+// when it found nothing worth reporting (only whitespace, or a stray result).
+func (r *Reader) readOne(build bool) (*Game, bool, error) {
+	k := r.token(false)
+	if k == tEOF {
+		r.err = io.EOF
+		return nil, false, nil
+	}
+	st := gameState{g: &Game{Offset: r.tokOff, Line: r.tokLine}}
+	r.arena, r.spans = r.arena[:0], r.spans[:0]
+	// Tag section. A blank line ends it: tags after one belong to the
+	// next game (this one has no movetext).
+	for k == tTag {
+		st.content = true
+		r.tagLine(&st)
+		if k = r.token(build); k == tTag && r.newlines > 0 {
+			k = tEOF
+		}
+	}
+	r.finishTags(&st)
+	if build {
+		r.startMoves(&st)
+	}
+	// Movetext.
+	keep := build
+loop:
+	for ; k != tEOF && k != tTag; k = r.token(keep) {
+		if st.err != nil {
+			keep = false
+		}
+		switch k {
+		case tSymbol:
+			if res := resultOf(r.tok); res != "" {
+				st.result = res
+				break loop
+			}
+			st.content = true
+			if keep && st.err == nil {
+				r.symbolToken(&st)
+			}
+		case tComment:
+			st.content = true
+			if r.unterminated {
+				r.fail(&st, "", errors.New("comment not closed by '}'"))
+			} else if r.tokLong {
+				r.fail(&st, "", errors.New("comment longer than 1 MiB"))
+			} else if keep && st.err == nil {
+				r.comment(&st)
+			}
+		case tNAG:
+			st.content = true
+			if r.nag < 0 {
+				r.fail(&st, "", errors.New("malformed NAG (want $0 to $255)"))
+			} else if keep && st.err == nil {
+				st.cur.NAGs = append(st.cur.NAGs, uint8(r.nag))
+			}
+		case tOpen:
+			st.content = true
+			if keep && st.err == nil {
+				r.openVariation(&st)
+			}
+		case tClose:
+			if keep && st.err == nil {
+				r.closeVariation(&st)
+			}
+		}
+	}
+	if !st.content && len(r.spans) == 0 {
+		return nil, false, nil // a lone result between games, say
+	}
+	g := st.g
+	if build {
+		r.finishMoves(&st)
+	}
+	switch {
+	case st.result != "":
+		g.Result = st.result
+	case isResult(g.Tag("Result")):
+		g.Result = g.Tag("Result")
+	default:
+		g.Result = Unknown
+	}
+	if build {
+		g.normalizeTags()
+	}
+	if st.err != nil {
+		return g, true, st.err
+	}
+	return g, true, nil
+}
+
+func isResult(s string) bool {
+	return s == WhiteWins || s == BlackWins || s == Draw || s == Unknown
+}
+
+func resultOf(tok []byte) string {
+	switch string(tok) {
+	case "1-0":
+		return WhiteWins
+	case "0-1":
+		return BlackWins
+	case "1/2-1/2":
+		return Draw
+	case "*":
+		return Unknown
+	}
+	return ""
+}
+
+// fail records the game's first error; the rest of the game is skimmed.
+func (r *Reader) fail(st *gameState, move string, err error) {
+	if st.err == nil {
+		st.err = &Error{File: r.name, Line: r.tokLine, Col: r.tokCol, Move: move, Err: err}
+	}
+}
+
+// tagLine reads one line of tag pairs into the arena.
+func (r *Reader) tagLine(st *gameState) {
+	var long bool
+	r.lineBuf, long = r.src.readLine(r.lineBuf[:0], maxTagLine)
+	if long {
+		r.fail(st, "", errors.New("tag line longer than 64 KiB"))
+		return
+	}
+	if !r.parseTags(r.lineBuf) {
+		r.fail(st, "", fmt.Errorf("malformed tag line %q", truncate(r.lineBuf, 60)))
+	}
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+// parseTags reads `[Name "value"]` pairs from one line. It is tolerant: a
+// value's closing quote is the first unescaped '"' followed by ']' and then
+// the end of the line or another '['; failing that, any such '"' (so
+// `[Event "C:\"]` reads as `C:\`); an unquoted value runs to the ']'.
+func (r *Reader) parseTags(line []byte) bool {
+	i, n := 0, len(line)
+	for {
+		for i < n && isBlank(line[i]) {
+			i++
+		}
+		if i >= n {
+			return true
+		}
+		if line[i] != '[' {
+			return false
+		}
+		i++
+		for i < n && isBlank(line[i]) {
+			i++
+		}
+		n0 := len(r.arena)
+		for i < n && !isBlank(line[i]) && line[i] != '"' && line[i] != ']' && line[i] != '[' {
+			r.arena = append(r.arena, line[i])
+			i++
+		}
+		n1 := len(r.arena)
+		if n1 == n0 {
+			r.arena = r.arena[:n0]
+			return false
+		}
+		for i < n && isBlank(line[i]) {
+			i++
+		}
+		v0 := len(r.arena)
+		if i < n && line[i] == '"' {
+			i++
+			end := closingQuote(line, i, true)
+			if end < 0 {
+				end = closingQuote(line, i, false)
+			}
+			if end < 0 { // no closing quote: take the rest up to the last ']'
+				end = n
+				if j := lastIndex(line[i:], ']'); j >= 0 {
+					end = i + j
+				}
+				r.arena = append(r.arena, line[i:end]...)
+				i = end
+			} else {
+				for j := i; j < end; j++ {
+					c := line[j]
+					if c == '\\' && j+1 < end && (line[j+1] == '"' || line[j+1] == '\\') {
+						j++
+						c = line[j]
+					}
+					r.arena = append(r.arena, c)
+				}
+				i = end + 1
+			}
+		} else {
+			j := i
+			for j < n && line[j] != ']' {
+				j++
+			}
+			e := j
+			for e > i && isBlank(line[e-1]) {
+				e--
+			}
+			r.arena = append(r.arena, line[i:e]...)
+			i = j
+		}
+		v1 := len(r.arena)
+		// A tab or form feed inside a value is a space to the standard (and
+		// to the writer), so the tree is the same after a write.
+		for k := v0; k < v1; k++ {
+			if isBlank(r.arena[k]) {
+				r.arena[k] = ' '
+			}
+		}
+		r.spans = append(r.spans, tagSpan{n0, n1, v0, v1})
+		for i < n && isBlank(line[i]) {
+			i++
+		}
+		if i < n && line[i] == ']' {
+			i++
+		}
+	}
+}
+
+func lastIndex(b []byte, c byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// closingQuote finds the index of the quote that ends a tag value starting
+// at i, honouring backslash escapes if escapes is set; -1 if none.
+func closingQuote(line []byte, i int, escapes bool) int {
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			if escapes {
+				i++
+			}
+		case '"':
+			j := i + 1
+			for j < len(line) && isBlank(line[j]) {
+				j++
+			}
+			if j < len(line) && line[j] == ']' {
+				j++
+				for j < len(line) && isBlank(line[j]) {
+					j++
+				}
+				if j == len(line) || line[j] == '[' {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// finishTags turns the arena into the game's tags with one allocation for
+// all their text.
+func (r *Reader) finishTags(st *gameState) {
+	if len(r.spans) == 0 {
+		return
+	}
+	text := string(r.arena)
+	tags := make([]Tag, 0, len(r.spans)+7)
+	for _, sp := range r.spans {
+		tags = append(tags, Tag{text[sp.n0:sp.n1], text[sp.v0:sp.v1]})
+	}
+	// A repeated tag keeps its first place and its last value.
+	for i := 1; i < len(tags); i++ {
+		for j := 0; j < i; j++ {
+			if tags[j].Name == tags[i].Name {
+				tags[j].Value = tags[i].Value
+				tags = append(tags[:i], tags[i+1:]...)
+				i--
+				break
+			}
+		}
+	}
+	st.g.Tags = tags
+}
+
+// variantOK reports whether moves of this Variant tag can be checked by
+// standard chess rules.
+func variantOK(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "standard", "chess", "normal", "from position", "fromposition":
+		return true
+	}
+	return isChess960(v)
+}
+
+func (r *Reader) startMoves(st *gameState) {
+	g := st.g
+	g.Root = r.newNode()
+	st.cur = g.Root
+	r.path, r.undos, r.frames = r.path[:0], r.undos[:0], r.frames[:0]
+	if v := g.Tag("Variant"); !variantOK(v) {
+		r.fail(st, "", fmt.Errorf("unsupported variant %q", v))
+		return
+	}
+	p, err := r.startPosition(g)
+	if err != nil {
+		r.fail(st, "", err)
+		return
+	}
+	st.p = p
+	st.startPly = 2*(p.FullmoveNumber()-1) + int(p.SideToMove())
+}
+
+// finishMoves attaches comments still waiting for a move.
+func (r *Reader) finishMoves(st *gameState) {
+	if st.cur != nil && len(st.pending) > 0 {
+		st.cur.After = append(st.cur.After, st.pending...)
+		st.pending = nil
+	}
+}
+
+// startPosition is g.StartPosition without its allocations in the common
+// case: the position is r.pos, set by copying the last start position
+// parsed when the FEN tag repeats (always, for games from the standard
+// start). Only r.pos makes moves, so sharing history storage with r.start
+// by assignment is safe.
+func (r *Reader) startPosition(g *Game) (*chess.Position, error) {
+	fen := g.Tag("FEN")
+	if fen == "" {
+		fen = chess.StartFEN
+	}
+	if r.start == nil || fen != r.startFEN {
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			return nil, fmt.Errorf("FEN tag: %w", err)
+		}
+		r.start, r.startFEN = p, fen
+	}
+	r.pos = *r.start
+	if g.Chess960() {
+		r.pos.SetChess960(true)
+	}
+	return &r.pos, nil
+}
+
+func (r *Reader) newNode() *Node {
+	if len(r.slab) == cap(r.slab) {
+		r.slab = make([]Node, 0, 64)
+	}
+	r.slab = r.slab[:len(r.slab)+1]
+	return &r.slab[len(r.slab)-1]
+}
+
+func (r *Reader) comment(st *gameState) {
+	text := string(r.tok)
+	if st.wantBefore {
+		st.pending = append(st.pending, collapse(text))
+		return
+	}
+	st.cur.After = addComment(st.cur.After, &st.cur.Commands, text, r.ParseCommands)
+}
+
+// suffixNAG returns the NAG of a suffix annotation ("!?", "+-", "±"). A
+// cheap test of the first byte keeps moves away from the map lookup.
+func suffixNAG(tok []byte) (uint8, bool) {
+	switch tok[0] {
+	case '!', '?', '=', '+', '-', 0xC2, 0xE2:
+		nag, ok := suffixNAGs[string(tok)]
+		return nag, ok
+	}
+	return 0, false
+}
+
+// Suffix annotations and their NAGs.
+var suffixNAGs = map[string]uint8{
+	"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6,
+	"=": 10, "∞": 13, "+=": 14, "=+": 15, "+/-": 16, "-/+": 17, "+-": 18, "-+": 19,
+	"⩲": 14, "⩱": 15, "±": 16, "∓": 17,
+}
+
+func (r *Reader) symbolToken(st *gameState) {
+	tok := r.tok
+	if r.tokLong {
+		r.fail(st, "", fmt.Errorf("token %q… too long", tok[:20]))
+		return
+	}
+	tok = trimBOM(tok)
+	// Move numbers: "12.", "12...", glued "12.Nf3", bare "12".
+	if len(tok) > 0 && tok[0] >= '0' && tok[0] <= '9' {
+		i := 0
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i == len(tok) {
+			return
+		}
+		if tok[i] == '.' {
+			for i < len(tok) && tok[i] == '.' {
+				i++
+			}
+			tok = tok[i:]
+		}
+	}
+	for len(tok) > 0 && tok[0] == '.' {
+		tok = tok[1:]
+	}
+	if len(tok) == 0 {
+		return
+	}
+	if nag, ok := suffixNAG(tok); ok {
+		st.cur.NAGs = append(st.cur.NAGs, nag)
+		return
+	}
+	if string(tok) == "e.p." || string(tok) == "ep" {
+		return
+	}
+	if st.p == nil {
+		return // the start position was bad; already reported
+	}
+	// Suffix annotation glued to the move.
+	san := tok
+	var nag uint8
+	if j := annotationStart(san); j < len(san) {
+		nag = suffixNAGs[string(san[j:])]
+		san = san[:j]
+	}
+	m, fast, err := r.resolve(st.p, san)
+	if err != nil {
+		r.tokCol += len(r.tok) - len(tok) // point at the move, not its number
+		r.fail(st, r.moveLabel(st, tok), err)
+		return
+	}
+	n := r.newNode()
+	n.Move = m
+	if fast {
+		// The canonical SAN from the moves fastSAN generated, and the
+		// suffix from the position after the move: cheaper than
+		// AppendSAN, which makes the move again.
+		r.sanBuf = r.sanBody(r.sanBuf[:0], m)
+		r.play(st.p, m)
+		if st.p.InCheck() {
+			if st.p.HasLegalMoves() {
+				r.sanBuf = append(r.sanBuf, '+')
+			} else {
+				r.sanBuf = append(r.sanBuf, '#')
+			}
+		}
+		n.SAN = r.sanString(m, r.sanBuf)
+	} else {
+		if m == chess.NullMove {
+			n.SAN = "--"
+		} else {
+			r.sanBuf = st.p.AppendSAN(r.sanBuf[:0], m)
+			n.SAN = r.internSAN(r.sanBuf)
+		}
+		r.play(st.p, m)
+	}
+	if nag != 0 {
+		n.NAGs = append(n.NAGs, nag)
+	}
+	if len(st.pending) > 0 {
+		n.Before = st.pending
+		st.pending = nil
+	}
+	st.cur.addChild(n)
+	r.path = append(r.path, n)
+	st.cur = n
+	st.wantBefore = false
+}
+
+func trimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
+}
+
+// annotationStart returns where a trailing run of '!' and '?' begins.
+func annotationStart(s []byte) int {
+	j := len(s)
+	for j > 0 && (s[j-1] == '!' || s[j-1] == '?') {
+		j--
+	}
+	return j
+}
+
+func (r *Reader) play(p *chess.Position, m chess.Move) {
+	r.undos = append(r.undos, chess.Undo{})
+	u := &r.undos[len(r.undos)-1]
+	if m == chess.NullMove {
+		p.MakeNullMove(u)
+	} else {
+		p.MakeMove(m, u)
+	}
+}
+
+func (r *Reader) unplay(p *chess.Position) {
+	i := len(r.path) - 1
+	m := r.path[i].Move
+	if m == chess.NullMove {
+		p.UnmakeNullMove(&r.undos[i])
+	} else {
+		p.UnmakeMove(m, &r.undos[i])
+	}
+	r.path = r.path[:i]
+	r.undos = r.undos[:i]
+}
+
+// moveLabel is "12. e4" or "12... e5" for the move about to be played.
+func (r *Reader) moveLabel(st *gameState, tok []byte) string {
+	ply := st.startPly + len(r.path)
+	dots := "."
+	if ply%2 == 1 {
+		dots = "..."
+	}
+	return strconv.Itoa(ply/2+1) + dots + " " + string(tok)
+}
+
+// sanString returns b (the SAN of m) as a string, shared by every
+// occurrence of the same move text. The key needs more than m: the same move
+// may be disambiguated by file or rank, or give check or mate.
+func (r *Reader) sanString(m chess.Move, b []byte) string {
+	// The text depends on where the move goes from and to, the piece,
+	// the promotion, castling and whether it captures, not on what it
+	// captures or whether a pawn moves two squares.
+	key := uint64(m.From()) | uint64(m.To())<<6 | uint64(m.Piece())<<12 | uint64(m.Promotion())<<16 |
+		uint64(len(b))<<32 | uint64(b[1])<<40 | uint64(b[len(b)-1])<<48
+	if m.IsCastle() {
+		key |= 1 << 20
+	}
+	if m.IsCapture() {
+		key |= 1 << 21
+	}
+	return r.sans.get(key, b)
+}
+
+// sanTable maps sanString keys to strings: an open-addressing hash table
+// with linear probing, cheaper than a map for one uint64 key. It grows from
+// a small size, so reading one game stays cheap, and is emptied rather
+// than grown past sanTableMax entries to bound memory on odd input.
+type sanTable struct {
+	keys []uint64 // 0 is an empty slot; real keys hold a length, never 0
+	sans []string
+	n    int
+}
+
+const sanTableMax = 1 << 16
+
+func (t *sanTable) get(key uint64, b []byte) string {
+	if len(t.keys) == 0 {
+		t.reset(256)
+	}
+	mask := len(t.keys) - 1
+	i := t.slot(key)
+	for ; t.keys[i] != 0; i = (i + 1) & mask {
+		if t.keys[i] == key {
+			return t.sans[i]
+		}
+	}
+	s := string(b)
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+		mask = len(t.keys) - 1
+		for i = t.slot(key); t.keys[i] != 0; i = (i + 1) & mask {
+		}
+	}
+	t.keys[i], t.sans[i] = key, s
+	t.n++
+	return s
+}
+
+func (t *sanTable) slot(key uint64) int {
+	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(t.keys)-1))
+}
+
+func (t *sanTable) reset(size int) {
+	t.keys, t.sans, t.n = make([]uint64, size), make([]string, size), 0
+}
+
+// grow doubles the table, or empties it at the size limit.
+func (t *sanTable) grow() {
+	if len(t.keys) >= sanTableMax {
+		clear(t.keys)
+		clear(t.sans)
+		t.n = 0
+		return
+	}
+	keys, sans := t.keys, t.sans
+	t.reset(2 * len(keys))
+	mask := len(t.keys) - 1
+	for j, k := range keys {
+		if k == 0 {
+			continue
+		}
+		i := t.slot(k)
+		for t.keys[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.keys[i], t.sans[i] = k, sans[j]
+		t.n++
+	}
+}
+
+func (r *Reader) internSAN(b []byte) string {
+	if s, ok := r.intern[string(b)]; ok {
+		return s
+	}
+	if len(r.intern) > 1<<16 {
+		clear(r.intern)
+	}
+	s := string(b)
+	r.intern[s] = s
+	return s
+}
+
+func (r *Reader) openVariation(st *gameState) {
+	base := 0
+	if len(r.frames) > 0 {
+		base = r.frames[len(r.frames)-1].depth
+	}
+	if len(r.path) <= base || st.p == nil {
+		r.fail(st, "", errors.New("variation '(' before any move it could replace"))
+		return
+	}
+	r.attachPending(st)
+	main := st.cur
+	r.frames = append(r.frames, frame{main: main, depth: len(r.path) - 1})
+	r.unplay(st.p)
+	st.cur = main.Parent
+	st.wantBefore = true
+}
+
+func (r *Reader) closeVariation(st *gameState) {
+	if len(r.frames) == 0 {
+		return // stray ')': nothing to close
+	}
+	r.attachPending(st)
+	f := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	for len(r.path) > f.depth {
+		r.unplay(st.p)
+	}
+	r.play(st.p, f.main.Move)
+	r.path = append(r.path, f.main)
+	st.cur = f.main
+	st.wantBefore = true
+}
+
+// attachPending gives comments that found no following move to the last
+// move of the line.
+func (r *Reader) attachPending(st *gameState) {
+	if len(st.pending) > 0 {
+		st.cur.After = append(st.cur.After, st.pending...)
+		st.pending = nil
+	}
+}
