@@ -33,7 +33,12 @@ type Snapshot struct {
 	// the game up to Ply: made once per snapshot for all viewers.
 	LinesSAN []string
 	GameSAN  string
-	Closing  string // non-empty when the server is shutting down
+	// Progress is the newest report without a PV (nodes, time and the
+	// root move being searched), which long iterations send between lines;
+	// CurrMoveSAN is its root move in SAN ("" if none).
+	Progress    engine.Info
+	CurrMoveSAN string
+	Closing     string // non-empty when the server is shutting down
 }
 
 // Game returns the game up to the shown ply.
@@ -57,6 +62,7 @@ type Room struct {
 	ply       int
 	pos       *chess.Position // position at ply
 	lines     []engine.Info
+	progress  engine.Info
 	gameSAN   string
 	seq       uint64 // bumped on every change
 	sent      uint64 // seq of the last broadcast
@@ -149,7 +155,11 @@ func (r *Room) snapshotLocked() *Snapshot {
 		Analysing: r.analysing,
 		Lines:     slices.Clone(r.lines),
 		GameSAN:   r.gameSAN,
+		Progress:  r.progress,
 		Closing:   r.closing,
+	}
+	if mv := r.progress.CurrMove; mv != chess.NullMove && r.pos.IsLegal(mv) {
+		s.CurrMoveSAN = r.pos.SAN(mv)
 	}
 	for _, l := range r.lines {
 		s.LinesSAN = append(s.LinesSAN, pvSAN(r.pos, l.PV))
@@ -262,6 +272,7 @@ func (r *Room) gotoLocked(ply int) error {
 	r.ply, r.pos = ply, pos
 	r.gameSAN = pvSAN(r.start, r.moves[:ply])
 	r.lines = nil
+	r.progress = engine.Info{}
 	r.gen++
 	r.changedLocked()
 	if r.analysing {
@@ -348,14 +359,20 @@ func (r *Room) restartLocked() {
 }
 
 // onInfo records a search report, unless the position changed since the
-// search started (the report is then about an old position).
+// search started (the report is then about an old position). Reports
+// without a PV keep the panel's counters moving during long iterations.
 func (r *Room) onInfo(gen uint64, info engine.Info) {
-	if info.String != "" || len(info.PV) == 0 {
+	if info.String != "" || (len(info.PV) == 0 && info.Nodes == 0 && info.CurrMove == chess.NullMove) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.analysing || r.gen != gen {
+		return
+	}
+	if len(info.PV) == 0 {
+		r.progress = info
+		r.changedLocked()
 		return
 	}
 	idx := max(info.MultiPV, 1) - 1

@@ -1,9 +1,14 @@
 package serve
 
 import (
-	"github.com/squall-chess/squall/engine"
+	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/themes"
 )
 
 func TestRoomMovesAndNavigation(t *testing.T) {
@@ -156,5 +161,64 @@ func TestHubLimits(t *testing.T) {
 	}
 	if got := h.List(); len(got) != 1 || got[0].Name != "one" {
 		t.Errorf("List = %+v", got)
+	}
+}
+
+// scriptedEngine reports the given infos once, then waits to be stopped,
+// as an engine deep in a long iteration does.
+type scriptedEngine struct {
+	fakeEngine
+	infos []engine.Info
+}
+
+func (s *scriptedEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	for _, in := range s.infos {
+		info(in)
+	}
+	<-ctx.Done()
+	return engine.Result{}, nil
+}
+
+// TestRoomProgressBetweenLines: reports without a PV (nodes, time, the root
+// move being searched) reach viewers and do not replace the lines.
+func TestRoomProgressBetweenLines(t *testing.T) {
+	p := chess.NewPosition()
+	e4, err := p.ParseMove("e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d4, _ := p.ParseMove("d4")
+	se := &scriptedEngine{infos: []engine.Info{
+		{Depth: 20, MultiPV: 1, Nodes: 1000, Time: time.Second, PV: []chess.Move{e4}},
+		{Nodes: 5000, Time: 3 * time.Second, CurrMove: d4, CurrMoveNumber: 2},
+	}}
+	r := NewRoom("p", se)
+	defer r.Close("")
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	var s *Snapshot
+	waitUntil(t, "progress report", 2*time.Second, func() bool {
+		s = r.Snapshot()
+		return s.Progress.Nodes == 5000
+	})
+	if len(s.Lines) != 1 || s.LinesSAN[0] != "1. e4" {
+		t.Fatalf("lines replaced by a progress report: %+v %q", s.Lines, s.LinesSAN)
+	}
+	if s.CurrMoveSAN != "d4" {
+		t.Errorf("current move %q, want d4", s.CurrMoveSAN)
+	}
+	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome()), room: r, panel: true, w: 100, h: 30, snap: s}
+	if v := m.panelView(s, 80); !strings.Contains(v, "nodes 5.0k") || !strings.Contains(v, "3.0s  move 2 d4") {
+		t.Errorf("panel does not show the progress:\n%s", v)
+	}
+	// A new position forgets the old search's progress (stopped first, so
+	// that the scripted engine does not report again for the new one).
+	r.StopAnalysis()
+	if err := r.MoveText("e4"); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Snapshot(); s.Progress.Nodes != 0 || s.CurrMoveSAN != "" {
+		t.Errorf("progress kept after a move: %+v", s.Progress)
 	}
 }

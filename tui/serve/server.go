@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/wish"
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/charmbracelet/wish/ratelimiter"
+	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 )
@@ -94,6 +95,7 @@ type Server struct {
 	mu       sync.Mutex
 	programs map[*tea.Program]struct{}
 	closing  bool
+	reason   string
 }
 
 // NewServer prepares a server; Serve starts it.
@@ -126,7 +128,11 @@ func NewServer(cfg Config) (*Server, error) {
 		wish.WithMaxTimeout(cfg.MaxSessionTime),
 		// Middlewares run last-listed first: log, limit, then the app.
 		wish.WithMiddleware(
-			bm.MiddlewareWithProgramHandler(s.program, 0),
+			// termenv.Ascii as the minimum profile forces nothing: each
+			// client keeps the colours its own TERM allows (0 would force
+			// true colour on every terminal, even one without colours).
+			bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
+			s.farewell,
 			s.requirePTY,
 			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(cfg.RatePerIP), cfg.RateBurst, 4096)),
 			s.sessionCap,
@@ -167,11 +173,14 @@ func (s *Server) Serve() error {
 	return err
 }
 
-// Shutdown tells every viewer why, stops the rooms' engines and closes
-// connections, waiting at most until ctx ends.
+// Shutdown tells every viewer why, stops the rooms' engines and ends the
+// sessions, waiting at most until ctx ends; then it closes whatever
+// connections remain. Sessions quit by themselves shortly after being told
+// (closingDelay), so a normal shutdown takes about a second.
 func (s *Server) Shutdown(ctx context.Context, reason string) error {
 	s.mu.Lock()
 	s.closing = true
+	s.reason = reason
 	progs := make([]*tea.Program, 0, len(s.programs))
 	for p := range s.programs {
 		progs = append(progs, p)
@@ -181,12 +190,39 @@ func (s *Server) Shutdown(ctx context.Context, reason string) error {
 		p.Send(closingMsg(reason))
 	}
 	s.hub.Close(reason)
-	// Give the viewers a moment to draw the message before the connections go.
-	select {
-	case <-time.After(500 * time.Millisecond):
-	case <-ctx.Done():
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	var err error
+wait:
+	for s.sessions.Load() > 0 {
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			err = fmt.Errorf("serve: %d sessions still open: %w", s.sessions.Load(), ctx.Err())
+			break wait
+		}
 	}
-	return s.ssh.Shutdown(ctx)
+	// Every session has ended (or the grace time is over): connections
+	// left are idle ones a client has not closed yet, and waiting for them
+	// (as ssh.Server.Shutdown would) could take until the idle timeout.
+	if cerr := s.ssh.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("serve: %w", cerr)
+	}
+	return err
+}
+
+// farewell writes the shutdown reason to the session's normal screen after
+// its program has left the alternate screen, where the user still sees it.
+func (s *Server) farewell(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		next(sess)
+		s.mu.Lock()
+		closing, reason := s.closing, s.reason
+		s.mu.Unlock()
+		if closing {
+			io.WriteString(sess, "\r\nsquall: the server is shutting down: "+reason+"\r\n")
+		}
+	}
 }
 
 func (s *Server) isOwner(key ssh.PublicKey) bool {
@@ -260,7 +296,10 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		wish.Fatalln(sess, "squall: "+err.Error())
 		return nil
 	}
-	opts := append(bm.MakeOptions(sess), tea.WithAltScreen())
+	// Without the signal handler: a program would otherwise take the
+	// server's own SIGINT/SIGTERM as its viewer's, and die before the
+	// graceful shutdown could tell the viewer why.
+	opts := append(bm.MakeOptions(sess), tea.WithAltScreen(), tea.WithoutSignalHandler())
 	p := tea.NewProgram(m, opts...)
 	s.mu.Lock()
 	if s.closing {

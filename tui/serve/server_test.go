@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -121,6 +122,12 @@ func dial(t testing.TB, addr string, key gossh.Signer) (*gossh.Client, error) {
 
 func connect(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool) *client {
 	t.Helper()
+	return connectTerm(t, addr, key, cmd, pty, "xterm-256color")
+}
+
+// connectTerm is connect with the terminal type the client reports.
+func connectTerm(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool, term string) *client {
+	t.Helper()
 	conn, err := dial(t, addr, key)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +143,7 @@ func connect(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool) 
 		t.Fatal(err)
 	}
 	if pty {
-		if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		if err := sess.RequestPty(term, 40, 120, gossh.TerminalModes{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -234,6 +241,26 @@ func TestServerRoles(t *testing.T) {
 	}
 }
 
+// TestServerColourPerClient: each client gets the colours its terminal
+// allows; one without colours gets the monochrome board, not true colour.
+func TestServerColourPerClient(t *testing.T) {
+	ts := startServer(t, false)
+	if _, err := ts.srv.Hub().Create("demo"); err != nil {
+		t.Fatal(err)
+	}
+	plain := connectTerm(t, ts.addr, newSigner(t), "room demo", true, "dumb")
+	plain.waitFor(t, "Room demo", 3*time.Second)
+	plain.waitFor(t, "8   r  ..n..  b  ..q..  k  ..b..  n  ..r..", 3*time.Second) // large squares, dotted dark ones
+	colour := connect(t, ts.addr, newSigner(t), "room demo", true)
+	colour.waitFor(t, "Room demo", 3*time.Second)
+	colour.waitFor(t, ";48;5;", 3*time.Second) // 256-colour squares
+	for name, out := range map[string]string{"dumb": plain.out.String(), "xterm-256color": colour.out.String()} {
+		if strings.Contains(out, ";48;2;") || strings.Contains(out, "forcing") {
+			t.Errorf("%s terminal was forced to true colour:\n%q", name, out)
+		}
+	}
+}
+
 func TestServerViewerCannotCreateRooms(t *testing.T) {
 	ts := startServer(t, false)
 	v := connect(t, ts.addr, newSigner(t), "room secret", true)
@@ -267,12 +294,30 @@ func TestServerShutdownTellsViewers(t *testing.T) {
 	ts := startServer(t, false)
 	o := connect(t, ts.addr, ts.owner, "room demo", true)
 	o.waitFor(t, "Room demo", 3*time.Second)
+	lister := connect(t, ts.addr, newSigner(t), "", true)
+	lister.waitFor(t, "Squall rooms", 3*time.Second)
+	errc := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		ts.srv.Shutdown(ctx, "maintenance")
+		errc <- ts.srv.Shutdown(ctx, "maintenance")
 	}()
 	o.waitFor(t, "maintenance", 3*time.Second)
+	lister.waitFor(t, "maintenance", 3*time.Second)
+	// Every session ends by itself (the clients here never hang up), so
+	// shutdown does not run into its deadline.
+	if err := <-errc; err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	for _, c := range []*client{o, lister} {
+		if err := c.sess.Wait(); err != nil {
+			var exit *gossh.ExitError
+			if !errors.As(err, &exit) {
+				t.Errorf("session did not end cleanly: %v", err)
+			}
+		}
+		c.waitFor(t, "squall: the server is shutting down: maintenance", time.Second)
+	}
 }
 
 // TestServerNoLeaks connects and disconnects many times; the goroutine

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/themes"
 )
 
 // Messages of the session model.
@@ -21,6 +24,10 @@ type (
 	roomGoneMsg struct{ from <-chan *Snapshot }
 	closingMsg  string
 )
+
+// closingDelay is how long a viewer sees the shutdown message before its
+// session ends.
+const closingDelay = 500 * time.Millisecond
 
 // sessionModel is one SSH viewer's program: the room list, or one room's
 // board and analysis. Its own settings (orientation, size, panel) are
@@ -53,7 +60,11 @@ type sessionModel struct {
 func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
 	in := textinput.New()
 	in.CharLimit = 120
-	m := &sessionModel{hub: hub, st: newStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
+	th, _ := themes.ByName(themes.Default)
+	if colourless(r) {
+		th = themes.Monochrome()
+	}
+	m := &sessionModel{hub: hub, st: newStyles(r, th), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
 	switch {
 	case len(cmd) == 0:
 		m.list = hub.List()
@@ -170,6 +181,9 @@ func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status = "the room was closed"
 	case closingMsg:
 		m.closing = string(msg)
+		// Quit after the message has been on screen a moment; viewers in
+		// a room quit sooner, when the room closes.
+		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -194,6 +208,8 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.flip = !m.flip
 	case "p":
 		m.panel = !m.panel
+	case "t":
+		m.nextTheme()
 	case "esc":
 		m.leave()
 		m.list = m.hub.List()
@@ -226,6 +242,24 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.status = err.Error()
 	}
 	return m, nil
+}
+
+// nextTheme switches this viewer's board to the next built-in theme. A
+// terminal without colours keeps the monochrome one.
+func (m *sessionModel) nextTheme() {
+	if colourless(m.st.r) {
+		m.status = "your terminal shows no colours (TERM, NO_COLOR): the board stays monochrome"
+		return
+	}
+	all := themes.Builtin()
+	i := 0
+	for j, t := range all {
+		if t.Name == m.st.theme.Name {
+			i = j + 1
+		}
+	}
+	m.st = newStyles(m.st.r, all[i%len(all)])
+	m.status = "theme " + m.st.theme.Name
 }
 
 func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -324,7 +358,7 @@ func (m *sessionModel) listView() string {
 		b.WriteString(m.st.dim.Render("no rooms yet") + "\n")
 	}
 	for i, r := range m.list {
-		line := fmt.Sprintf("%-20s %3d viewers  ply %-4d", r.Name, r.Viewers, r.Ply)
+		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural(r.Viewers, "viewer"), r.Ply)
 		if r.Analysing {
 			line += " analysing"
 		}

@@ -78,3 +78,73 @@ func TestSessionViewerSettingsArePrivate(t *testing.T) {
 		t.Error("panel still shown after p")
 	}
 }
+
+// boardLines returns the view's lines that start with a rank number.
+func boardLines(view string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(view, "\n") {
+		if len(l) > 2 && l[0] >= '1' && l[0] <= '8' && l[1] == ' ' {
+			out[l[:1]] = l
+		}
+	}
+	return out
+}
+
+func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	r, _ := h.Create("r")
+	if err := r.MoveText("e4"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(snapshotMsg{m.updates, r.Snapshot()})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")}) // board alone
+	rows := boardLines(m.View())
+	// Small squares are 3 cells wide; dark squares are dotted (a1 is dark).
+	if want := "8  r .n. b .q. k .b. n .r."; rows["8"] != want {
+		t.Errorf("rank 8 = %q, want %q", rows["8"], want)
+	}
+	if want := "4    ...   ...[P]...   ..."; rows["4"] != want {
+		t.Errorf("rank 4 = %q, want %q (the last move's squares bracketed)", rows["4"], want)
+	}
+	if !strings.Contains(rows["2"], "[ ]") {
+		t.Errorf("rank 2 = %q: e2 not marked as the move's origin", rows["2"])
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	if !m.st.mono {
+		t.Error("a colourless terminal was given a colour theme")
+	}
+}
+
+func TestSessionThemeIsPerViewer(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	r, _ := h.Create("r")
+	colour := func() *lipgloss.Renderer {
+		cr := lipgloss.NewRenderer(&strings.Builder{})
+		cr.SetColorProfile(termenv.TrueColor)
+		return cr
+	}
+	a, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
+	b, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
+	a.Update(snapshotMsg{a.updates, r.Snapshot()})
+	b.Update(snapshotMsg{b.updates, r.Snapshot()})
+	before := a.View()
+	if a.st.mono {
+		t.Fatal("a true-colour terminal got the monochrome theme")
+	}
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	if a.st.theme.Name == b.st.theme.Name {
+		t.Fatalf("theme did not change (%s)", a.st.theme.Name)
+	}
+	if a.View() == before {
+		t.Error("the board was not redrawn in the new theme")
+	}
+	if b.View() != before {
+		t.Error("one viewer's theme changed another's board")
+	}
+}

@@ -1,0 +1,176 @@
+// Package themes holds the colour themes of Squall's terminal board. A Theme
+// is plain data: the board's square and piece colours, the highlight colours
+// and the colours of the text around the board. Built-in themes are defined
+// here; users add their own as small "key = value" files in
+// $XDG_CONFIG_HOME/squall/themes/ (see Load).
+package themes
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Color is a colour as "#rrggbb" (or an ANSI number "0"–"255"); empty means
+// the terminal's default.
+type Color string
+
+// Adaptive is a colour for text drawn on the terminal's own background: one
+// value for light backgrounds, one for dark ones.
+type Adaptive struct {
+	Light, Dark Color
+}
+
+// Theme is a complete set of colours for the board and the panels around it.
+// Board colours are absolute (the squares carry their own background, so the
+// pieces stay visible on any terminal); text colours adapt to the terminal.
+type Theme struct {
+	Name string
+	// Squares.
+	Light, Dark Color
+	// Highlighted squares: last move's from/to, selected piece, legal
+	// destinations, king in check, the engine's hint.
+	LastLight, LastDark Color
+	Selected            Color
+	Target              Color // foreground of the destination marker
+	Check               Color
+	Hint                Color
+	Cursor              Color // the keyboard cursor's square
+	// Pieces: the same glyphs for both sides, told apart by colour.
+	WhitePiece, BlackPiece Color
+	// Text around the board.
+	Text, Muted, Accent, Error Adaptive
+	// Eval bar: White's share and Black's share.
+	EvalWhite, EvalBlack Color
+	// Monochrome themes draw no colours at all: the board then shows letters
+	// (upper case White) and marks dark squares with a pattern.
+	Monochrome bool
+}
+
+var builtin = []Theme{
+	{
+		Name: "classic", Light: "#b99a72", Dark: "#86603f",
+		LastLight: "#a8a84e", LastDark: "#7f7a2a", Selected: "#6a8a4a", Target: "#2a1a0a",
+		Check: "#c8402a", Hint: "#4f86b8", Cursor: "#3f6fae",
+		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		Text:      Adaptive{"#262626", "#e4e4e4"},
+		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
+		Accent:    Adaptive{"#875f00", "#ffaf5f"},
+		Error:     Adaptive{"#af0000", "#ff5f5f"},
+		EvalWhite: "#eeeeee", EvalBlack: "#3a3a3a",
+	},
+	{
+		Name: "green", Light: "#9ea57a", Dark: "#5b7842",
+		LastLight: "#aaa43a", LastDark: "#7f8a20", Selected: "#8f9a30", Target: "#1a2a0a",
+		Check: "#c8402a", Hint: "#4f86b8", Cursor: "#3f6fae",
+		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		Text:      Adaptive{"#262626", "#e4e4e4"},
+		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
+		Accent:    Adaptive{"#005f00", "#87d75f"},
+		Error:     Adaptive{"#af0000", "#ff5f5f"},
+		EvalWhite: "#eeeeee", EvalBlack: "#3a3a3a",
+	},
+	{
+		Name: "blue", Light: "#8fa5b6", Dark: "#56728a",
+		LastLight: "#93a85e", LastDark: "#6a8a44", Selected: "#5e8a3a", Target: "#0a1a2a",
+		Check: "#c8402a", Hint: "#c08a2c", Cursor: "#2f5f98",
+		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		Text:      Adaptive{"#262626", "#e4e4e4"},
+		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
+		Accent:    Adaptive{"#005f87", "#5fafff"},
+		Error:     Adaptive{"#af0000", "#ff5f5f"},
+		EvalWhite: "#eeeeee", EvalBlack: "#3a3a3a",
+	},
+	{
+		// High contrast: pure white/black pieces on squares far from both.
+		Name: "high-contrast", Light: "#8c8c8c", Dark: "#5c5c5c",
+		LastLight: "#9a9a00", LastDark: "#6f6f00", Selected: "#008a8a", Target: "#ffff00",
+		Check: "#c00000", Hint: "#0088bb", Cursor: "#4040ff",
+		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		Text:      Adaptive{"#000000", "#ffffff"},
+		Muted:     Adaptive{"#303030", "#d0d0d0"},
+		Accent:    Adaptive{"#0000d7", "#ffff00"},
+		Error:     Adaptive{"#d70000", "#ff5f5f"},
+		EvalWhite: "#ffffff", EvalBlack: "#000000",
+	},
+	{
+		// Colour-blind safe: blue/orange (Okabe–Ito) highlights, no reliance
+		// on telling red from green.
+		Name: "colorblind", Light: "#aa9d86", Dark: "#6e675c",
+		LastLight: "#c08a30", LastDark: "#a06e00", Selected: "#3f8fc0", Target: "#002a4a",
+		Check: "#b84c00", Hint: "#00876a", Cursor: "#0060a0",
+		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		Text:      Adaptive{"#262626", "#e4e4e4"},
+		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
+		Accent:    Adaptive{"#0072b2", "#56b4e9"},
+		Error:     Adaptive{"#d55e00", "#e69f00"},
+		EvalWhite: "#eeeeee", EvalBlack: "#3a3a3a",
+	},
+	{
+		Name: "monochrome", Monochrome: true,
+	},
+}
+
+// Default is the theme used when none is configured.
+const Default = "classic"
+
+// Builtin returns copies of the built-in themes in a fixed order.
+func Builtin() []Theme {
+	return append([]Theme(nil), builtin...)
+}
+
+// Names lists the built-in theme names.
+func Names() []string {
+	var n []string
+	for _, t := range builtin {
+		n = append(n, t.Name)
+	}
+	return n
+}
+
+// Monochrome is the colourless theme used under NO_COLOR or on terminals
+// with too few colours to draw a board.
+func Monochrome() Theme { return builtin[len(builtin)-1] }
+
+// ByName finds a theme among the built-in ones and the extra ones given (user
+// themes win over built-in ones of the same name).
+func ByName(name string, extra ...Theme) (Theme, bool) {
+	for _, t := range extra {
+		if strings.EqualFold(t.Name, name) {
+			return t, true
+		}
+	}
+	for _, t := range builtin {
+		if strings.EqualFold(t.Name, name) {
+			return t, true
+		}
+	}
+	return Theme{}, false
+}
+
+// Sorted returns the names of all themes, built-in first, then extra ones
+// alphabetically (for a settings picker).
+func Sorted(extra []Theme) []string {
+	names := Names()
+	var more []string
+	for _, t := range extra {
+		if _, ok := ByName(t.Name); !ok {
+			more = append(more, t.Name)
+		}
+	}
+	sort.Strings(more)
+	return append(names, more...)
+}
+
+// Validate reports the first malformed colour of a theme.
+func (t Theme) Validate() error {
+	if t.Name == "" {
+		return fmt.Errorf("theme has no name")
+	}
+	for _, f := range t.fields() {
+		if err := checkColor(string(*f.c)); err != nil {
+			return fmt.Errorf("theme %s: %s: %w", t.Name, f.key, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// maxPV bounds the MultiPV lines the panel shows.
+const maxPV = 5
+
+// pvLine is one analysed line, ready to draw: its score from White's view
+// and its moves in SAN with move numbers.
+type pvLine struct {
+	info  engine.Info
+	white engine.Score
+	san   []string
+}
+
+// analysisPanel shows the engine's live analysis of one position.
+type analysisPanel struct {
+	engineName string
+	lines      [maxPV]*pvLine
+	last       engine.Info // latest report with statistics
+	thinking   bool
+	// sideView shows scores from the side to move instead of White.
+	sideView bool
+}
+
+// reset clears the panel for a new position.
+func (a *analysisPanel) reset() {
+	a.lines = [maxPV]*pvLine{}
+	a.last = engine.Info{}
+}
+
+// add takes a progress report of a search of pos.
+func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
+	if i.String != "" && len(i.PV) == 0 {
+		return
+	}
+	if i.Nodes > 0 || i.Depth > 0 {
+		// Progress-only reports (nodes, current move) carry no depth:
+		// keep the depth of the last full line.
+		if i.Depth == 0 {
+			i.Depth, i.SelDepth = a.last.Depth, a.last.SelDepth
+		}
+		if i.HashFull == 0 {
+			i.HashFull = a.last.HashFull
+		}
+		a.last = i
+	}
+	if len(i.PV) == 0 {
+		return
+	}
+	k := max(1, i.MultiPV) - 1
+	if k >= maxPV {
+		return
+	}
+	white := i.Score
+	if pos.SideToMove() == chess.Black {
+		white = white.Negate()
+	}
+	a.lines[k] = &pvLine{info: i, white: white, san: sanLine(pos, i.PV)}
+}
+
+// best is the first line, if any.
+func (a *analysisPanel) best() *pvLine { return a.lines[0] }
+
+// sanLine writes a PV in SAN with move numbers ("12. Nf3 Nc6", "12... Nc6"),
+// stopping at the first move that is not legal.
+func sanLine(pos *chess.Position, pv []chess.Move) []string {
+	p := pos.Clone()
+	ply := gamePly(p)
+	var out []string
+	var u chess.Undo
+	for i, m := range pv {
+		if !p.IsLegal(m) {
+			break
+		}
+		s := p.SAN(m)
+		switch {
+		case ply%2 == 0:
+			s = fmt.Sprintf("%d. %s", ply/2+1, s)
+		case i == 0:
+			s = fmt.Sprintf("%d... %s", ply/2+1, s)
+		}
+		out = append(out, s)
+		p.MakeMove(m, &u)
+		ply++
+	}
+	return out
+}
+
+// scoreText formats a score for display.
+func scoreText(s engine.Score) string {
+	t := s.String()
+	switch s.Bound {
+	case engine.Lower:
+		t += "↑"
+	case engine.Upper:
+		t += "↓"
+	}
+	return t
+}
+
+// render draws the panel in width columns: a header and up to n PV lines.
+func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on bool) []string {
+	var out []string
+	name := a.engineName
+	if name == "" {
+		name = "engine"
+	}
+	state := "analysis off (a)"
+	switch {
+	case a.thinking:
+		state = "thinking"
+	case on:
+		state = "analysing"
+	}
+	out = append(out, cut(st.title.Render(name)+st.muted.Render(" · "+state), width))
+	i := a.last
+	if i.Depth == 0 && i.Nodes == 0 {
+		out = append(out, "")
+	} else {
+		work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", i.Depth, i.SelDepth, human(i.Nodes), human(i.NPS))
+		more := fmt.Sprintf("hash %d%%  %s", i.HashFull/10, dur(i.Time))
+		if len(work)+2+len(more) <= width {
+			out = append(out, st.muted.Render(work+"  "+more))
+		} else { // narrow panel: two lines rather than losing the tail
+			out = append(out, st.muted.Render(truncate(work, width)), st.muted.Render(truncate(more, width)))
+		}
+	}
+	for k := 0; k < n && k < maxPV; k++ {
+		l := a.lines[k]
+		if l == nil {
+			out = append(out, "")
+			continue
+		}
+		sc := l.white
+		if a.sideView {
+			sc = l.info.Score
+		}
+		score := fmt.Sprintf("%6s", scoreText(sc))
+		rest := width - 7
+		var b strings.Builder
+		for _, s := range l.san {
+			if b.Len() > 0 {
+				if len([]rune(b.String()))+1+len([]rune(s)) > rest {
+					break
+				}
+				b.WriteByte(' ')
+			} else if len([]rune(s)) > rest {
+				break
+			}
+			b.WriteString(s)
+		}
+		out = append(out, st.accent.Render(score)+" "+st.text.Render(b.String()))
+	}
+	return out
+}
+
+// human writes a count with a k/M/G suffix.
+func human(n uint64) string {
+	switch {
+	case n >= 10_000_000_000:
+		return fmt.Sprintf("%.0fG", float64(n)/1e9)
+	case n >= 10_000_000:
+		return fmt.Sprintf("%.0fM", float64(n)/1e6)
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+func dur(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// truncate cuts plain text to w runes.
+func truncate(s string, w int) string {
+	r := []rune(s)
+	if len(r) <= w {
+		return s
+	}
+	if w <= 1 {
+		return string(r[:max(w, 0)])
+	}
+	return string(r[:w-1]) + "…"
+}

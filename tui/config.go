@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Settings are the user's saved preferences
+// ($XDG_CONFIG_HOME/squall/config.toml), written as TOML "key = value"
+// lines.
+type Settings struct {
+	Theme  string // theme name
+	Pieces string // "glyphs" or "letters"
+	Board  string // "auto", "small", "large"
+	Score  string // "white" or "side"
+	// Engine is "builtin" or an external UCI command line (program and
+	// arguments, split on spaces).
+	Engine  string
+	Threads int
+	Hash    int // MB
+	Level   int // 1…8
+	Clock   string
+}
+
+// DefaultSettings are used for anything the file does not set.
+func DefaultSettings() Settings {
+	return Settings{Theme: "classic", Pieces: "glyphs", Board: "auto", Score: "white",
+		Engine: "builtin", Threads: 1, Hash: 64, Level: DefaultLevel, Clock: "none"}
+}
+
+// ParseSettings reads a config file over the defaults. Errors name the line;
+// nothing else is lost.
+func ParseSettings(r io.Reader) (Settings, error) {
+	s := DefaultSettings()
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "[") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return s, fmt.Errorf("config line %d: want key = value", n)
+		}
+		k = strings.TrimSpace(k)
+		v = strings.TrimSpace(v)
+		if strings.HasPrefix(v, `"`) {
+			uq, err := strconv.Unquote(v)
+			if err != nil {
+				return s, fmt.Errorf("config line %d: %s: bad string %s", n, k, v)
+			}
+			v = uq
+		}
+		num := func() (int, error) {
+			x, err := strconv.Atoi(v)
+			if err != nil || x < 0 {
+				return 0, fmt.Errorf("config line %d: %s: want a number, got %q", n, k, v)
+			}
+			return x, nil
+		}
+		var err error
+		switch k {
+		case "theme":
+			s.Theme = v
+		case "pieces":
+			if v != "glyphs" && v != "letters" {
+				return s, fmt.Errorf("config line %d: pieces: want glyphs or letters", n)
+			}
+			s.Pieces = v
+		case "board":
+			if v != "auto" && v != "small" && v != "large" {
+				return s, fmt.Errorf("config line %d: board: want auto, small or large", n)
+			}
+			s.Board = v
+		case "score":
+			if v != "white" && v != "side" {
+				return s, fmt.Errorf("config line %d: score: want white or side", n)
+			}
+			s.Score = v
+		case "engine":
+			s.Engine = v
+		case "threads":
+			s.Threads, err = num()
+		case "hash":
+			s.Hash, err = num()
+		case "level":
+			s.Level, err = num()
+			if err == nil && (s.Level < 1 || s.Level > len(Levels)) {
+				err = fmt.Errorf("config line %d: level: want 1-%d", n, len(Levels))
+			}
+		case "clock":
+			if _, _, cerr := ParseClock(v); cerr != nil {
+				err = fmt.Errorf("config line %d: clock: %w", n, cerr)
+			} else {
+				s.Clock = v
+			}
+		default:
+			err = fmt.Errorf("config line %d: unknown key %q", n, k)
+		}
+		if err != nil {
+			return s, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return s, fmt.Errorf("reading config: %w", err)
+	}
+	return s, nil
+}
+
+// String writes the settings as a config file.
+func (s Settings) String() string {
+	return fmt.Sprintf("# Squall settings\ntheme = %q\npieces = %q\nboard = %q\nscore = %q\nengine = %q\nthreads = %d\nhash = %d\nlevel = %d\nclock = %q\n",
+		s.Theme, s.Pieces, s.Board, s.Score, s.Engine, s.Threads, s.Hash, s.Level, s.Clock)
+}
+
+// LoadSettings reads path; a missing file gives the defaults.
+func LoadSettings(path string) (Settings, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return DefaultSettings(), nil
+	}
+	if err != nil {
+		return DefaultSettings(), fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	s, err := ParseSettings(f)
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// SaveSettings writes the settings atomically.
+func SaveSettings(path string, s Settings) error {
+	return WriteFileAtomic(path, []byte(s.String()))
+}
+
+// ParseClock reads a time control "MIN+INC" (minutes, increment seconds),
+// e.g. "5+3", "0.5+0"; "none" or "" means no clock.
+func ParseClock(s string) (base, inc time.Duration, err error) {
+	if s == "" || s == "none" {
+		return 0, 0, nil
+	}
+	b, i, ok := strings.Cut(s, "+")
+	if !ok {
+		i = "0"
+	}
+	mins, err1 := strconv.ParseFloat(b, 64)
+	secs, err2 := strconv.ParseFloat(i, 64)
+	if err1 != nil || err2 != nil || mins <= 0 || secs < 0 || mins > 600 || secs > 600 {
+		return 0, 0, fmt.Errorf("time control %q: want MINUTES+INCREMENT, e.g. 5+3", s)
+	}
+	return time.Duration(mins * float64(time.Minute)), time.Duration(secs * float64(time.Second)), nil
+}
+
+// ConfigDir is $XDG_CONFIG_HOME/squall (or ~/.config/squall).
+func ConfigDir() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "squall")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".config", "squall")
+	}
+	return ""
+}
+
+// DataDir is $XDG_DATA_HOME/squall (or ~/.local/share/squall).
+func DataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "squall")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "squall")
+	}
+	return ""
+}

@@ -1,0 +1,292 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/themes"
+)
+
+// dialog is a modal box drawn in place of the side panel: it takes every
+// key until it closes.
+type dialog interface {
+	// key handles a key press; close reports that the dialog is done.
+	key(m *Model, k tea.KeyMsg) (close bool, cmd tea.Cmd)
+	view(st *styles, width int) string
+}
+
+// promotionDialog asks which piece a pawn becomes.
+type promotionDialog struct {
+	moves [4]chess.Move // queen, rook, bishop, knight
+	sel   int
+}
+
+var promotionPieces = []chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight}
+
+// newPromotion finds the promotions from→to in pos; ok is false if there
+// are none.
+func newPromotion(pos *chess.Position, from, to chess.Square) (*promotionDialog, bool) {
+	d := &promotionDialog{}
+	var ml chess.MoveList
+	pos.GenerateLegal(&ml)
+	n := 0
+	for _, mv := range ml.Slice() {
+		if mv.From() == from && mv.To() == to && mv.Promotion() != chess.NoPieceType {
+			for i, t := range promotionPieces {
+				if mv.Promotion() == t {
+					d.moves[i] = mv
+					n++
+				}
+			}
+		}
+	}
+	return d, n == 4
+}
+
+func (d *promotionDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		m.setMessage("promotion cancelled")
+		return true, nil
+	case "left", "h", "up", "k":
+		d.sel = (d.sel + 3) % 4
+	case "right", "l", "down", "j", "tab":
+		d.sel = (d.sel + 1) % 4
+	case "q", "Q":
+		return true, m.playMove(d.moves[0])
+	case "r", "R":
+		return true, m.playMove(d.moves[1])
+	case "b", "B":
+		return true, m.playMove(d.moves[2])
+	case "n", "N":
+		return true, m.playMove(d.moves[3])
+	case "enter", " ":
+		return true, m.playMove(d.moves[d.sel])
+	}
+	return false, nil
+}
+
+func (d *promotionDialog) view(st *styles, width int) string {
+	var b strings.Builder
+	b.WriteString(st.title.Render("Promote to") + "\n\n")
+	names := []string{"Queen", "Rook", "Bishop", "Knight"}
+	for i, n := range names {
+		line := fmt.Sprintf(" %c  %s ", promotionPieces[i].Letter(), n)
+		if i == d.sel {
+			line = st.selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + st.muted.Render("q r b n · enter · esc"))
+	return st.dialog.Render(b.String())
+}
+
+// newGameDialog sets up a game: mode, colour, level, clock.
+type newGameDialog struct {
+	row                    int
+	mode, color, level, tc int
+}
+
+var timeControls = []struct {
+	name      string
+	base, inc time.Duration
+}{
+	{"none", 0, 0}, {"1+0", time.Minute, 0}, {"3+2", 3 * time.Minute, 2 * time.Second},
+	{"5+0", 5 * time.Minute, 0}, {"10+5", 10 * time.Minute, 5 * time.Second},
+	{"15+10", 15 * time.Minute, 10 * time.Second}, {"30+0", 30 * time.Minute, 0},
+}
+
+var colorChoices = []string{"White", "Black", "random"}
+
+func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	counts := []int{len(modeNames), len(colorChoices), len(Levels), len(timeControls)}
+	vals := []*int{&d.mode, &d.color, &d.level, &d.tc}
+	switch k.String() {
+	case "esc", "q":
+		return true, nil
+	case "up", "k", "shift+tab":
+		d.row = (d.row + 3) % 4
+	case "down", "j", "tab":
+		d.row = (d.row + 1) % 4
+	case "left", "h":
+		*vals[d.row] = (*vals[d.row] + counts[d.row] - 1) % counts[d.row]
+	case "right", "l", " ":
+		*vals[d.row] = (*vals[d.row] + 1) % counts[d.row]
+	case "enter":
+		human := chess.White
+		switch d.color {
+		case 1:
+			human = chess.Black
+		case 2:
+			if m.opt.Now().UnixNano()&1 == 1 {
+				human = chess.Black
+			}
+		}
+		tc := timeControls[d.tc]
+		return true, m.newGameCmd(Mode(d.mode), human, d.level, tc.base, tc.inc)
+	}
+	return false, nil
+}
+
+func (d *newGameDialog) view(st *styles, width int) string {
+	var b strings.Builder
+	b.WriteString(st.title.Render("New game") + "\n\n")
+	rows := []struct{ label, val string }{
+		{"Mode", modeNames[d.mode]}, {"Play as", colorChoices[d.color]},
+		{"Level", Levels[d.level].Name}, {"Clock", timeControls[d.tc].name},
+	}
+	for i, r := range rows {
+		v := "‹ " + r.val + " ›"
+		if i == d.row {
+			v = st.selected.Render(v)
+		}
+		b.WriteString(fmt.Sprintf("%-8s %s\n", r.label, v))
+	}
+	b.WriteString("\n" + st.muted.Render("↑↓ field · ←→ change\nenter start · esc cancel"))
+	return st.dialog.Render(b.String())
+}
+
+// newGameCmd ends the current game (autosaving it) and starts another.
+func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc time.Duration) tea.Cmd {
+	var save tea.Cmd
+	if !m.over && m.mode != Analysis && m.cur.Ply() > 0 {
+		save = m.autosave() // the unfinished game stays in the file with result *
+	}
+	if m.running {
+		m.run.stop()
+		m.running = false
+	}
+	m.startGame(mode, human, level, base, inc)
+	m.setMessage("new game: " + mode.String())
+	return tea.Sequence(save, tea.Batch(m.sync(), m.startTicking()))
+}
+
+// promptDialog asks for one line of text (a path, a FEN).
+type promptDialog struct {
+	title  string
+	in     textinput.Model
+	submit func(m *Model, s string) tea.Cmd
+}
+
+func newPrompt(st *styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.SetValue(value)
+	in.CharLimit = 512
+	in.Width = 40
+	in.PromptStyle = st.accent
+	in.Focus()
+	return &promptDialog{title: title, in: in, submit: submit}
+}
+
+func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		return true, nil
+	case "enter":
+		return true, d.submit(m, strings.TrimSpace(d.in.Value()))
+	}
+	var cmd tea.Cmd
+	d.in, cmd = d.in.Update(k)
+	return false, cmd
+}
+
+func (d *promptDialog) view(st *styles, width int) string {
+	d.in.Width = max(10, width-9)
+	return st.dialog.Render(st.title.Render(d.title) + "\n\n" + d.in.View() + "\n\n" + st.muted.Render("enter ok · esc cancel"))
+}
+
+// helpDialog is the full key help ("?").
+type helpDialog struct{}
+
+func (helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) { return true, nil }
+func (helpDialog) view(st *styles, width int) string          { return "" } // drawn by the root
+
+// pickerDialog chooses one game of a PGN file.
+type pickerDialog struct {
+	games []*Tree
+	sel   int
+}
+
+func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	switch k.String() {
+	case "esc", "q":
+		return true, nil
+	case "up", "k":
+		d.sel = max(0, d.sel-1)
+	case "down", "j":
+		d.sel = min(len(d.games)-1, d.sel+1)
+	case "enter":
+		m.stopSearch()
+		m.loadGame(d.games[d.sel])
+		return true, m.sync()
+	}
+	return false, nil
+}
+
+func (d *pickerDialog) view(st *styles, width int) string {
+	var b strings.Builder
+	b.WriteString(st.title.Render(fmt.Sprintf("%d games", len(d.games))) + "\n\n")
+	from := max(0, min(d.sel-5, len(d.games)-10))
+	for i := from; i < len(d.games) && i < from+10; i++ {
+		t := d.games[i].Tags
+		line := truncate(fmt.Sprintf("%d. %s – %s %s", i+1, t["White"], t["Black"], d.games[i].Result), width-6)
+		if i == d.sel {
+			line = st.selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + st.muted.Render("↑↓ · enter open · esc"))
+	return st.dialog.Render(b.String())
+}
+
+func (m *Model) stopSearch() {
+	if m.running {
+		m.run.stop()
+		m.running = false
+	}
+}
+
+// cycleTheme switches to the next theme (built-in, then the user's).
+func (m *Model) cycleTheme() {
+	names := themes.Sorted(m.opt.Themes)
+	m.themeIdx = (m.themeIdx + 1) % len(names)
+	for i, n := range names {
+		if n == m.st.theme.Name {
+			m.themeIdx = (i + 1) % len(names)
+		}
+	}
+	t, _ := themes.ByName(names[m.themeIdx], m.opt.Themes...)
+	m.st = newStyles(m.r, t, m.opt.Letters)
+	m.setMessage("theme: " + t.Name)
+}
+
+// saveSettings writes the preferences changed in the program back to the
+// config file.
+func (m *Model) saveSettings() tea.Cmd {
+	if m.opt.ConfigPath == "" {
+		return nil
+	}
+	s := m.opt.Settings
+	if s == (Settings{}) {
+		s = DefaultSettings()
+	}
+	s.Theme = m.st.theme.Name
+	s.Score = "white"
+	if m.panel.sideView {
+		s.Score = "side"
+	}
+	m.opt.Settings = s
+	path := m.opt.ConfigPath
+	return func() tea.Msg {
+		if err := SaveSettings(path, s); err != nil {
+			return savedMsg{path: path, err: err}
+		}
+		return nil
+	}
+}

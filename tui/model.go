@@ -1,0 +1,353 @@
+// Package tui is Squall's terminal chess board: play against the engine,
+// watch engine games, analyse with live multi-PV lines. It is a bubbletea
+// program built from small views (board, analysis panel, move list, clocks,
+// status, dialogs) composed by the root Model. The engine is reached only
+// through engine.Analyzer; its progress arrives as messages, and the model
+// shares no mutable state with the searching goroutine. The model does no
+// terminal I/O: the caller supplies the lipgloss renderer (one per SSH
+// session) and runs the program.
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/themes"
+)
+
+// Mode is who plays the game.
+type Mode int
+
+const (
+	VsEngine  Mode = iota // a human against the engine
+	Watch                 // engine against engine
+	TwoHumans             // two humans at one keyboard
+	Analysis              // free analysis: every move makes a variation
+)
+
+var modeNames = []string{"vs engine", "engine vs engine", "human vs human", "analysis"}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// Level is a strength setting. An engine that offers UCI_LimitStrength and
+// UCI_Elo plays at Elo (0: full strength) with Limits; one that does not
+// plays with Fallback limits instead (shallower searches for lower levels).
+type Level struct {
+	Name     string
+	Elo      int
+	Limits   engine.Limits
+	Fallback engine.Limits
+}
+
+var (
+	half = engine.Limits{MoveTime: 500 * time.Millisecond}
+	// Levels are the strengths offered in the new-game dialog, weakest first.
+	Levels = []Level{
+		{"1 · Elo 800", 800, half, engine.Limits{Depth: 1}},
+		{"2 · Elo 1100", 1100, half, engine.Limits{Depth: 2}},
+		{"3 · Elo 1400", 1400, half, engine.Limits{Depth: 3}},
+		{"4 · Elo 1700", 1700, half, engine.Limits{Depth: 5}},
+		{"5 · Elo 2000", 2000, half, engine.Limits{MoveTime: 300 * time.Millisecond}},
+		{"6 · Elo 2400", 2400, engine.Limits{MoveTime: time.Second}, engine.Limits{MoveTime: time.Second}},
+		{"7 · full, 1 s", 0, engine.Limits{MoveTime: time.Second}, engine.Limits{MoveTime: time.Second}},
+		{"8 · full, 5 s", 0, engine.Limits{MoveTime: 5 * time.Second}, engine.Limits{MoveTime: 5 * time.Second}},
+	}
+)
+
+// DefaultLevel is the moderate level `squall` starts with (1-based).
+const DefaultLevel = 4
+
+// Options configure a Model. The zero value is a game against the engine at
+// the default level with the classic theme, the user playing White.
+type Options struct {
+	Theme    themes.Theme   // zero: classic
+	Themes   []themes.Theme // user themes, offered by "t" after the built-in ones
+	Letters  bool           // letters instead of piece glyphs
+	NoColor  bool           // the terminal shows no colours: keep the monochrome theme
+	Board    string         // "auto", "small" or "large"
+	ScoreSTM bool           // scores from the side to move instead of White
+	Mode     Mode
+	Human    chess.Color // the human's side in VsEngine
+	Level    int         // 1…len(Levels); 0 means DefaultLevel
+	// MoveLimits, when not zero, replace the level's limits for the
+	// engine's moves in games without a clock (fast watch games, tests).
+	MoveLimits engine.Limits
+	// Clock: base time and increment per move; zero base means no clock.
+	Clock, Increment time.Duration
+	MultiPV          int
+	// Games opens games (from a PGN file) for analysis instead of a new
+	// game: the first one, with a picker when there are several.
+	Games []*Tree
+	// Settings are the saved preferences; when ConfigPath is set, changes
+	// made in the program (theme, score view) are written back there.
+	Settings   Settings
+	ConfigPath string
+	// Start is the start position of new games (nil: the standard one).
+	Start *chess.Position
+	// Autosave is the PGN file every game is saved to as it is played.
+	Autosave string
+	// Clipboard copies text for the user (OSC 52 for a terminal or SSH).
+	Clipboard func(string) error
+	// Open reads a PGN file into games; nil when PGN reading is unavailable.
+	Open func(path string) ([]*Tree, error)
+	// Views are extra full-screen views the user can open by key.
+	Views []ViewEntry
+	// Now is the clock (tests use a fake one); nil means time.Now.
+	Now func() time.Time
+	// QuitOnGameOver ends the program when a game ends (watching, tests).
+	QuitOnGameOver bool
+}
+
+// focus is where key presses go.
+type focus int
+
+const (
+	focusInput focus = iota // the move input
+	focusBoard              // board and command keys
+)
+
+// Model is the root model.
+type Model struct {
+	opt    Options
+	r      *lipgloss.Renderer
+	st     *styles
+	eng    engine.Analyzer
+	keys   keyMap
+	help   help.Model
+	width  int
+	height int
+
+	tree *Tree
+	cur  *Node
+	pos  *chess.Position
+
+	mode   Mode
+	human  chess.Color
+	level  int
+	over   bool
+	banner string // result text when the game is over
+	result string
+
+	board    boardView
+	panel    analysisPanel
+	moves    moveList
+	clock    clocks
+	input    textinput.Model
+	focus    focus
+	dialog   dialog
+	views    []View
+	themeIdx int
+
+	analysisOn bool
+	multiPV    int
+	hintWanted bool
+
+	run      *searchRun
+	running  bool
+	searchID int
+	newGame  bool // tell the engine before its next search
+	// elo is the strength last set on the engine (0: full strength);
+	// hasElo says whether the engine offers UCI_Elo at all.
+	elo     int
+	hasElo  bool
+	ticking bool
+
+	message  string
+	msgIsErr bool
+
+	autosavePrefix []byte
+	saver          *autosaver
+	quitting       bool
+}
+
+// New builds the root model. It starts nothing: Init does.
+func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
+	if opt.Theme.Name == "" {
+		opt.Theme, _ = themes.ByName(themes.Default)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Level <= 0 || opt.Level > len(Levels) {
+		opt.Level = DefaultLevel
+	}
+	if opt.MultiPV <= 0 {
+		opt.MultiPV = 3
+	}
+	m := Model{
+		opt: opt, r: r, eng: a, keys: newKeyMap(), help: help.New(),
+		width: 80, height: 24,
+		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV),
+	}
+	m.st = newStyles(r, opt.Theme, opt.Letters)
+	if opt.Autosave != "" {
+		m.saver = newAutosaver(opt.Autosave)
+	}
+	m.help.Styles.ShortKey = m.st.accent
+	m.help.Styles.ShortDesc = m.st.muted
+	m.help.Styles.FullKey = m.st.accent
+	m.help.Styles.FullDesc = m.st.muted
+	m.help.Styles.ShortSeparator = m.st.muted
+	m.help.Styles.FullSeparator = m.st.muted
+	m.panel.sideView = opt.ScoreSTM
+	if a != nil {
+		m.panel.engineName = a.Name()
+		var limit, elo bool
+		for _, o := range a.Options() {
+			limit = limit || strings.EqualFold(o.Name, "UCI_LimitStrength")
+			elo = elo || strings.EqualFold(o.Name, "UCI_Elo")
+		}
+		m.hasElo = limit && elo
+	}
+	m.input = textinput.New()
+	m.input.Prompt = "move> "
+	m.input.Placeholder = "e4, Nf3, e7e8q …"
+	m.input.ShowSuggestions = true
+	m.input.CharLimit = 12
+	m.input.PromptStyle = m.st.accent
+	m.input.TextStyle = m.st.text
+	m.input.PlaceholderStyle = m.st.muted
+	m.input.CompletionStyle = m.st.muted
+	m.input.Cursor.Style = m.st.text
+	m.input.Focus()
+	if a == nil && (opt.Mode == VsEngine || opt.Mode == Watch) {
+		opt.Mode = TwoHumans // nothing to play against
+		m.opt.Mode = TwoHumans
+		m.message, m.msgIsErr = "no engine available: human vs human", true
+	}
+	if len(opt.Games) > 0 {
+		m.loadGame(opt.Games[0])
+		if len(opt.Games) > 1 {
+			m.dialog = &pickerDialog{games: opt.Games}
+		}
+	} else {
+		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)
+	}
+	return m
+}
+
+// startMsg asks Update to start what the first position needs (the
+// engine's move when it plays White, the clocks): Init cannot change the
+// model, so it only sends this.
+type startMsg struct{}
+
+// Init starts the program.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(textinput.Blink, func() tea.Msg { return startMsg{} })
+}
+
+// Close stops any search and flushes the autosave; the host calls it after
+// the program ends so that every goroutine returns and nothing is lost.
+func (m Model) Close() {
+	m.run.stop()
+	if m.run != nil {
+		<-m.run.finished
+	}
+	for _, v := range m.views { // views that search (suite, review) stop too
+		if c, ok := v.(interface{ Close() }); ok {
+			c.Close()
+		}
+	}
+	if m.saver != nil {
+		m.saver.close()
+	}
+}
+
+// startGame resets the board for a new game.
+func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc time.Duration) {
+	start := m.opt.Start
+	if start == nil {
+		start = chess.NewPosition()
+	}
+	m.tree = NewTree(start)
+	m.mode, m.human, m.level = mode, human, level
+	m.over, m.banner, m.result = false, "", "*"
+	m.clock = newClocks(base, inc)
+	m.tagGame()
+	m.newGame = true
+	m.hintWanted = false
+	m.board.flipped = mode == VsEngine && human == chess.Black
+	m.setCur(m.tree.Root)
+	if mode != Analysis {
+		m.autosavePrefix = readAutosavePrefix(m.opt.Autosave)
+		m.clock.start(m.pos.SideToMove(), m.opt.Now())
+	}
+	m.focus = focusInput
+	m.input.Focus()
+}
+
+// loadGame opens a finished game for analysis.
+func (m *Model) loadGame(t *Tree) {
+	m.tree = t
+	m.mode, m.over, m.banner = Analysis, false, ""
+	m.result = t.Result
+	m.clock = newClocks(0, 0)
+	m.newGame = true
+	m.setCur(t.Root)
+}
+
+func (m *Model) tagGame() {
+	t := m.tree
+	now := m.opt.Now()
+	t.Tags["Event"] = "Squall " + m.mode.String()
+	t.Tags["Site"] = "squall"
+	t.Tags["Date"] = now.Format("2006.01.02")
+	engineName := "Squall"
+	if m.eng != nil {
+		engineName = m.eng.Name()
+	}
+	white, black := "You", "You"
+	switch m.mode {
+	case VsEngine:
+		if m.human == chess.White {
+			black = engineName
+		} else {
+			white = engineName
+		}
+	case Watch:
+		white, black = engineName, engineName
+	case TwoHumans, Analysis:
+		white, black = "?", "?"
+	}
+	t.Tags["White"], t.Tags["Black"] = white, black
+	if m.clock.enabled {
+		t.Tags["TimeControl"] = tcTag(m.clock.left[0], m.clock.inc)
+	}
+}
+
+// setCur shows node n: position, highlights and the move input's
+// completions follow it.
+func (m *Model) setCur(n *Node) {
+	m.cur = n
+	m.pos = m.tree.Position(n)
+	m.panel.reset()
+	m.board.selected = chess.NoSquare
+	m.board.hint = chess.NullMove
+	m.hintWanted = false
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	sugg := make([]string, 0, 2*ml.N)
+	for _, mv := range ml.Slice() {
+		sugg = append(sugg, m.pos.SAN(mv))
+	}
+	for _, mv := range ml.Slice() {
+		sugg = append(sugg, mv.UCI(m.pos.Chess960()))
+	}
+	m.input.SetSuggestions(sugg)
+}
+
+// Game returns the game tree (for tests and hosts).
+func (m Model) Game() *Tree { return m.tree }
+
+// Current returns the shown node.
+func (m Model) Current() *Node { return m.cur }
+
+// Over reports whether the game has ended, and how.
+func (m Model) Over() (bool, string) { return m.over, m.banner }

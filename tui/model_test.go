@@ -1,0 +1,374 @@
+package tui
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+func TestWinningChances(t *testing.T) {
+	for _, c := range []struct {
+		cp   int
+		want float64
+	}{{0, 0}, {100, 0.1819}, {-100, -0.1819}, {300, 0.5021}, {1000, 0.9509}} {
+		if got := winningChances(c.cp); math.Abs(got-c.want) > 1e-3 {
+			t.Errorf("winningChances(%d) = %.4f, want %.4f", c.cp, got, c.want)
+		}
+	}
+}
+
+func TestIllegalMoveAndNavigation(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis})
+	m, _ = typeMove(m, "e5")
+	if !m.msgIsErr || !strings.Contains(m.message, `illegal move "e5"`) || m.cur.Parent != nil {
+		t.Fatalf("e5 from the start: message %q", m.message)
+	}
+	m = playAll(t, m, "e4", "e5", "Nf3", "Nc6")
+	m = send(m, press("left"), press("left"))
+	if m.cur.SAN != "e5" {
+		t.Fatalf("after two steps back at %q", m.cur.SAN)
+	}
+	// A different move here makes a variation; the main line is kept.
+	m = playAll(t, m, "d4")
+	if m.cur.Parent.Children[0].SAN != "Nf3" || len(m.cur.Parent.Children) != 2 || onMainLine(m.cur) {
+		t.Fatal("d4 did not become a variation")
+	}
+	pgn := m.tree.WritePGN()
+	if !strings.Contains(pgn, "1. e4 e5 2. Nf3 (2. d4) 2... Nc6 *") {
+		t.Fatalf("PGN:\n%s", pgn)
+	}
+	m = send(m, press("up"))
+	if m.cur != m.tree.Root {
+		t.Fatal("up did not go to the start")
+	}
+	m = send(m, press("down"))
+	if m.cur.SAN != "Nc6" {
+		t.Fatalf("down went to %q", m.cur.SAN)
+	}
+	m = send(m, press("esc"), press("k"))
+	if m.cur.SAN != "Nf3" {
+		t.Fatalf("k went to %q", m.cur.SAN)
+	}
+	m = send(m, press("j"))
+	if m.cur.SAN != "Nc6" {
+		t.Fatalf("j went to %q", m.cur.SAN)
+	}
+}
+
+func TestMouseAndCursor(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	g, _ := m.geometry()
+	// Click e2 then e4 (screen rows count from the top: rank 2 is row 6).
+	cell := func(file, row int) tea.MouseMsg {
+		return tea.MouseMsg{X: g.x0 + file*g.w + 1, Y: g.y0 + row*g.h, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	}
+	m = send(m, cell(4, 6))
+	if m.board.selected != chess.MakeSquare(4, 1) {
+		t.Fatalf("click selected %v", m.board.selected)
+	}
+	if tg := m.targets(); tg.Count() != 2 {
+		t.Fatalf("e2 targets %v", tg)
+	}
+	m = send(m, cell(4, 4))
+	if m.cur.SAN != "e4" {
+		t.Fatalf("click-click played %q", m.cur.SAN)
+	}
+	// Keyboard cursor, board flipped: black plays e7-e5.
+	m = send(m, press("esc"), press("f"), press("enter"))
+	if !m.board.cursorOn {
+		t.Fatal("enter did not show the cursor")
+	}
+	m.board.cursor = chess.MakeSquare(4, 6)
+	m = send(m, press(" "))
+	if m.board.selected != chess.MakeSquare(4, 6) {
+		t.Fatal("space did not pick e7")
+	}
+	// Flipped: down on the screen is up the board.
+	m = send(m, press("up"), press("up"), press("enter"))
+	if m.cur.SAN != "e5" {
+		t.Fatalf("cursor drop played %q (cursor %v)", m.cur.SAN, m.board.cursor)
+	}
+}
+
+func TestClockFlagFall(t *testing.T) {
+	now := fixedNow
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Increment: 2 * time.Second,
+		Now: func() time.Time { return now }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	now = now.Add(10 * time.Second)
+	m = playAll(t, m, "e4")
+	if got := m.clock.remaining(chess.White, now); got != 52*time.Second {
+		t.Fatalf("white has %v after 10 s +2 s, want 52s", got)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "0:52") {
+		t.Fatalf("clock not shown:\n%s", ansi.Strip(m.View()))
+	}
+	now = now.Add(61 * time.Second)
+	m = send(m, tickMsg(now))
+	over, banner := m.Over()
+	if !over || banner != "Black's time is up · White wins" || m.tree.Result != "1-0" {
+		t.Fatalf("flag: over=%v %q %s", over, banner, m.tree.Result)
+	}
+}
+
+func TestTakebackVsEngine(t *testing.T) {
+	f := &fakeEngine{}
+	m := New(testRenderer(termenv.Ascii), f, Options{Now: func() time.Time { return fixedNow }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, cmd := typeMove(m, "e4")
+	// Run the engine's search to its end through the wait command.
+	for cmd != nil && m.cur.Ply() < 2 {
+		msg := runCmd(cmd)
+		var nm tea.Model
+		nm, cmd = m.Update(msg)
+		m = nm.(Model)
+	}
+	if m.cur.Ply() != 2 {
+		t.Fatalf("engine did not reply (ply %d)", m.cur.Ply())
+	}
+	m = send(m, press("esc"), press("u"))
+	if m.cur != m.tree.Root || len(m.tree.Root.Children) != 0 {
+		t.Fatalf("takeback left ply %d", m.cur.Ply())
+	}
+}
+
+// runCmd runs a command, unpacking batches until a message of the model's
+// own kinds appears.
+func runCmd(cmd tea.Cmd) tea.Msg {
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			if c == nil {
+				continue
+			}
+			if r := runCmd(c); r != nil {
+				switch r.(type) {
+				case infoMsg, doneMsg:
+					return r
+				}
+			}
+		}
+		return nil
+	}
+	return msg
+}
+
+func TestThrottle(t *testing.T) {
+	// An engine reporting every millisecond reaches the model at most 15
+	// times a second.
+	f := &fakeEngine{tick: time.Millisecond}
+	pos := chess.NewPosition()
+	tree := NewTree(pos)
+	r := startSearch(f, nil, 1, searchAnalysis, tree.Root, tree.Game(tree.Root), engine.Limits{Infinite: true}, false, nil)
+	start := time.Now()
+	msgs, infos := 0, 0
+	for time.Since(start) < 600*time.Millisecond {
+		msg := r.wait()()
+		im := msg.(infoMsg)
+		msgs++
+		infos += len(im.infos)
+	}
+	r.stop()
+	<-r.finished
+	elapsed := time.Since(start).Seconds()
+	if rate := float64(msgs) / elapsed; rate > 16 {
+		t.Fatalf("%d messages in %.2fs (%.1f/s)", msgs, elapsed, rate)
+	}
+	if infos <= msgs {
+		t.Fatalf("reports not batched: %d infos in %d messages", infos, msgs)
+	}
+}
+
+func TestSaveAndSettings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "g.pgn")
+	if err := WriteFileAtomic(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	ents, _ := os.ReadDir(filepath.Dir(path))
+	if string(b) != "two" || len(ents) != 1 {
+		t.Fatalf("content %q, %d files", b, len(ents))
+	}
+	s := DefaultSettings()
+	s.Theme, s.Pieces, s.Level, s.Clock, s.Engine = "blue", "letters", 3, "5+3", "stockfish --x"
+	cfg := filepath.Join(dir, "config.toml")
+	if err := SaveSettings(cfg, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSettings(cfg)
+	if err != nil || got != s {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	_, err = ParseSettings(strings.NewReader("theme = \"x\"\nlevel = 99\n"))
+	if err == nil || !strings.Contains(err.Error(), "line 2: level") {
+		t.Fatalf("bad level: %v", err)
+	}
+	if b, i, err := ParseClock("3+2"); err != nil || b != 3*time.Minute || i != 2*time.Second {
+		t.Fatalf("ParseClock: %v %v %v", b, i, err)
+	}
+	if _, _, err := ParseClock("fast"); err == nil {
+		t.Fatal("ParseClock accepted nonsense")
+	}
+}
+
+func FuzzParseSettings(f *testing.F) {
+	f.Add(DefaultSettings().String())
+	f.Add("clock = \"1+\"\nhash = -1\n[x]\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseSettings(strings.NewReader(s))
+	})
+}
+
+// stubView is an extra view for the View plumbing test.
+type stubView struct{ keys int }
+
+func (v stubView) Init() tea.Cmd { return nil }
+func (v stubView) Update(msg tea.Msg) (View, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if k.String() == "esc" {
+			return v, CloseView
+		}
+		v.keys++
+	}
+	return v, nil
+}
+func (v stubView) View(w, h int) string { return "SUITE VIEW " + strings.Repeat("*", v.keys) }
+
+func TestExtraView(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{{Key: "S", Help: "suite", New: func(Env) View { return stubView{} }}}})
+	m = send(m, press("esc"), press("S"), press("x"), press("y"))
+	if !strings.HasPrefix(m.View(), "SUITE VIEW **") {
+		t.Fatalf("view: %q", m.View())
+	}
+	nm, cmd := m.Update(press("esc"))
+	m = send(nm.(Model), cmd())
+	if len(m.views) != 0 || !strings.Contains(ansi.Strip(m.View()), "White to move") {
+		t.Fatal("view did not close")
+	}
+}
+
+func TestHelpOverlayAndNewGameDialog(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, press("?"))
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "takeback") || !strings.Contains(v, "copy FEN") {
+		t.Fatalf("help overlay:\n%s", v)
+	}
+	m = send(m, press("x"), press("esc"), press("n"))
+	if _, ok := m.dialog.(*newGameDialog); !ok {
+		t.Fatal("n opened no dialog")
+	}
+	// Mode: analysis (three steps right from human vs human is vs engine…).
+	m = send(m, press("right"), press("down"), press("down"), press("down"), press("right"), press("enter"))
+	if m.mode != Analysis || !m.clock.enabled == false && m.clock.left[0] != time.Minute {
+		t.Fatalf("new game mode %v clock %v", m.mode, m.clock.left)
+	}
+}
+
+// eloEngine records the options it is given.
+type eloEngine struct {
+	fakeEngine
+	mu  sync.Mutex
+	set []string
+}
+
+func (e *eloEngine) Options() []engine.Option {
+	return []engine.Option{{Name: "UCI_LimitStrength", Type: "check"}, {Name: "UCI_Elo", Type: "spin", Min: 500, Max: 3000}}
+}
+
+func (e *eloEngine) SetOption(name, val string) error {
+	if e.active.Load() != 0 {
+		panic("SetOption during Search")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.set = append(e.set, name+"="+val)
+	return nil
+}
+
+func TestLevelSetsEloThenFullStrengthForAnalysis(t *testing.T) {
+	e := &eloEngine{}
+	m := New(testRenderer(termenv.Ascii), e, Options{Level: 2, Now: func() time.Time { return fixedNow }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, cmd := typeMove(m, "e4")
+	for cmd != nil && m.cur.Ply() < 2 {
+		nm, c := m.Update(runCmd(cmd))
+		m, cmd = nm.(Model), c
+	}
+	m = send(m, press("esc"), press("a"))
+	m.Close()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	got := strings.Join(e.set, " ")
+	if got != "UCI_LimitStrength=true UCI_Elo=1100 UCI_LimitStrength=false" {
+		t.Fatalf("options set: %s", got)
+	}
+}
+
+func TestMoveListScrolls(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis})
+	for i := 0; i < 15; i++ {
+		m = playAll(t, m, "Nf3", "Nf6", "Ng1", "Ng8")
+	}
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "30. Ng1") || strings.Contains(v, "   1. Nf3") {
+		t.Fatalf("move list not scrolled to the current move:\n%s", v)
+	}
+	m = send(m, press("up"))
+	v = ansi.Strip(m.View())
+	if !strings.Contains(v, "   1. Nf3") {
+		t.Fatalf("move list not scrolled back to the start:\n%s", v)
+	}
+}
+
+func TestCopyPasteSave(t *testing.T) {
+	var copied string
+	m := newTestModel(t, Options{Mode: TwoHumans, Clipboard: func(s string) error { copied = s; return nil }})
+	m = playAll(t, m, "d4")
+	m = send(m, press("esc"), press("c"))
+	if copied != "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1" {
+		t.Fatalf("copied %q", copied)
+	}
+	m = send(m, press("p"))
+	for _, r := range "8/8/8/8/8/1k6/8/K1q5 w - - 0 1" {
+		m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m = send(m, press("enter"))
+	if m.mode != Analysis || !m.pos.IsCheckmate() || !strings.Contains(ansi.Strip(m.View()), "Checkmate") {
+		t.Fatalf("pasted FEN: mode %v, fen %s", m.mode, m.pos.FEN())
+	}
+	m = send(m, press("p"))
+	for _, r := range "not a fen" {
+		m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m = send(m, press("enter"))
+	if !m.msgIsErr || !m.pos.IsCheckmate() {
+		t.Fatal("a bad FEN was not reported, or changed the board")
+	}
+	path := filepath.Join(t.TempDir(), "out.pgn")
+	m = send(m, press("s"))
+	d := m.dialog.(*promptDialog)
+	d.in.SetValue(path)
+	nm, cmd := m.Update(press("enter"))
+	m = send(nm.(Model), cmd())
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `[FEN "8/8/8/8/8/1k6/8/K1q5 w - - 0 1"]`) || !strings.Contains(m.message, "saved") {
+		t.Fatalf("save: %v %q\n%s", err, m.message, b)
+	}
+}

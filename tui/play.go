@@ -1,0 +1,413 @@
+package tui
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// tickMsg advances the clocks.
+type tickMsg time.Time
+
+func (m Model) tickCmd() tea.Cmd {
+	if !m.clock.running || m.over {
+		return nil
+	}
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+func tcTag(base, inc time.Duration) string {
+	return fmt.Sprintf("%d+%d", int(base.Seconds()), int(inc.Seconds()))
+}
+
+// atEnd reports whether the shown position is the end of the game being
+// played (moves can be played only there in a game).
+func (m *Model) atEnd() bool { return len(m.cur.Children) == 0 && onMainLine(m.cur) }
+
+func onMainLine(n *Node) bool {
+	for ; n.Parent != nil; n = n.Parent {
+		if n.Parent.Children[0] != n {
+			return false
+		}
+	}
+	return true
+}
+
+// engineToMove reports whether the engine should be searching for its move.
+func (m *Model) engineToMove() bool {
+	if m.over || m.eng == nil || !m.atEnd() || len(m.views) > 0 {
+		return false
+	}
+	switch m.mode {
+	case Watch:
+		return true
+	case VsEngine:
+		return m.pos.SideToMove() != m.human
+	}
+	return false
+}
+
+// humanMayMove reports whether the user may play a move now, with the
+// reason when not.
+func (m *Model) humanMayMove() error {
+	switch {
+	case m.mode == Analysis:
+		return nil
+	case m.over:
+		return fmt.Errorf("the game is over: n starts a new one")
+	case !m.atEnd():
+		return fmt.Errorf("go to the last move (end) to play")
+	case m.mode == Watch:
+		return fmt.Errorf("the engines are playing: n for a new game")
+	case m.mode == VsEngine && m.pos.SideToMove() != m.human:
+		return fmt.Errorf("wait for the engine's move")
+	}
+	return nil
+}
+
+// playMove plays m (legal in the shown position) and returns what follows:
+// the engine's reply, a new analysis, the autosave, the end of the game.
+func (m *Model) playMove(mv chess.Move) tea.Cmd {
+	mover := m.pos.SideToMove()
+	inGame := m.mode != Analysis && !m.over && m.atEnd()
+	n := m.tree.Play(m.cur, m.pos, mv)
+	m.setCur(n)
+	m.message, m.msgIsErr = "", false
+	var cmds []tea.Cmd
+	if inGame {
+		now := m.opt.Now()
+		m.clock.moved(mover, now)
+		if o := m.pos.Outcome(); o != chess.Ongoing {
+			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), outcomeText(o, m.pos.SideToMove())))
+		} else {
+			cmds = append(cmds, m.autosave())
+		}
+		if !m.ticking {
+			cmds = append(cmds, m.startTicking())
+		}
+	}
+	cmds = append(cmds, m.sync())
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) startTicking() tea.Cmd {
+	c := m.tickCmd()
+	m.ticking = c != nil
+	return c
+}
+
+// outcomeResult is the PGN result of a finished position; stm is the side
+// to move in it.
+func outcomeResult(o chess.Outcome, stm chess.Color) string {
+	if o == chess.Checkmate {
+		if stm == chess.White {
+			return "0-1"
+		}
+		return "1-0"
+	}
+	return "1/2-1/2"
+}
+
+func outcomeText(o chess.Outcome, stm chess.Color) string {
+	if o == chess.Checkmate {
+		return fmt.Sprintf("Checkmate · %s wins", colorName(stm.Other()))
+	}
+	return map[chess.Outcome]string{
+		chess.Stalemate:           "Stalemate · draw",
+		chess.DeadPosition:        "Insufficient material · draw",
+		chess.FiftyMoves:          "Fifty-move rule · draw",
+		chess.ThreefoldRepetition: "Threefold repetition · draw",
+	}[o]
+}
+
+func colorName(c chess.Color) string {
+	if c == chess.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// endGame finishes the game in play.
+func (m *Model) endGame(result, banner string) tea.Cmd {
+	m.over, m.result, m.banner = true, result, banner
+	m.tree.Result = result
+	m.tree.Tags["Termination"] = banner
+	m.clock.stop(m.opt.Now())
+	m.ticking = false
+	cmds := []tea.Cmd{m.autosave()}
+	if m.opt.QuitOnGameOver {
+		m.quitting = true
+		m.run.stop()
+		cmds = append(cmds, tea.Quit)
+		return tea.Sequence(cmds...)
+	}
+	return tea.Batch(cmds...)
+}
+
+// autosave hands the game in progress to the autosave writer: the file's
+// earlier games followed by this one.
+func (m *Model) autosave() tea.Cmd {
+	if m.mode == Analysis || m.saver == nil {
+		return nil
+	}
+	m.saver.save(append(append([]byte(nil), m.autosavePrefix...), m.tree.WritePGN()...))
+	return nil
+}
+
+// sync makes the running search match what the screen needs: the engine's
+// move, a hint, the analysis of the shown position, or nothing.
+func (m *Model) sync() tea.Cmd {
+	var want searchKind
+	switch {
+	case m.eng == nil || m.quitting || len(m.views) > 0 || !m.pos.HasLegalMoves():
+	case m.engineToMove():
+		want = searchMove
+	case m.hintWanted:
+		want = searchHint
+	case m.analysisOn:
+		want = searchAnalysis
+	}
+	if m.running && m.run.kind == want && m.run.node == m.cur &&
+		(want != searchAnalysis || m.run.multi == m.multiPV) {
+		return nil
+	}
+	if m.running {
+		m.run.stop()
+		m.running = false
+	}
+	m.panel.thinking = false
+	if want == 0 {
+		return nil
+	}
+	var lim engine.Limits
+	switch want {
+	case searchMove:
+		lim = m.moveLimits()
+		m.panel.thinking = true
+	case searchHint:
+		lim = engine.Limits{MoveTime: time.Second}
+	case searchAnalysis:
+		lim = engine.Limits{Infinite: true, MultiPV: m.multiPV}
+	}
+	// Strength: the level's Elo for the engine's moves, full strength for
+	// analysis and hints. Options change only between searches, in the
+	// search goroutine after the previous search has returned.
+	var setup [][2]string
+	if m.hasElo {
+		elo := 0
+		if want == searchMove {
+			elo = Levels[m.level].Elo
+		}
+		if elo != m.elo {
+			if elo == 0 {
+				setup = append(setup, [2]string{"UCI_LimitStrength", "false"})
+			} else {
+				setup = append(setup, [2]string{"UCI_LimitStrength", "true"}, [2]string{"UCI_Elo", fmt.Sprint(elo)})
+			}
+			m.elo = elo
+		}
+	}
+	m.searchID++
+	m.run = startSearch(m.eng, m.run, m.searchID, want, m.cur, m.tree.Game(m.cur), lim, m.newGame, setup)
+	m.newGame = false
+	m.running = true
+	return m.run.wait()
+}
+
+// moveLimits are the limits of the engine's move: the clock if the game has
+// one, else the level.
+func (m *Model) moveLimits() engine.Limits {
+	if m.clock.enabled {
+		now := m.opt.Now()
+		return engine.Limits{
+			WTime: m.clock.remaining(chess.White, now), BTime: m.clock.remaining(chess.Black, now),
+			WInc: m.clock.inc, BInc: m.clock.inc,
+		}
+	}
+	if !reflect.DeepEqual(m.opt.MoveLimits, engine.Limits{}) {
+		return m.opt.MoveLimits
+	}
+	if m.hasElo {
+		return Levels[m.level].Limits
+	}
+	return Levels[m.level].Fallback
+}
+
+// handleDone takes the end of a search.
+func (m *Model) handleDone(d doneMsg) tea.Cmd {
+	if m.run == nil || d.id != m.run.id {
+		return nil // a cancelled search finishing late
+	}
+	m.running = false
+	m.panel.thinking = false
+	for _, i := range d.infos {
+		m.panel.add(m.pos, i)
+	}
+	if d.err != nil {
+		m.setError(fmt.Errorf("engine: %w", d.err))
+		return nil
+	}
+	switch m.run.kind {
+	case searchMove:
+		if m.run.node != m.cur {
+			return m.sync()
+		}
+		if !m.pos.IsLegal(d.res.BestMove) {
+			// Not retried: an engine that cannot move would loop forever.
+			m.setError(fmt.Errorf("the engine returned no legal move (%s): u takes back, n starts anew",
+				d.res.BestMove.UCI(m.pos.Chess960())))
+			return nil
+		}
+		return m.playMove(d.res.BestMove)
+	case searchHint:
+		m.hintWanted = false
+		if m.pos.IsLegal(d.res.BestMove) {
+			m.board.hint = d.res.BestMove
+			m.setMessage("hint: " + m.pos.SAN(d.res.BestMove))
+		}
+		return m.sync()
+	}
+	return nil
+}
+
+// handleInfo takes a frame's progress reports.
+func (m *Model) handleInfo(msg infoMsg) tea.Cmd {
+	if m.run == nil || msg.id != m.run.id || !m.running {
+		return nil
+	}
+	for _, i := range msg.infos {
+		m.panel.add(m.pos, i)
+	}
+	return m.run.wait()
+}
+
+// handleTick checks the flag.
+func (m *Model) handleTick() tea.Cmd {
+	if m.over || !m.clock.running {
+		m.ticking = false
+		return nil
+	}
+	now := m.opt.Now()
+	if side, ok := m.clock.flagged(now); ok {
+		m.run.stop()
+		m.running = false
+		result := "0-1"
+		if side == chess.Black {
+			result = "1-0"
+		}
+		// A flag against a lone king (or any mate-proof material) is a draw.
+		if !canMate(m.pos, side.Other()) {
+			result = "1/2-1/2"
+		}
+		return m.endGame(result, fmt.Sprintf("%s's time is up · %s", colorName(side), resultWords(result)))
+	}
+	return m.tickCmd()
+}
+
+// canMate reports whether c has any material that could ever mate.
+func canMate(p *chess.Position, c chess.Color) bool {
+	return p.ByColor(c) != p.Pieces(c, chess.King)
+}
+
+func resultWords(r string) string {
+	switch r {
+	case "1-0":
+		return "White wins"
+	case "0-1":
+		return "Black wins"
+	}
+	return "draw"
+}
+
+func (m *Model) setError(err error)  { m.message, m.msgIsErr = err.Error(), true }
+func (m *Model) setMessage(s string) { m.message, m.msgIsErr = s, false }
+
+// resign ends the game in the engine's (or, with two humans, the
+// opponent's) favour.
+func (m *Model) resign() tea.Cmd {
+	if m.over || m.mode == Analysis || m.mode == Watch {
+		m.setError(fmt.Errorf("no game to resign"))
+		return nil
+	}
+	loser := m.pos.SideToMove()
+	if m.mode == VsEngine {
+		loser = m.human
+	}
+	result := "1-0"
+	if loser == chess.White {
+		result = "0-1"
+	}
+	m.run.stop()
+	m.running = false
+	return m.endGame(result, fmt.Sprintf("%s resigns · %s", colorName(loser), resultWords(result)))
+}
+
+// offerDraw: the engine accepts when its last evaluation says it is
+// worse by more than a pawn, or dead level (|score| ≤ 0.15) after move 40.
+func (m *Model) offerDraw() tea.Cmd {
+	if m.over || m.mode == Analysis || m.mode == Watch {
+		m.setError(fmt.Errorf("no game to offer a draw in"))
+		return nil
+	}
+	if m.mode == TwoHumans {
+		m.run.stop()
+		m.running = false
+		return m.endGame("1/2-1/2", "Draw agreed")
+	}
+	if b := m.panel.best(); b != nil {
+		engineView := b.white
+		if m.human == chess.White {
+			engineView = engineView.Negate()
+		}
+		if engineView.Mate < 0 || (engineView.Mate == 0 && (engineView.CP < -100 ||
+			(abs(engineView.CP) <= 15 && m.pos.FullmoveNumber() > 40))) {
+			m.run.stop()
+			m.running = false
+			return m.endGame("1/2-1/2", "Draw agreed")
+		}
+	}
+	m.setMessage("the engine declines the draw")
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// takeback undoes moves: in a game, back to the human's last turn; in
+// analysis, the shown move is deleted.
+func (m *Model) takeback() tea.Cmd {
+	if m.cur.Parent == nil {
+		m.setError(fmt.Errorf("nothing to take back"))
+		return nil
+	}
+	if m.mode == Analysis || m.mode == TwoHumans {
+		m.setCur(m.tree.Truncate(m.cur))
+		return m.sync()
+	}
+	if m.mode == Watch {
+		m.setError(fmt.Errorf("no takebacks while watching"))
+		return nil
+	}
+	n := End(m.cur)
+	n = m.tree.Truncate(n)
+	for n.Parent != nil && m.tree.Position(n).SideToMove() != m.human {
+		n = m.tree.Truncate(n)
+	}
+	if m.over {
+		m.over, m.banner, m.result = false, "", "*"
+		m.tree.Result = "*"
+		delete(m.tree.Tags, "Termination")
+	}
+	m.setCur(n)
+	m.clock.start(m.pos.SideToMove(), m.opt.Now())
+	return tea.Batch(m.sync(), m.startTicking(), m.autosave())
+}

@@ -1,0 +1,423 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/review"
+)
+
+// ReviewOptions say how the review view analyses the game.
+type ReviewOptions struct {
+	Limits engine.Limits // per position
+	// SavePath is where "s" writes the annotated PGN; empty disables it.
+	SavePath string
+}
+
+// ReviewViewEntry is the "r" entry of the board: review the main line of
+// the game on the board.
+func ReviewViewEntry(opt ReviewOptions) ViewEntry {
+	return ViewEntry{Key: "r", Help: "game review (?!, ?, ?? and an eval graph)", New: func(env Env) View {
+		return NewReviewView(env, opt)
+	}}
+}
+
+// reviewView analyses every position of the game's main line in the
+// background (review.Analyze through the engine seam), then shows the
+// moves with their judgments, an eval graph of White's win% per ply, the
+// selected position and each side's totals.
+type reviewView struct {
+	env    Env
+	st     *styles
+	board  boardView
+	opt    ReviewOptions
+	start  *chess.Position
+	moves  []chess.Move
+	sans   []string
+	evals  []review.PositionEval // as they arrive
+	report *review.Report
+	err    error
+	sel    int // ply shown: 0 is the start, i is after move i
+	msg    string
+
+	cancel   context.CancelFunc
+	events   chan tea.Msg
+	finished chan struct{}
+}
+
+type reviewProgressMsg struct{ p review.Progress }
+
+type reviewDoneMsg struct {
+	r   *review.Report
+	err error
+}
+
+// NewReviewView builds the review view of env.Tree's main line.
+func NewReviewView(env Env, opt ReviewOptions) View {
+	v := &reviewView{env: env, st: newStyles(env.Renderer, env.Theme, false), board: newBoardView(), opt: opt}
+	v.start = chess.NewPosition()
+	if env.Tree != nil {
+		v.start = env.Tree.Start.Clone()
+		for _, n := range env.Tree.MainLine() {
+			v.moves = append(v.moves, n.Move)
+			v.sans = append(v.sans, n.SAN)
+		}
+	}
+	return v
+}
+
+// Init starts the analysis.
+func (v *reviewView) Init() tea.Cmd {
+	if v.env.Engine == nil {
+		v.err = fmt.Errorf("no engine to review with")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	v.events = make(chan tea.Msg, len(v.moves)+2)
+	v.finished = make(chan struct{})
+	a, start, moves, lim := v.env.Engine, v.start.Clone(), append([]chess.Move(nil), v.moves...), v.opt.Limits
+	go func() {
+		defer close(v.finished)
+		r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
+			v.events <- reviewProgressMsg{p} // room for every position: never blocks
+		})
+		v.events <- reviewDoneMsg{r, err}
+	}()
+	return v.wait()
+}
+
+func (v *reviewView) wait() tea.Cmd {
+	ch := v.events
+	return func() tea.Msg { return <-ch }
+}
+
+// Close stops the analysis.
+func (v *reviewView) Close() {
+	if v.cancel != nil {
+		v.cancel()
+		<-v.finished
+	}
+}
+
+func (v *reviewView) Update(msg tea.Msg) (View, tea.Cmd) {
+	switch msg := msg.(type) {
+	case reviewProgressMsg:
+		v.evals = append(v.evals, msg.p.Eval)
+		return v, v.wait()
+	case reviewDoneMsg:
+		v.report, v.err = msg.r, msg.err
+		return v, nil
+	case tea.KeyMsg:
+		return v, v.key(msg)
+	}
+	return v, nil
+}
+
+func (v *reviewView) key(k tea.KeyMsg) tea.Cmd {
+	n := len(v.moves)
+	switch k.String() {
+	case "esc", "q":
+		v.Close()
+		return CloseView
+	case "left", "k", "h":
+		v.sel = max(0, v.sel-1)
+	case "right", "j", "l":
+		v.sel = min(n, v.sel+1)
+	case "up", "home":
+		v.sel = 0
+	case "down", "end":
+		v.sel = n
+	case "n": // next mistake
+		if v.report != nil {
+			if i := v.report.NextMistake(v.sel - 1); i >= 0 {
+				v.sel = i + 1
+			} else {
+				v.msg = "no more mistakes"
+			}
+		}
+	case "p": // previous mistake
+		if v.report != nil {
+			for i := v.sel - 2; i >= 0; i-- {
+				if v.report.Moves[i].Judgment != review.Good {
+					v.sel = i + 1
+					break
+				}
+			}
+		}
+	case "s":
+		v.msg = v.save()
+	}
+	return nil
+}
+
+// save writes the annotated game to SavePath.
+func (v *reviewView) save() string {
+	if v.report == nil || v.opt.SavePath == "" {
+		return "nothing to save yet"
+	}
+	g := pgn.NewGame()
+	if v.env.Tree != nil {
+		for _, name := range []string{"Event", "Site", "Date", "Round", "White", "Black"} {
+			if val := v.env.Tree.Tags[name]; val != "" {
+				g.SetTag(name, val)
+			}
+		}
+		if res := v.env.Tree.Result; res != "" {
+			g.SetTag("Result", res)
+		}
+	}
+	if v.start.FEN() != chess.NewPosition().FEN() {
+		g.SetTag("SetUp", "1")
+		g.SetTag("FEN", v.start.FEN())
+	}
+	n := g.Root
+	for i, m := range v.moves {
+		n = n.AddChild(m, v.sans[i])
+	}
+	if err := v.report.Annotate(g); err != nil {
+		return "save: " + err.Error()
+	}
+	if err := pgn.WriteFile(v.opt.SavePath, []*pgn.Game{g}); err != nil {
+		return "save: " + err.Error()
+	}
+	return "annotated game saved to " + v.opt.SavePath
+}
+
+// View draws the header, the move list beside the board, the eval graph
+// and the help line.
+func (v *reviewView) View(width, height int) string {
+	if width < MinWidth || height < MinHeight {
+		return tooSmall(width, height)
+	}
+	st := v.st
+	eng := "no engine"
+	if v.env.Engine != nil {
+		eng = v.env.Engine.Name()
+	}
+	head := st.title.Render("Game review") + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
+	status := ""
+	switch {
+	case v.err != nil:
+		status = st.err.Render(v.err.Error())
+	case v.report == nil:
+		status = st.accent.Render(fmt.Sprintf("analysing %d/%d positions", len(v.evals), len(v.moves)+1))
+	default:
+		status = v.totals()
+	}
+	const graphH = 4
+	bodyH := height - 3 - graphH - 2
+	g := boardGeom{w: 3, h: 1, x0: rankLabelWidth}
+	if bodyH >= 8*2+1 && width >= 2+8*5+40 {
+		g.w, g.h = 5, 2
+	}
+	pos := v.position(v.sel)
+	sc := boardScene{pos: pos}
+	bv := v.board
+	if v.sel > 0 {
+		sc.last = v.moves[v.sel-1]
+	}
+	if v.report != nil && v.sel > 0 {
+		if mv := v.report.Moves[v.sel-1]; mv.Best != chess.NullMove {
+			bv.hint = mv.Best
+		}
+	}
+	right := strings.Split(bv.render(st, g, sc), "\n")
+	right = append(right, "")
+	boardW := rankLabelWidth + 8*g.w
+	right = append(right, v.selectedText(boardW)...)
+	listW := width - boardW - 2
+	left := v.moveList(listW, bodyH)
+	lines := []string{pad(head, width), pad(status, width)}
+	for i := 0; i < bodyH; i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		lines = append(lines, pad(l, listW)+"  "+pad(r, boardW))
+	}
+	lines = append(lines, pad(st.muted.Render("White's win% per ply"), width))
+	lines = append(lines, v.graph(width, graphH)...)
+	lines = append(lines, pad(st.muted.Render(v.msg), width))
+	lines = append(lines, pad(st.muted.Render("←/→ h/l move · n/p next/previous mistake · home/end · s save PGN · esc back"), width))
+	return strings.Join(lines, "\n")
+}
+
+func (v *reviewView) position(ply int) *chess.Position {
+	p := v.start.Clone()
+	var u chess.Undo
+	for _, m := range v.moves[:ply] {
+		p.MakeMove(m, &u)
+	}
+	return p
+}
+
+// totals are each side's counts, ACPL and accuracy.
+func (v *reviewView) totals() string {
+	var parts []string
+	for c, side := range []string{"White", "Black"} {
+		p := v.report.Players[c]
+		parts = append(parts, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %d · accuracy %.0f%%", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy))
+	}
+	return v.st.text.Render(strings.Join(parts, "   "))
+}
+
+// selectedText describes the selected move: eval and the judgment's comment.
+func (v *reviewView) selectedText(w int) []string {
+	st := v.st
+	if v.sel < len(v.evals) {
+		e := v.evals[v.sel].Eval
+		out := []string{st.bold.Render(fmt.Sprintf("eval %s", e))}
+		if v.report != nil && v.sel > 0 {
+			mv := v.report.Moves[v.sel-1]
+			if c := mv.Comment(); c != "" {
+				for _, l := range wrapWords(mv.SAN+mv.Judgment.Symbol()+" "+c, w) {
+					out = append(out, v.judgmentStyle(mv.Judgment).Render(l))
+				}
+			}
+		}
+		return out
+	}
+	return []string{st.muted.Render("not analysed yet")}
+}
+
+func (v *reviewView) judgmentStyle(j review.Judgment) lipgloss.Style {
+	switch j {
+	case review.Blunder, review.Mistake:
+		return v.st.err
+	case review.Inaccuracy:
+		return v.st.accent
+	}
+	return v.st.text
+}
+
+// moveList is the game in two columns, each move with its judgment's
+// symbol, scrolled to keep the selected move in view.
+func (v *reviewView) moveList(w, h int) []string {
+	st := v.st
+	ply0 := gamePly(v.start)
+	type row struct {
+		num  int
+		w, b int // move indexes + 1; 0 for none
+	}
+	var rows []row
+	for i := range v.moves {
+		ply := ply0 + i
+		if ply%2 == 0 || len(rows) == 0 {
+			rows = append(rows, row{num: ply/2 + 1})
+		}
+		if ply%2 == 0 {
+			rows[len(rows)-1].w = i + 1
+		} else {
+			rows[len(rows)-1].b = i + 1
+		}
+	}
+	selRow := 0
+	for i, r := range rows {
+		if r.w == v.sel || r.b == v.sel {
+			selRow = i
+		}
+	}
+	top := max(0, min(selRow-h/2, len(rows)-h))
+	cell := func(i int, dots bool) string {
+		if i == 0 {
+			if dots {
+				return pad("…", 11)
+			}
+			return strings.Repeat(" ", 11)
+		}
+		s := v.sans[i-1]
+		style := st.text
+		if v.report != nil {
+			j := v.report.Moves[i-1].Judgment
+			s += j.Symbol()
+			if j != review.Good {
+				style = v.judgmentStyle(j)
+			}
+		}
+		txt := pad(s, 11)
+		if i == v.sel {
+			return st.selected.Render(txt)
+		}
+		return style.Render(txt)
+	}
+	var out []string
+	if len(rows) == 0 {
+		out = append(out, st.muted.Render("no moves to review"))
+	}
+	for i := top; i < len(rows) && len(out) < h; i++ {
+		r := rows[i]
+		out = append(out, st.muted.Render(fmt.Sprintf("%4d.", r.num))+" "+cell(r.w, r.w == 0)+cell(r.b, false))
+	}
+	return out
+}
+
+// graph draws White's win% for each analysed position as bars rising from
+// the bottom, one column per ply (squeezed when the game is longer than
+// the width), the selected ply marked under it.
+func (v *reviewView) graph(width, height int) []string {
+	n := len(v.moves) + 1
+	cols := min(width, n)
+	levels := []rune(" ▁▂▃▄▅▆▇█")
+	rows := make([][]string, height)
+	mark := make([]rune, cols)
+	for c := 0; c < cols; c++ {
+		ply := c * n / cols
+		mark[c] = ' '
+		if ply <= v.sel && v.sel < (c+1)*n/cols {
+			mark[c] = '▲'
+		}
+		for r := range rows {
+			rows[r] = append(rows[r], " ")
+		}
+		if ply >= len(v.evals) {
+			continue
+		}
+		win := review.WinPercent(v.evals[ply].Eval.Ceiled())
+		units := int(win / 100 * float64(height*8))
+		style := v.st.text
+		if win < 50 {
+			style = v.st.muted
+		}
+		for r := 0; r < height; r++ {
+			fromBottom := height - 1 - r
+			u := max(0, min(8, units-fromBottom*8))
+			rows[r][c] = style.Render(string(levels[u]))
+		}
+	}
+	out := make([]string, 0, height+1)
+	for _, r := range rows {
+		out = append(out, pad(strings.Join(r, ""), width))
+	}
+	return append(out, pad(v.st.accent.Render(string(mark)), width))
+}
+
+// wrapWords breaks text into lines of at most w cells at spaces.
+func wrapWords(s string, w int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}

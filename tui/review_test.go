@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
+)
+
+// scriptedEngine answers each position of a game with a scripted score
+// (side to move's view, by the number of moves played) and the first legal
+// move.
+type scriptedEngine struct {
+	fakeEngine
+	scores map[int]engine.Score
+}
+
+func (s *scriptedEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	p, err := g.Position()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	in := fakeInfo(p, ml.Moves[0], 10, 0)
+	in.Score = s.scores[len(g.Moves)]
+	if info != nil {
+		info(in)
+	}
+	return engine.Result{BestMove: ml.Moves[0], Last: in}, nil
+}
+
+// TestGoldenReview reviews 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# with
+// scripted scores: 3... Nf6 is the blunder, the move list shows the
+// symbols, n jumps to it, and the eval graph and totals are drawn.
+func TestGoldenReview(t *testing.T) {
+	tree := NewTree(chess.NewPosition())
+	n, p := tree.Root, chess.NewPosition()
+	var u chess.Undo
+	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"} {
+		m, err := p.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = tree.Play(n, p, m)
+		p.MakeMove(m, &u)
+	}
+	tree.Tags["White"], tree.Tags["Black"] = "Scholar", "Victim"
+	tree.Result = "1-0"
+	eng := &scriptedEngine{scores: map[int]engine.Score{
+		0: {CP: 30}, 1: {CP: -30}, 2: {CP: 40}, // e4 e5: level
+		3: {CP: 20},  // Qh5: +0.40 → -0.20 for White (inaccuracy)
+		4: {CP: -10}, // Nc6
+		5: {CP: 0},   // Bc4
+		6: {Mate: 1}, // Nf6??: White mates in 1
+	}}
+	env := testEnv(eng)
+	env.Tree = tree
+	save := filepath.Join(t.TempDir(), "reviewed.pgn")
+	v := NewReviewView(env, ReviewOptions{Limits: engine.Limits{Depth: 10}, SavePath: save}).(*reviewView)
+	defer v.Close()
+	// Deliver the background analysis' messages in order.
+	for cmd := v.Init(); cmd != nil; {
+		_, cmd = v.Update(cmd())
+	}
+	if v.err != nil || v.report == nil {
+		t.Fatalf("review: %v", v.err)
+	}
+	v.Update(press("n"))
+	v.Update(press("n"))
+	if v.sel != 6 {
+		t.Fatalf("n, n selected ply %d, want 6 (3... Nf6)", v.sel)
+	}
+	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	out := v.View(100, 30)
+	golden(t, "review-blunder", out)
+	plain := ansi.Strip(out)
+	for _, want := range []string{"Qh5?!", "Nf6??", "Qxf7#", "Checkmate is now", "was 3... Ke7 4. Kd1", "White: 1?! 0? 0??",
+		"Black: 0?! 0? 1??", "▲", "█", "eval #1"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("review view lacks %q:\n%s", want, plain)
+		}
+	}
+	v.Update(press("s"))
+	if !strings.Contains(v.msg, "saved") {
+		t.Fatalf("save: %s", v.msg)
+	}
+	data, err := os.ReadFile(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g, err := range pgn.Games(strings.NewReader(string(data))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := g.Mainline()
+		if len(line) != 7 || len(line[5].NAGs) != 1 || line[5].NAGs[0] != 4 || line[5].Commands == nil ||
+			line[5].Commands.Eval.Kind != pgn.Mate || g.Tag("White") != "Scholar" || g.Result != "1-0" {
+			t.Errorf("saved game:\n%s", data)
+		}
+	}
+	if _, cmd := v.Update(press("esc")); cmd == nil || cmd() != CloseView() {
+		t.Error("esc did not close the review")
+	}
+}
+
+// TestReviewFromBoard opens the review with "r" from the board (its
+// ViewEntry); closing the program's model stops the analysis.
+func TestReviewFromBoard(t *testing.T) {
+	eng := &fakeEngine{tick: time.Hour} // never finishes: Close must stop it
+	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 3}})}})
+	m.eng = eng
+	m = playAll(t, m, "e4", "e5")
+	m = send(m, press("esc"), press("r"))
+	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "analysing 0/3 positions") {
+		t.Fatalf("r did not open the review:\n%s", ansi.Strip(m.View()))
+	}
+	m.Close()
+	if eng.active.Load() != 0 {
+		t.Error("the review's search still runs after Close")
+	}
+}

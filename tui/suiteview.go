@@ -1,0 +1,572 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/epd"
+)
+
+// SuiteOptions say which suite the suite view runs and how.
+type SuiteOptions struct {
+	Name    string
+	Records []*epd.Record
+	Limits  engine.Limits
+	// Out is where "e" exports the results (.json or .csv); empty means
+	// NAME-results.json in the current directory.
+	Out string
+	// AutoRun starts running every position as the view opens.
+	AutoRun bool
+}
+
+// SuiteViewEntry is the "S" entry of the board: the named suite (bundled
+// name or EPD file) at the given limits.
+func SuiteViewEntry(suite string, lim engine.Limits) ViewEntry {
+	return ViewEntry{Key: "S", Help: "test suite runner (" + suite + ")", New: func(env Env) View {
+		s, err := epd.Load(suite)
+		if err != nil {
+			return NewSuiteView(env, SuiteOptions{Name: err.Error(), Limits: lim})
+		}
+		return NewSuiteView(env, SuiteOptions{Name: s.Name, Records: s.Records, Limits: lim})
+	}}
+}
+
+// suiteStatus is where a position stands.
+type suiteStatus uint8
+
+const (
+	suitePending suiteStatus = iota
+	suiteRunning
+	suiteSolved
+	suiteFailed
+)
+
+// suiteRow is one position of the table.
+type suiteRow struct {
+	status  suiteStatus
+	out     epd.Outcome
+	live    engine.Info // the running search's last report
+	hasLive bool
+}
+
+// observe keeps the last report of the principal variation.
+func (r *suiteRow) observe(infos []engine.Info) {
+	for _, in := range infos {
+		if len(in.PV) > 0 && in.MultiPV <= 1 && in.String == "" {
+			r.live, r.hasLive = in, true
+		}
+	}
+}
+
+// suiteView runs an EPD suite position by position through the engine
+// seam, one search at a time in a background goroutine whose reports
+// arrive as messages, and shows a table, the selected position's board
+// (the expected move highlighted) and the live principal variation.
+type suiteView struct {
+	env   Env
+	st    *styles
+	board boardView
+	opt   SuiteOptions
+	rows  []suiteRow
+	sel   int
+	top   int
+	w, h  int
+
+	// queue is what is left to run after the current position: the
+	// indices in order. run is the search in progress (nil when idle).
+	queue   []int
+	run     *suiteRun
+	runID   int
+	stopped int // the run id "s" cancelled: its outcome is not a result
+	message string
+}
+
+// suiteRun is the handle on one position's search.
+type suiteRun struct {
+	id       int
+	index    int
+	cancel   context.CancelFunc
+	events   chan engine.Info
+	done     chan epd.Outcome
+	finished chan struct{}
+}
+
+type suiteInfoMsg struct {
+	id    int
+	infos []engine.Info
+}
+
+type suiteDoneMsg struct {
+	id    int
+	out   epd.Outcome
+	infos []engine.Info // reports not yet delivered
+}
+
+// NewSuiteView builds the suite runner view.
+func NewSuiteView(env Env, opt SuiteOptions) View {
+	v := &suiteView{env: env, st: newStyles(env.Renderer, env.Theme, false), board: newBoardView(), opt: opt,
+		rows: make([]suiteRow, len(opt.Records)), w: 80, h: 24}
+	v.board.selected = chess.NoSquare
+	if opt.AutoRun {
+		for i := range v.rows {
+			v.queue = append(v.queue, i)
+		}
+	}
+	return v
+}
+
+// Init starts the queue (when AutoRun asked for it).
+func (v *suiteView) Init() tea.Cmd { return v.next() }
+
+// Close stops the search; the root model calls it when the program ends.
+func (v *suiteView) Close() {
+	if v.run != nil {
+		v.run.cancel()
+		<-v.run.finished
+	}
+}
+
+// next starts the first queued position if nothing runs.
+func (v *suiteView) next() tea.Cmd {
+	if v.run != nil || len(v.queue) == 0 || v.env.Engine == nil {
+		return nil
+	}
+	i := v.queue[0]
+	v.queue = v.queue[1:]
+	v.runID++
+	v.rows[i] = suiteRow{status: suiteRunning}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &suiteRun{id: v.runID, index: i, cancel: cancel, events: make(chan engine.Info, 64),
+		done: make(chan epd.Outcome, 1), finished: make(chan struct{})}
+	v.run = r
+	// The search gets its own copy of the position: SAN and legality
+	// checks make and unmake moves on it, and the view reads the original.
+	orig := v.opt.Records[i]
+	rec := &epd.Record{Position: orig.Position.Clone(), Ops: orig.Ops, Line: orig.Line}
+	a, lim := v.env.Engine, v.opt.Limits
+	go func() {
+		defer close(r.finished)
+		o := epd.Solve(ctx, a, i, rec, lim, func(in engine.Info) {
+			in.PV = append(in.PV[:0:0], in.PV...) // the engine may reuse its slice
+			select {
+			case r.events <- in:
+			default: // the view is behind; a later report supersedes this one
+			}
+		})
+		r.done <- o
+	}()
+	return r.wait()
+}
+
+// wait delivers the run's reports, at most one batch per frame, or its end.
+func (r *suiteRun) wait() tea.Cmd {
+	return func() tea.Msg {
+		var infos []engine.Info
+		t := time.NewTimer(frame)
+		defer t.Stop()
+		for {
+			select {
+			case in := <-r.events:
+				infos = append(infos, in)
+			case <-t.C:
+				if len(infos) > 0 {
+					return suiteInfoMsg{id: r.id, infos: infos}
+				}
+				t.Reset(frame)
+			case o := <-r.done:
+				for {
+					select {
+					case in := <-r.events:
+						infos = append(infos, in)
+					default:
+						return suiteDoneMsg{id: r.id, out: o, infos: infos}
+					}
+				}
+			}
+		}
+	}
+}
+
+func (v *suiteView) Update(msg tea.Msg) (View, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		v.w, v.h = msg.Width, msg.Height
+	case suiteInfoMsg:
+		if v.run == nil || msg.id != v.run.id {
+			return v, nil
+		}
+		v.rows[v.run.index].observe(msg.infos)
+		return v, v.run.wait()
+	case suiteDoneMsg:
+		if v.run == nil || msg.id != v.run.id {
+			return v, nil
+		}
+		i := v.run.index
+		<-v.run.finished
+		v.run = nil
+		row := &v.rows[i]
+		row.observe(msg.infos)
+		row.out = msg.out
+		row.status = suiteFailed
+		if msg.out.Solved {
+			row.status = suiteSolved
+		}
+		if msg.id == v.stopped {
+			*row = suiteRow{} // interrupted: still to be run
+		}
+		return v, v.next()
+	case tea.KeyMsg:
+		return v, v.key(msg)
+	}
+	return v, nil
+}
+
+func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
+	n := len(v.rows)
+	switch k.String() {
+	case "esc", "q":
+		v.Close()
+		return CloseView
+	case "up", "k":
+		v.sel = max(0, v.sel-1)
+	case "down", "j":
+		v.sel = max(0, min(n-1, v.sel+1))
+	case "pgup":
+		v.sel = max(0, v.sel-10)
+	case "pgdown":
+		v.sel = max(0, min(n-1, v.sel+10))
+	case "home", "g":
+		v.sel = 0
+	case "end", "G":
+		v.sel = max(0, n-1)
+	case "a": // run all that are not done
+		v.queue = v.queue[:0]
+		for i := range v.rows {
+			if v.rows[i].status == suitePending {
+				v.queue = append(v.queue, i)
+			}
+		}
+		return v.next()
+	case "f": // run from here to the end
+		v.queue = v.queue[:0]
+		for i := v.sel; i < n; i++ {
+			v.queue = append(v.queue, i)
+		}
+		return v.next()
+	case "enter", " ": // run the selected position (again)
+		if n > 0 {
+			v.queue = append([]int{v.sel}, v.queue...)
+			return v.next()
+		}
+	case "s": // stop
+		v.queue = v.queue[:0]
+		if v.run != nil {
+			v.stopped = v.run.id
+			v.run.cancel()
+		}
+	case "e":
+		v.message = v.export()
+	}
+	return nil
+}
+
+// export saves the finished outcomes.
+func (v *suiteView) export() string {
+	res := &epd.Results{Suite: v.opt.Name, Date: time.Now().UTC(), Limits: describeLimits(v.opt.Limits)}
+	if v.env.Engine != nil {
+		res.Engine = v.env.Engine.Name()
+	}
+	for _, r := range v.rows {
+		if r.status == suiteSolved || r.status == suiteFailed {
+			res.Outcomes = append(res.Outcomes, r.out)
+			res.Total++
+			if r.out.Solved {
+				res.Solved++
+			}
+			res.Points += r.out.Points
+		}
+	}
+	path := v.opt.Out
+	if path == "" {
+		path = strings.NewReplacer("/", "_", " ", "_").Replace(v.opt.Name) + "-results.json"
+	}
+	if err := res.Save(path); err != nil {
+		return "export: " + err.Error()
+	}
+	return fmt.Sprintf("%d results written to %s", res.Total, path)
+}
+
+func describeLimits(l engine.Limits) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("nodes %d", l.Nodes)
+	case l.MoveTime > 0:
+		return "movetime " + l.MoveTime.String()
+	}
+	return "no limit"
+}
+
+// View draws the header, the table beside the board and the key help.
+func (v *suiteView) View(width, height int) string {
+	if width < MinWidth || height < MinHeight {
+		return tooSmall(width, height)
+	}
+	st := v.st
+	done, solved, pts, maxPts := 0, 0, 0, 0
+	for _, r := range v.rows {
+		if r.status == suiteSolved || r.status == suiteFailed {
+			done++
+			pts += r.out.Points
+			maxPts += r.out.MaxPoints
+		}
+		if r.status == suiteSolved {
+			solved++
+		}
+	}
+	n := len(v.rows)
+	eng := "no engine"
+	if v.env.Engine != nil {
+		eng = v.env.Engine.Name()
+	}
+	head := st.title.Render("Suite "+v.opt.Name) + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
+	barW := 24
+	fill := 0
+	if n > 0 {
+		fill = done * barW / n
+	}
+	score := fmt.Sprintf("solved %d/%d", solved, done)
+	if maxPts > 0 {
+		score += fmt.Sprintf(" · points %d/%d", pts, maxPts)
+	}
+	prog := st.accent.Render(strings.Repeat("█", fill)) + st.muted.Render(strings.Repeat("░", barW-fill)) +
+		st.text.Render(fmt.Sprintf(" %d/%d  ", done, n)) + st.bold.Render(score)
+
+	// The board: 5×2 squares when there is room, else 3×1.
+	g := boardGeom{w: 3, h: 1, x0: rankLabelWidth}
+	if height >= 2+8*2+1+4+2 && width >= 2+8*5+48 {
+		g.w, g.h = 5, 2
+	}
+	var right []string
+	if n > 0 {
+		rec := v.opt.Records[v.sel]
+		row := v.rows[v.sel]
+		bv := v.board
+		if bm := rec.BestMoves(); len(bm) > 0 {
+			bv.hint = bm[0]
+		}
+		sc := boardScene{pos: rec.Position}
+		if row.status == suiteSolved || row.status == suiteFailed {
+			if m, err := rec.Position.ParseSAN(row.out.Move); err == nil {
+				sc.last = m
+			}
+		}
+		right = strings.Split(bv.render(st, g, sc), "\n")
+		right = append(append(right, ""), v.detail(rec, row)...)
+	}
+	boardW := rankLabelWidth + 8*g.w
+	bodyH := height - 4
+	tableW := width - boardW - 2
+	left := v.table(tableW, bodyH)
+	var lines []string
+	lines = append(lines, pad(head, width), pad(prog, width))
+	for i := 0; i < bodyH; i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		lines = append(lines, pad(l, tableW)+"  "+pad(r, boardW))
+	}
+	msg := st.muted.Render(v.message)
+	lines = append(lines, pad(msg, width))
+	lines = append(lines, pad(st.muted.Render("↑/↓ j/k select · enter run one · f run from here · a run all · s stop · e export · esc back"), width))
+	return strings.Join(lines, "\n")
+}
+
+// detail is the text under the board: the record, then the engine's line.
+func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
+	st := v.st
+	p := rec.Position
+	want := "bm " + strings.Join(sanList(p, rec.BestMoves()), " ")
+	if n, ok := rec.Mate(); ok {
+		want = fmt.Sprintf("bm #%d", n)
+	} else if len(rec.BestMoves()) == 0 {
+		want = "am " + strings.Join(sanList(p, rec.AvoidMoves()), " ")
+	}
+	id := rec.ID()
+	if id == "" {
+		id = fmt.Sprintf("#%d", v.sel+1)
+	}
+	out := []string{st.bold.Render(id) + "  " + st.text.Render(want)}
+	var info engine.Info
+	have := false
+	switch row.status {
+	case suiteRunning:
+		info, have = row.live, row.hasLive
+	case suiteSolved, suiteFailed:
+		if row.out.Error != "" {
+			return append(out, st.err.Render("error: "+row.out.Error))
+		}
+		out = append(out, v.verdict(row)+st.text.Render(fmt.Sprintf(" %s %s, depth %d, %s", row.out.Move, row.out.Score, row.out.Depth,
+			fmtSeconds(time.Duration(row.out.Time)))))
+		info, have = row.live, row.hasLive
+	default:
+		return append(out, st.muted.Render("not run yet"))
+	}
+	if have {
+		out = append(out, st.muted.Render(fmt.Sprintf("depth %d · %s", info.Depth, info.Score))+" "+
+			st.text.Render(pvSAN(p, info.PV, 8)))
+	}
+	return out
+}
+
+func (v *suiteView) verdict(row suiteRow) string {
+	if row.status == suiteSolved {
+		return v.st.accent.Render("✓ solved")
+	}
+	return v.st.err.Render("✗ failed")
+}
+
+// table is the list of positions, scrolled to keep the selection in view.
+func (v *suiteView) table(w, h int) []string {
+	st := v.st
+	out := []string{st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth"))}
+	h--
+	if v.sel < v.top {
+		v.top = v.sel
+	}
+	if v.sel >= v.top+h {
+		v.top = v.sel - h + 1
+	}
+	for i := v.top; i < len(v.rows) && len(out) <= h; i++ {
+		rec, row := v.opt.Records[i], v.rows[i]
+		id := rec.ID()
+		want := strings.Join(sanList(rec.Position, rec.BestMoves()), " ")
+		if n, ok := rec.Mate(); ok {
+			want = fmt.Sprintf("#%d", n)
+		} else if want == "" {
+			want = "!" + strings.Join(sanList(rec.Position, rec.AvoidMoves()), " ")
+		}
+		mv, mark, tm, depth := "", "", "", ""
+		style := st.text
+		switch row.status {
+		case suiteRunning:
+			mark, style = "…", st.accent
+			if row.hasLive {
+				mv = rec.Position.SAN(row.live.PV[0])
+				depth = fmt.Sprint(row.live.Depth)
+				tm = fmtSeconds(row.live.Time)
+			}
+		case suiteSolved:
+			mark, mv = "✓", row.out.Move
+			tm, depth = fmtSeconds(time.Duration(row.out.SolveTime)), fmt.Sprint(row.out.SolveDepth)
+		case suiteFailed:
+			mark, mv, style = "✗", row.out.Move, st.err
+			tm, depth = fmtSeconds(time.Duration(row.out.Time)), fmt.Sprint(row.out.Depth)
+		}
+		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %7s %5s", i+1, clip(id, 12), clip(want, 9), clip(mv, 9), mark, tm, depth)
+		line = pad(line, w)
+		if i == v.sel {
+			out = append(out, st.selected.Render(line))
+		} else {
+			out = append(out, style.Render(line))
+		}
+	}
+	if len(v.rows) == 0 {
+		out = append(out, st.err.Render("no positions: "+v.opt.Name))
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func fmtSeconds(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}
+
+func sanList(p *chess.Position, ms []chess.Move) []string {
+	out := make([]string, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, p.SAN(m))
+	}
+	return out
+}
+
+// pvSAN writes up to n moves of a line in SAN; illegal moves end it.
+func pvSAN(p *chess.Position, pv []chess.Move, n int) string {
+	q := p.Clone()
+	var u chess.Undo
+	var out []string
+	for i, m := range pv {
+		if i == n || !q.IsLegal(m) {
+			break
+		}
+		out = append(out, q.SAN(m))
+		q.MakeMove(m, &u)
+	}
+	return strings.Join(out, " ")
+}
+
+// tooSmall is the message a view shows in a terminal below 80×24.
+func tooSmall(w, h int) string {
+	return fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, w, h)
+}
+
+// ViewProgram shows one view as a whole program (`squall suite --tui`):
+// closing the view, or ctrl+c, ends the program.
+type ViewProgram struct {
+	v    View
+	w, h int
+}
+
+// NewViewProgram builds the program model for a view.
+func NewViewProgram(v View) *ViewProgram { return &ViewProgram{v: v, w: 80, h: 24} }
+
+// Init starts the view.
+func (p *ViewProgram) Init() tea.Cmd { return p.v.Init() }
+
+// Update passes messages to the view; closing it quits.
+func (p *ViewProgram) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case closeViewMsg:
+		return p, tea.Quit
+	case tea.WindowSizeMsg:
+		p.w, p.h = msg.Width, msg.Height
+	case tea.KeyMsg:
+		if msg.String() == "ctrl+c" {
+			p.Close()
+			return p, tea.Quit
+		}
+	}
+	var cmd tea.Cmd
+	p.v, cmd = p.v.Update(msg)
+	return p, cmd
+}
+
+// View draws the view.
+func (p *ViewProgram) View() string { return p.v.View(p.w, p.h) }
+
+// Close stops the view's background work (call it after the program ends).
+func (p *ViewProgram) Close() {
+	if c, ok := p.v.(interface{ Close() }); ok {
+		c.Close()
+	}
+}

@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/themes"
+)
+
+// testSuite has three positions for the fake engine, whose move is always
+// the first legal one: the first two expect that move (solved), the third
+// expects another (failed).
+func testSuite(t *testing.T) []*epd.Record {
+	t.Helper()
+	fens := []string{
+		"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - -",
+		"8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - -",
+		"4k3/8/8/8/8/8/4P3/4K3 w - -",
+	}
+	var recs []*epd.Record
+	for i, fen := range fens {
+		p := mustFEN(t, fen+" 0 1")
+		var ml chess.MoveList
+		p.GenerateLegal(&ml)
+		want := ml.Moves[0]
+		if i == 2 {
+			want = ml.Moves[1]
+		}
+		r, err := epd.ParseLine(fen + " bm " + p.SAN(want) + `; id "T.` + string(rune('1'+i)) + `";`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+func testEnv(eng engine.Analyzer) Env {
+	th, _ := themes.ByName(themes.Default)
+	return Env{Renderer: testRenderer(termenv.TrueColor), Theme: th, Engine: eng}
+}
+
+// TestSuiteViewRunning: the first position runs; a report of the engine
+// shows its move, depth and PV in the table and under the board.
+func TestSuiteViewRunning(t *testing.T) {
+	f := &fakeEngine{tick: time.Hour} // never finishes by itself
+	recs := testSuite(t)
+	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true}).(*suiteView)
+	defer v.Close()
+	v.Init()
+	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if v.run == nil || v.run.index != 0 || v.rows[0].status != suiteRunning {
+		t.Fatal("AutoRun did not start the first position")
+	}
+	p := recs[0].Position
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	v.Update(suiteInfoMsg{id: v.run.id, infos: []engine.Info{fakeInfo(p, ml.Moves[0], 9, 0)}})
+	out := v.View(100, 30)
+	golden(t, "suite-running", out)
+	plain := ansi.Strip(out)
+	for _, want := range []string{"Suite test", "0/3", "solved 0/0", "…", "depth 9 · +0.90", "T.1", "movetime 1s"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("running view lacks %q:\n%s", want, plain)
+		}
+	}
+	// Stopping puts the position back to pending.
+	v.Update(press("s"))
+	waitSuiteDone(t, v)
+	if v.rows[0].status != suitePending || v.run != nil {
+		t.Errorf("after s: status %v, run %v", v.rows[0].status, v.run)
+	}
+}
+
+// waitSuiteDone delivers the running search's messages until it ends.
+func waitSuiteDone(t *testing.T, v *suiteView) {
+	t.Helper()
+	for v.run != nil {
+		cmd := v.run.wait()
+		v.Update(cmd())
+	}
+}
+
+// TestTeatestSuiteFinished runs the whole suite in a program with the
+// fake engine, waits for the final score, selects the failed position and
+// compares the screen with a golden file.
+func TestTeatestSuiteFinished(t *testing.T) {
+	f := &fakeEngine{tick: time.Millisecond, maxDepth: 4}
+	recs := testSuite(t)
+	// A relative path of fixed length: the export message is part of the
+	// screen, and a temporary directory's name varies in length.
+	t.Chdir(t.TempDir())
+	out := "res.json"
+	p := NewViewProgram(NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{Depth: 4}, AutoRun: true, Out: out}))
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(100, 30))
+	waitScreen(t, tm, regexp.MustCompile(`3/3 +solved 2/3`))
+	tm.Send(press("down"))
+	tm.Send(press("j"))
+	tm.Send(press("e"))
+	waitScreen(t, tm, regexp.MustCompile(`3 results written`))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*ViewProgram)
+	fm.Close()
+	v := fm.View()
+	golden(t, "suite-finished-failed", v)
+	plain := ansi.Strip(v)
+	for _, want := range []string{"✗ failed", "✓", "T.3", "solved 2/3"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("finished view lacks %q:\n%s", want, plain)
+		}
+	}
+	res, err := epd.LoadResults(out)
+	if err != nil || res.Solved != 2 || res.Total != 3 || res.Outcomes[2].Solved {
+		t.Errorf("exported results %+v, %v", res, err)
+	}
+	waitGoroutines(t)
+}
+
+// TestSuiteViewKeys: run one, run from here, closing stops the search.
+func TestSuiteViewKeys(t *testing.T) {
+	f := &fakeEngine{maxDepth: 2}
+	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2}}).(*suiteView)
+	v.Init()
+	if v.run != nil {
+		t.Fatal("a search started without AutoRun")
+	}
+	v.Update(press("down"))
+	v.Update(press("enter"))
+	waitSuiteDone(t, v)
+	if v.rows[1].status != suiteSolved || v.rows[0].status != suitePending || v.rows[2].status != suitePending {
+		t.Fatalf("run one: %v %v %v", v.rows[0].status, v.rows[1].status, v.rows[2].status)
+	}
+	v.Update(press("f"))
+	waitSuiteDone(t, v)
+	if v.rows[2].status != suiteFailed || v.rows[0].status != suitePending {
+		t.Fatalf("run from here: %v %v", v.rows[0].status, v.rows[2].status)
+	}
+	slow := &fakeEngine{tick: time.Hour}
+	v = NewSuiteView(testEnv(slow), SuiteOptions{Name: "k", Records: testSuite(t), AutoRun: true}).(*suiteView)
+	v.Init()
+	if _, cmd := v.Update(press("esc")); cmd == nil || cmd() != CloseView() {
+		t.Fatal("esc did not close the view")
+	}
+	if slow.active.Load() != 0 {
+		t.Error("the search still runs after the view closed")
+	}
+}

@@ -1,0 +1,452 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// loadedMsg carries the games read from a PGN file.
+type loadedMsg struct {
+	path  string
+	games []*Tree
+	err   error
+}
+
+// Update handles one message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+	case startMsg:
+		cmd := tea.Batch(m.sync(), m.startTicking())
+		return m, cmd
+	case infoMsg:
+		cmd := m.handleInfo(msg)
+		return m, cmd
+	case doneMsg:
+		cmd := m.handleDone(msg)
+		return m, cmd
+	case tickMsg:
+		cmd := m.handleTick()
+		return m, cmd
+	case savedMsg:
+		switch {
+		case msg.err != nil:
+			m.setError(msg.err)
+		case !msg.auto:
+			m.setMessage("saved " + msg.path)
+		}
+		return m, nil
+	case loadedMsg:
+		cmd := m.handleLoaded(msg)
+		return m, cmd
+	case OpenViewMsg:
+		cmd := m.openView(msg.View)
+		return m, cmd
+	case closeViewMsg:
+		if len(m.views) > 0 {
+			m.views = m.views[:len(m.views)-1]
+		}
+		cmd := m.sync()
+		return m, cmd
+	}
+	if len(m.views) > 0 {
+		top := len(m.views) - 1
+		if k, ok := msg.(tea.KeyMsg); ok && k.String() == "ctrl+c" {
+			cmd := m.quit()
+			return m, cmd
+		}
+		v, cmd := m.views[top].Update(msg)
+		m.views[top] = v
+		return m, cmd
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		cmd := m.handleKey(msg)
+		return m, cmd
+	case tea.MouseMsg:
+		cmd := m.handleMouse(msg)
+		return m, cmd
+	}
+	if m.focus == focusInput && m.dialog == nil {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// quit stops the search and saves the game before the program ends:
+// quitting mid-game loses nothing.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	m.stopSearch()
+	return tea.Sequence(m.autosave(), tea.Quit)
+}
+
+func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if k.String() == "ctrl+c" {
+		return m.quit()
+	}
+	if m.dialog != nil {
+		d := m.dialog
+		done, cmd := d.key(m, k)
+		if done && m.dialog == d {
+			m.dialog = nil
+		}
+		return cmd
+	}
+	if m.focus == focusInput {
+		return m.inputKey(k)
+	}
+	return m.boardKey(k)
+}
+
+// inputKey handles keys while the move input has focus: text goes to the
+// input; navigation keys still move through the game.
+func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	switch k.String() {
+	case "enter":
+		return m.submitMove()
+	case "esc":
+		m.focus = focusBoard
+		m.input.Blur()
+		return nil
+	case "left", "right", "up", "down", "home", "end":
+		if m.input.Value() == "" {
+			return m.navigate(k.String())
+		}
+	case "?":
+		m.dialog = helpDialog{}
+		return nil
+	case "ctrl+s":
+		return m.savePrompt()
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return cmd
+}
+
+// submitMove plays the typed move.
+func (m *Model) submitMove() tea.Cmd {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return nil
+	}
+	if err := m.humanMayMove(); err != nil {
+		m.setError(err)
+		return nil
+	}
+	mv, err := m.pos.ParseMove(text)
+	if err != nil {
+		// A promotion typed without its piece opens the picker rather than
+		// queening silently.
+		if pm, perr := m.pos.ParseMove(text + "q"); perr == nil && pm.Promotion() != chess.NoPieceType {
+			mv, err = pm, nil
+		} else if pm, perr := m.pos.ParseMove(text + "=Q"); perr == nil {
+			mv, err = pm, nil
+		}
+		if err == nil {
+			m.input.SetValue("")
+			if d, ok := newPromotion(m.pos, mv.From(), mv.To()); ok {
+				m.dialog = d
+			}
+			return nil
+		}
+		m.setError(fmt.Errorf("illegal move %q", text))
+		m.input.SetValue("")
+		return nil
+	}
+	m.input.SetValue("")
+	return m.playMove(mv)
+}
+
+func (m *Model) navigate(k string) tea.Cmd {
+	n := m.cur
+	switch k {
+	case "left", "k":
+		if n.Parent != nil {
+			n = n.Parent
+		}
+	case "right", "j":
+		if len(n.Children) > 0 {
+			n = n.Children[0]
+		}
+	case "up", "home":
+		n = m.tree.Root
+	case "down", "end":
+		n = End(n)
+	}
+	if n != m.cur {
+		m.setCur(n)
+	}
+	return m.sync()
+}
+
+// boardKey handles keys in board focus.
+func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
+	ks := k.String()
+	if m.board.cursorOn {
+		switch ks {
+		case "left", "h":
+			m.board.moveCursor(-1, 0)
+			return nil
+		case "right", "l":
+			m.board.moveCursor(1, 0)
+			return nil
+		case "up", "k":
+			m.board.moveCursor(0, -1)
+			return nil
+		case "down", "j":
+			m.board.moveCursor(0, 1)
+			return nil
+		case "enter", " ":
+			return m.clickSquare(m.board.cursor)
+		case "esc":
+			m.board.cursorOn = false
+			m.board.selected = chess.NoSquare
+			return nil
+		}
+	}
+	for _, v := range m.opt.Views {
+		if ks == v.Key {
+			return m.openView(v.New(m.env()))
+		}
+	}
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Quit):
+		return m.quit()
+	case key.Matches(k, km.Board):
+		m.focus = focusInput
+		m.board.cursorOn = false
+		return m.input.Focus()
+	case ks == "esc":
+		m.board.selected = chess.NoSquare
+		m.message = ""
+	case ks == "enter":
+		m.board.cursorOn = true
+	case key.Matches(k, km.Prev, km.Next, km.First, km.Last):
+		return m.navigate(ks)
+	case key.Matches(k, km.Flip):
+		m.board.flipped = !m.board.flipped
+	case key.Matches(k, km.Analysis):
+		m.analysisOn = !m.analysisOn
+		return m.sync()
+	case key.Matches(k, km.MorePV):
+		m.multiPV = min(maxPV, m.multiPV+1)
+		return m.sync()
+	case key.Matches(k, km.LessPV):
+		m.multiPV = max(1, m.multiPV-1)
+		for i := m.multiPV; i < maxPV; i++ {
+			m.panel.lines[i] = nil
+		}
+		return m.sync()
+	case key.Matches(k, km.Best):
+		if err := m.humanMayMove(); err != nil {
+			m.setError(err)
+			return nil
+		}
+		if b := m.panel.best(); b != nil && len(b.info.PV) > 0 && m.pos.IsLegal(b.info.PV[0]) {
+			return m.playMove(b.info.PV[0])
+		}
+		m.setError(fmt.Errorf("no engine move yet: a starts analysis"))
+	case key.Matches(k, km.Hint):
+		if b := m.panel.best(); b != nil && m.analysisOn && len(b.info.PV) > 0 {
+			m.board.hint = b.info.PV[0]
+			return nil
+		}
+		m.hintWanted = true
+		m.setMessage("thinking of a hint…")
+		return m.sync()
+	case key.Matches(k, km.Takeback):
+		return m.takeback()
+	case key.Matches(k, km.New):
+		d := &newGameDialog{mode: int(m.mode), level: m.level}
+		if m.human == chess.Black {
+			d.color = 1
+		}
+		m.dialog = d
+	case key.Matches(k, km.Resign):
+		return m.resign()
+	case key.Matches(k, km.Draw):
+		return m.offerDraw()
+	case key.Matches(k, km.Open):
+		m.dialog = newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
+	case key.Matches(k, km.Save):
+		return m.savePrompt()
+	case key.Matches(k, km.PasteFEN):
+		m.dialog = newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
+	case key.Matches(k, km.CopyFEN):
+		return m.copyFEN()
+	case key.Matches(k, km.Theme):
+		if m.opt.NoColor {
+			m.setError(fmt.Errorf("this terminal shows no colours (NO_COLOR or 16 colours)"))
+			return nil
+		}
+		m.cycleTheme()
+		return m.saveSettings()
+	case key.Matches(k, km.Score):
+		m.panel.sideView = !m.panel.sideView
+		return m.saveSettings()
+	case key.Matches(k, km.Help):
+		m.dialog = helpDialog{}
+	}
+	return nil
+}
+
+// clickSquare is a click (or cursor pick/drop) on s: select a piece of the
+// side to move, or move the selected piece there.
+func (m *Model) clickSquare(s chess.Square) tea.Cmd {
+	pc := m.pos.Piece(s)
+	sel := m.board.selected
+	if sel != chess.NoSquare && m.targets().Has(s) {
+		m.board.selected = chess.NoSquare
+		if err := m.humanMayMove(); err != nil {
+			m.setError(err)
+			return nil
+		}
+		if d, ok := newPromotion(m.pos, sel, s); ok {
+			m.dialog = d
+			return nil
+		}
+		var ml chess.MoveList
+		m.pos.GenerateLegal(&ml)
+		for _, mv := range ml.Slice() {
+			if mv.From() == sel && (mv.To() == s || (mv.IsCastle() && mv.KingTo() == s)) {
+				return m.playMove(mv)
+			}
+		}
+		return nil
+	}
+	if pc != chess.NoPiece && pc.Color() == m.pos.SideToMove() && s != sel {
+		m.board.selected = s
+		return nil
+	}
+	m.board.selected = chess.NoSquare
+	return nil
+}
+
+// targets are the legal destinations of the selected piece (castling shown
+// on the king's destination square).
+func (m *Model) targets() chess.Bitboard {
+	if m.board.selected == chess.NoSquare {
+		return 0
+	}
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	var bb chess.Bitboard
+	for _, mv := range ml.Slice() {
+		if mv.From() == m.board.selected {
+			bb |= chess.SquareBB(lastTo(mv))
+		}
+	}
+	return bb
+}
+
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if msg.Action != tea.MouseActionPress || msg.Button != tea.MouseButtonLeft || m.dialog != nil {
+		return nil
+	}
+	g, ok := m.geometry()
+	if !ok {
+		return nil
+	}
+	s, ok := m.board.squareAt(g, msg.X, msg.Y)
+	if !ok {
+		return nil
+	}
+	return m.clickSquare(s)
+}
+
+func (m *Model) savePrompt() tea.Cmd {
+	name := "squall-" + m.opt.Now().Format("20060102-150405") + ".pgn"
+	m.dialog = newPrompt(m.st, "Save PGN as", name, func(m *Model, p string) tea.Cmd {
+		if p == "" {
+			return nil
+		}
+		return saveCmd(expandHome(p), m.tree.WritePGN(), false)
+	})
+	return nil
+}
+
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if h, err := os.UserHomeDir(); err == nil {
+			return h + p[1:]
+		}
+	}
+	return p
+}
+
+func (m *Model) openCmd(path string) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	if m.opt.Open == nil {
+		m.setError(fmt.Errorf("opening PGN files is not available in this build"))
+		return nil
+	}
+	open := m.opt.Open
+	path = expandHome(path)
+	return func() tea.Msg {
+		games, err := open(path)
+		return loadedMsg{path: path, games: games, err: err}
+	}
+}
+
+func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.setError(msg.err)
+		return nil
+	case len(msg.games) == 0:
+		m.setError(fmt.Errorf("%s holds no games", msg.path))
+		return nil
+	case len(msg.games) > 1:
+		m.dialog = &pickerDialog{games: msg.games}
+		return nil
+	}
+	m.stopSearch()
+	m.loadGame(msg.games[0])
+	m.setMessage("opened " + msg.path)
+	return m.sync()
+}
+
+// setFEN starts free analysis of a pasted position.
+func (m *Model) setFEN(s string) tea.Cmd {
+	if s == "" {
+		return nil
+	}
+	p, err := chess.ParseFEN(s)
+	if err != nil {
+		m.setError(err)
+		return nil
+	}
+	m.stopSearch()
+	t := NewTree(p)
+	m.loadGame(t)
+	m.setMessage("position set: analysis mode")
+	return m.sync()
+}
+
+func (m *Model) copyFEN() tea.Cmd {
+	fen := m.pos.FEN()
+	if m.opt.Clipboard == nil {
+		m.setMessage(fen)
+		return nil
+	}
+	if err := m.opt.Clipboard(fen); err != nil {
+		m.setError(fmt.Errorf("copy: %w", err))
+		return nil
+	}
+	m.setMessage("FEN copied")
+	return nil
+}

@@ -1,0 +1,299 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// MinWidth and MinHeight are the smallest terminal the board is drawn in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// bottomLines are the rows under the board: status, input, help.
+const bottomLines = 3
+
+// evalBarWidth is the bar's width plus the gaps around it.
+const evalBarWidth = 5
+
+// minPanel is the narrowest side panel for each square size: bigger boards
+// are chosen only when the analysis keeps room to breathe. 36 columns still
+// hold a score and four moves of a PV, so a 100×30 terminal gets the 7×3
+// board rather than a small one over ten empty rows.
+var minPanel = []int{30, 33, 36, 50}
+
+// geometry chooses the square size for the window and places the board.
+func (m *Model) geometry() (boardGeom, bool) {
+	if m.width < MinWidth || m.height < MinHeight {
+		return boardGeom{}, false
+	}
+	best := 0
+	for i, sz := range squareSizes {
+		w, h := sz[0], sz[1]
+		right := m.width - (rankLabelWidth + 8*w + evalBarWidth)
+		fits := 8*h+1 <= m.height-bottomLines
+		switch m.opt.Board {
+		case "small":
+			fits = fits && i == 0
+		case "large":
+			fits = fits && right >= minPanel[0]
+		default:
+			fits = fits && right >= minPanel[i]
+		}
+		if fits {
+			best = i
+		}
+	}
+	return boardGeom{w: squareSizes[best][0], h: squareSizes[best][1], x0: rankLabelWidth, y0: 0}, true
+}
+
+// View draws the screen.
+func (m Model) View() string {
+	if len(m.views) > 0 {
+		return m.views[len(m.views)-1].View(m.width, m.height)
+	}
+	g, ok := m.geometry()
+	if !ok {
+		msg := fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, m.width, m.height)
+		return lipgloss.PlaceHorizontal(max(m.width, 1), lipgloss.Center, truncate(msg, max(m.width, 1)))
+	}
+	bodyH := m.height - bottomLines
+	var body string
+	if _, isHelp := m.dialog.(helpDialog); isHelp {
+		body = m.fullHelp(bodyH)
+	} else {
+		body = m.mainView(g, bodyH)
+	}
+	return body + "\n" + m.statusLine() + "\n" + m.inputLine() + "\n" + m.helpLine()
+}
+
+// mainView is the board, eval bar and side panel, bodyH rows high.
+func (m *Model) mainView(g boardGeom, bodyH int) string {
+	scene := boardScene{pos: m.pos, targets: m.targets()}
+	if m.cur.Parent != nil {
+		scene.last = m.cur.Move
+	}
+	boardLines := strings.Split(m.board.render(m.st, g, scene), "\n")
+	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)
+	boardW := rankLabelWidth + 8*g.w
+	rightW := m.width - boardW - evalBarWidth
+	right := m.sidePanel(rightW, bodyH)
+	var b strings.Builder
+	for y := 0; y < bodyH; y++ {
+		left := strings.Repeat(" ", boardW)
+		if y < len(boardLines) {
+			left = boardLines[y]
+			if y == len(boardLines)-1 {
+				left = pad(left, boardW)
+			}
+		}
+		b.WriteString(left)
+		b.WriteString(" ")
+		if y < len(bar) {
+			b.WriteString(bar[y] + bar[y])
+		} else {
+			b.WriteString("  ")
+		}
+		b.WriteString("  ")
+		if y < len(right) {
+			b.WriteString(pad(right[y], rightW))
+		} else {
+			b.WriteString(strings.Repeat(" ", rightW))
+		}
+		if y < bodyH-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// whiteChances is the eval bar's fill from the best line.
+func (m *Model) whiteChances() float64 {
+	if m.pos.IsCheckmate() {
+		if m.pos.SideToMove() == chess.White {
+			return -1
+		}
+		return 1
+	}
+	b := m.panel.best()
+	if b == nil {
+		return 0
+	}
+	if b.white.Mate > 0 {
+		return 1
+	}
+	if b.white.Mate < 0 {
+		return -1
+	}
+	return winningChances(b.white.CP)
+}
+
+// sidePanel is players and clocks, analysis and the move list — or the open
+// dialog.
+func (m *Model) sidePanel(w, h int) []string {
+	if m.dialog != nil {
+		return strings.Split(m.dialog.view(m.st, w), "\n")
+	}
+	var out []string
+	now := m.opt.Now()
+	for _, c := range []chess.Color{chess.Black, chess.White} {
+		if m.board.flipped {
+			c = c.Other()
+		}
+		marker := "  "
+		if m.pos.SideToMove() == c && !m.over {
+			marker = m.st.accent.Render("▶ ")
+		}
+		name := m.tree.Tags[colorName(c)]
+		if name == "" || name == "?" || m.mode == Analysis {
+			name = colorName(c)
+		}
+		line := marker + m.st.bold.Render(truncate(name, 20))
+		if name != colorName(c) {
+			line += m.st.muted.Render(" · " + colorName(c))
+		}
+		if m.clock.enabled {
+			t := clockText(m.clock.remaining(c, now))
+			st := m.st.text
+			if m.clock.running && m.clock.side == c {
+				st = m.st.accent
+			}
+			line = pad(line, w-9) + st.Render(fmt.Sprintf("%9s", t))
+		}
+		out = append(out, line)
+	}
+	out = append(out, "")
+	n := 0
+	if m.analysisOn || m.running {
+		n = m.multiPV
+		if m.running && m.run.kind != searchAnalysis {
+			n = 1
+		}
+	}
+	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn)...)
+	out = append(out, m.st.muted.Render(strings.Repeat("─", w)))
+	rest := h - len(out)
+	out = append(out, m.moves.render(m.st, m.tree, m.cur, w, rest)...)
+	return out
+}
+
+// statusLine shows the side to move, check, the result.
+func (m *Model) statusLine() string {
+	var s string
+	switch {
+	case m.over:
+		s = m.st.err.Render(m.banner + "  " + m.result)
+	default:
+		if o := m.pos.Outcome(); o != chess.Ongoing {
+			s = m.st.err.Render(outcomeText(o, m.pos.SideToMove()))
+			break
+		}
+		s = m.st.bold.Render(colorName(m.pos.SideToMove()) + " to move")
+		if m.pos.InCheck() {
+			s += m.st.err.Render(" · check")
+		}
+	}
+	if m.clock.enabled {
+		now := m.opt.Now()
+		s += m.st.text.Render(fmt.Sprintf("  ·  White %s  Black %s",
+			clockText(m.clock.remaining(chess.White, now)), clockText(m.clock.remaining(chess.Black, now))))
+	}
+	info := m.mode.String()
+	if m.mode == VsEngine || m.mode == Watch {
+		info += " · level " + Levels[m.level].Name
+		if m.clock.enabled {
+			info = m.mode.String() + " · " + tcTag(m.clock.left[0], m.clock.inc)
+		}
+	}
+	if !onMainLine(m.cur) {
+		info += " · variation"
+	}
+	return pad(s+m.st.muted.Render("  ·  "+info), m.width)
+}
+
+// inputLine is the move input, or the last message.
+func (m *Model) inputLine() string {
+	msg := ""
+	if m.message != "" {
+		st := m.st.muted
+		if m.msgIsErr {
+			st = m.st.err
+		}
+		msg = st.Render(m.message)
+	}
+	if m.focus == focusInput {
+		input := m.input
+		if m.over {
+			input.Placeholder = "game over · esc, then n new game, s save"
+		}
+		in := input.View()
+		if msg != "" {
+			in = pad(in, 30) + "  " + msg
+		}
+		return pad(in, m.width)
+	}
+	if msg == "" {
+		msg = m.st.muted.Render("board keys · tab to type a move")
+	}
+	return pad(msg, m.width)
+}
+
+func (m *Model) helpLine() string {
+	switch m.dialog.(type) {
+	case nil:
+	case helpDialog:
+		return pad(m.st.muted.Render("any key closes the help"), m.width)
+	default:
+		// The dialog shows its own keys; the board's would mislead.
+		return pad(m.st.muted.Render("esc closes the dialog • ctrl+c quit"), m.width)
+	}
+	if m.focus == focusInput {
+		return pad(m.help.ShortHelpView(inputHelp{m.keys}.ShortHelp()), m.width)
+	}
+	return pad(m.help.ShortHelpView(boardHelp{m.keys}.ShortHelp()), m.width)
+}
+
+// fullHelp is the "?" overlay: the key groups laid out in as many rows of
+// columns as the width needs.
+func (m *Model) fullHelp(h int) string {
+	hm := m.help
+	hm.ShowAll = true
+	hm.Width = 0
+	groups := boardHelp{m.keys}.FullHelp()
+	var blocks []string
+	for len(groups) > 0 {
+		n := len(groups)
+		for n > 1 && lipgloss.Width(hm.FullHelpView(groups[:n])) > m.width {
+			n--
+		}
+		blocks = append(blocks, hm.FullHelpView(groups[:n]))
+		groups = groups[n:]
+	}
+	notes := []string{
+		"Move input: type SAN or UCI (tab completes), enter plays; with the",
+		"input empty, arrows move through the game; esc switches to board keys.",
+		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop).",
+		"Mouse: click a piece, then its destination.",
+	}
+	for _, v := range m.opt.Views {
+		notes = append(notes, v.Key+": "+v.Help)
+	}
+	body := m.st.title.Render("Keys") + "\n\n" + strings.Join(blocks, "\n\n") + "\n\n" +
+		m.st.muted.Render(strings.Join(append(notes, "Any key closes this help."), "\n"))
+	lines := strings.Split(body, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	for i := range lines {
+		lines[i] = pad(lines[i], m.width)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,64 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/themes"
+)
+
+// View is a full-screen view the root model can open over the board: the
+// suite runner, game review and the like. While a view is open it receives
+// every message (keys, window sizes, its own commands' results) and the
+// board's own search is stopped, so the view may use Env.Engine freely. A
+// view returns to the board by returning CloseView as a command.
+type View interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (View, tea.Cmd)
+	// View draws the whole screen.
+	View(width, height int) string
+}
+
+// Env is what a view gets from the root model.
+type Env struct {
+	Renderer *lipgloss.Renderer
+	Theme    themes.Theme
+	Engine   engine.Analyzer
+	// Game is the line up to the shown position (a copy).
+	Game engine.Game
+	// Tree is the game on the board; a view may read it but must not
+	// change it (it belongs to the root model).
+	Tree *Tree
+}
+
+// ViewEntry makes a view available: the key that opens it from the board
+// and the help text shown for that key.
+type ViewEntry struct {
+	Key  string
+	Help string
+	New  func(Env) View
+}
+
+// OpenViewMsg opens a view (a view may also open another one this way).
+type OpenViewMsg struct{ View View }
+
+// closeViewMsg closes the top view.
+type closeViewMsg struct{}
+
+// CloseView is the command a view returns to go back.
+func CloseView() tea.Msg { return closeViewMsg{} }
+
+func (m *Model) env() Env {
+	return Env{Renderer: m.r, Theme: m.st.theme, Engine: m.eng, Game: m.tree.Game(m.cur), Tree: m.tree}
+}
+
+// openView pushes a view, stopping the board's search first.
+func (m *Model) openView(v View) tea.Cmd {
+	m.views = append(m.views, v)
+	if m.running {
+		m.run.stop()
+		m.running = false
+	}
+	return tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.width, Height: m.height} })
+}
