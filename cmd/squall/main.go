@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand: it parses its own flags from args.
@@ -20,7 +21,19 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"perft": {"count leaf nodes of the legal move tree", runPerft},
+		"suite":   {"run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N", runSuite},
+		"perft":   {"count leaf nodes of the legal move tree", runPerft},
+		"tui":     {"open the terminal board (the default with no command)", runTUI},
+		"eval":    {"print the static evaluation of a position, term by term", runEval},
+		"tune":    {"fit the evaluation weights to game results (Texel tuning)", runTune},
+		"datagen": {"play self-play games and write labelled positions for tuning", runDatagen},
+		"uci":     {"speak the UCI protocol on stdin/stdout (for GUIs and match runners)", runUCI},
+		"bench":   {"search fixed positions to a fixed depth; print the node count and speed", runBench},
+		"serve":   {"share live analysis over SSH (rooms of viewers; owners move)", runServe},
+		"book":    {"build, list and teach Polyglot opening books (build, probe, learn)", runBook},
+		"tb":      {"probe Syzygy endgame tablebases (wdl, dtz, best moves)", runTB},
+		"match":   {"play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT", runMatch},
+		"review":  {"review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN", runReview},
 	}
 }
 
@@ -30,7 +43,15 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		args = []string{"tui"} // plain `squall` opens the board
+	}
+	if _, isCmd := cmds[args[0]]; !isCmd && args[0] != "-h" && args[0] != "--help" &&
+		(strings.HasPrefix(args[0], "-") || strings.HasSuffix(strings.ToLower(args[0]), ".pgn")) {
+		// `squall --fen …` and `squall game.pgn` open the board too.
+		args = append([]string{"tui"}, args...)
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout, cmds)
 		return 0
 	}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/tune"
+	"github.com/squall-chess/squall/engine/uci"
+)
+
+// runDatagen plays fast self-play games and appends their quiet positions,
+// labelled with the results, to an EPD file for `squall tune`. It resumes a
+// file it finds, skipping the games already there.
+func runDatagen(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("datagen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	openings := fs.String("openings", "../shared/data/openings/balanced.epd", "EPD file of starting positions")
+	out := fs.String("out", "datagen.epd", "output EPD file (appended to; resumable)")
+	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
+	nodes := fs.Uint64("nodes", 5000, "node budget per move")
+	threads := fs.Int("threads", 2, "games played at once")
+	random := fs.Int("random-plies", 2, "random moves after the opening position, for variety")
+	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
+	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
+	external := fs.String("uci", "", "play with this external UCI engine (path and arguments) instead of Squall's searcher")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	starts, err := readOpenings(*openings)
+	if err != nil {
+		return err
+	}
+	var done map[int]bool
+	if f, err := os.Open(*out); err == nil {
+		done, err = tune.ReadDone(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", *out, err)
+		}
+	}
+	f, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	todo := *games - len(done)
+	t0 := time.Now()
+	d := &tune.Datagen{
+		Openings: starts, Games: *games, Nodes: *nodes, Threads: *threads, RandomPlies: *random,
+		MaxPlies: *maxPlies, Seed: *seed, Done: done,
+		Progress: func(g, p int) {
+			const width = 30
+			fill := width * g / max(todo, 1)
+			rate := float64(p) / time.Since(t0).Seconds()
+			fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate)
+		},
+	}
+	fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
+	newEngine := func() (engine.Analyzer, error) {
+		// One game per searcher, each single-threaded: games run in
+		// parallel instead. A small table suits the tiny node budget.
+		s := search.New()
+		if err := s.SetOption("Hash", "8"); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	if *external != "" {
+		path, args, err := uci.ParseCommand(*external)
+		if err != nil {
+			return fmt.Errorf("--uci: %w", err)
+		}
+		newEngine = func() (engine.Analyzer, error) {
+			c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
+			if err != nil {
+				return nil, err
+			}
+			if err := c.SetOption("Threads", "1"); err != nil {
+				c.Close()
+				return nil, err
+			}
+			return c, nil
+		}
+	}
+	err = d.Run(ctx, newEngine, f)
+	fmt.Fprintln(stderr)
+	if err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// readOpenings reads the positions of an EPD file.
+func readOpenings(name string) ([]*chess.Position, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var ps []*chess.Position
+	for i, line := range strings.Split(string(data), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) < 4 || strings.HasPrefix(fs[0], "#") {
+			continue
+		}
+		p, err := chess.ParseFEN(strings.Join(fs[:4], " "))
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}

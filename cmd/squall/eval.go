@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/eval"
+)
+
+// runEval prints the static evaluation of a position term by term, or
+// with --epd the score of every position in a file and the pawn-hash hit
+// rate over them.
+func runEval(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squall eval [FEN]   (default: the start position)\n       squall eval --epd FILE")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	e := eval.New()
+	if *epd != "" {
+		return evalFile(e, *epd, stdout)
+	}
+	fen := strings.Join(fs.Args(), " ")
+	if fen == "" {
+		fen = chess.StartFEN
+	}
+	p, err := chess.ParseFEN(fen)
+	if err != nil {
+		return fmt.Errorf("position %q: %w", fen, err)
+	}
+	e.Trace(p).Print(stdout)
+	return nil
+}
+
+// evalFile prints "score FEN" (White's view) for each EPD line.
+func evalFile(e *eval.Evaluator, name string, stdout io.Writer) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(fields) < 4 {
+			return fmt.Errorf("%s:%d: want at least 4 FEN fields", name, line)
+		}
+		p, err := chess.ParseFEN(strings.Join(fields[:4], " "))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		v := e.Evaluate(p)
+		if p.SideToMove() == chess.Black {
+			v = -v
+		}
+		fmt.Fprintf(stdout, "%6d %s\n", v, p.FEN())
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	probes, hits := e.PawnHashStats()
+	if probes > 0 {
+		fmt.Fprintf(stdout, "pawn hash %d probes, %d hits (%.1f%%)\n", probes, hits, 100*float64(hits)/float64(probes))
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/review"
+)
+
+// runReview analyses one game of a PGN file and writes it annotated like
+// lichess: ?!/?/?? with "Best was …" comments and [%eval] on every move.
+func runReview(args []string, stdout, stderr io.Writer) error {
+	var f suiteFlags
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gameNo := fs.Int("game", 1, "which game of the file to review (1-based)")
+	out := fs.String("out", "", "write the annotated game to this PGN file (required)")
+	fs.DurationVar(&f.movetime, "movetime", 0, "time per position (default 200ms when no limit is given)")
+	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
+	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
+	fs.IntVar(&f.threads, "threads", 1, "search threads")
+	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
+	fs.StringVar(&f.engine, "engine", "", `UCI engine command line (default: the built-in engine)`)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: squall review GAME.pgn [--game N] [--movetime D | --depth N | --nodes N] [--engine CMD] --out OUT.pgn")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var rest []string
+	for fs.NArg() > 0 { // flags may follow the file name
+		rest = append(rest, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+	}
+	if len(rest) != 1 || *out == "" {
+		fs.Usage()
+		return errors.New("want one PGN file and --out")
+	}
+	if *gameNo < 1 {
+		return fmt.Errorf("--game %d: games are numbered from 1", *gameNo)
+	}
+	lim, err := f.limits()
+	if err != nil {
+		return err
+	}
+	if f.movetime == 0 && f.depth == 0 && f.nodes == 0 {
+		lim.MoveTime = 200 * time.Millisecond
+	}
+	g, err := readGame(rest[0], *gameNo)
+	if err != nil {
+		return err
+	}
+	start, moves, err := review.GameLine(g)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	a, err := openAnalyzer(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", g.Tag("White"), g.Tag("Black"), len(moves), a.Name(), describeLimits(lim))
+	tty := isTerminal(stdout)
+	r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
+		if tty {
+			fmt.Fprintf(stdout, "\r\x1b[Kanalysing position %d/%d", p.Done, p.Total)
+		}
+	})
+	if tty {
+		fmt.Fprint(stdout, "\r\x1b[K")
+	}
+	if err != nil {
+		return err
+	}
+	for _, mv := range r.Moves {
+		if mv.Judgment == review.Good {
+			continue
+		}
+		dots := "."
+		if mv.Color == chess.Black {
+			dots = "..."
+		}
+		fmt.Fprintf(stdout, "%3d%s %-7s %-10s %6s → %-6s %s\n", mv.Number, dots, mv.SAN+mv.Judgment.Symbol(),
+			mv.Judgment, mv.Before, mv.After, mv.Comment())
+	}
+	for c, side := range []string{"White", "Black"} {
+		p := r.Players[c]
+		fmt.Fprintf(stdout, "%-5s %-20s %d inaccuracies, %d mistakes, %d blunders, ACPL %d, accuracy %.0f%%\n",
+			side, g.Tag(side), p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy)
+	}
+	if err := r.Annotate(g); err != nil {
+		return err
+	}
+	g.SetTag("Annotator", a.Name())
+	if err := pgn.WriteFile(*out, []*pgn.Game{g}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "annotated game written to %s\n", *out)
+	return nil
+}
+
+// readGame reads game n (1-based) of a PGN file.
+func readGame(path string, n int) (*pgn.Game, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	i := 0
+	for g, err := range pgn.NewReader(f, path).All() {
+		if g == nil && err != nil {
+			return nil, err
+		}
+		i++
+		if i < n {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("game %d: %w", n, err)
+		}
+		return g, nil
+	}
+	return nil, fmt.Errorf("%s has %d games, no game %d", path, i, n)
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/tui"
+	"github.com/squall-chess/squall/tui/serve"
+)
+
+// shutdownGrace is how long a stopping server waits for sessions to end.
+const shutdownGrace = 30 * time.Second
+
+// runServe shares live analysis over SSH until SIGINT or SIGTERM.
+func runServe(args []string, stdout, stderr io.Writer) error {
+	return serveOnSignals(args, stdout, stderr, nil)
+}
+
+// serveOnSignals is runServe with a hook for tests: ready (if not nil)
+// receives the bound address.
+func serveOnSignals(args []string, stdout, stderr io.Writer, ready func(net.Addr)) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveUntil(ctx, stop, args, stdout, stderr, ready)
+}
+
+// serveOptions are the parsed flags of `squall serve`.
+type serveOptions struct {
+	cfg     serve.Config
+	room    string
+	fen     string
+	threads int
+	hash    int
+}
+
+func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
+	var o serveOptions
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "address to listen on")
+	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "same as --listen")
+	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key (generated, mode 0600, if missing)")
+	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "authorized_keys file of the owners (who may move, load and analyse)")
+	fs.StringVar(&o.cfg.OwnersFile, "owner-keys", "", "same as --owners")
+	fs.BoolVar(&o.cfg.Private, "private", false, "refuse everyone who is not an owner")
+	fs.IntVar(&o.cfg.MaxSessions, "max-sessions", 64, "most SSH sessions at once")
+	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "most analysing rooms (each runs one engine)")
+	fs.StringVar(&o.room, "room", "main", "room opened at start, analysing (empty: none)")
+	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
+	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
+	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.threads < 1 || o.hash < 1 {
+		return o, fmt.Errorf("--threads %d --hash %d: both must be at least 1", o.threads, o.hash)
+	}
+	if o.fen != "" {
+		if _, err := chess.ParseFEN(o.fen); err != nil {
+			return o, fmt.Errorf("--fen: %w", err)
+		}
+		if o.room == "" {
+			return o, errors.New("--fen needs a room to show it in (--room)")
+		}
+	}
+	threads, hash := o.threads, o.hash
+	o.cfg.NewAnalyzer = func() (engine.Analyzer, error) { return newServeEngine(threads, hash) }
+	return o, nil
+}
+
+// defaultHostKey keeps the key with Squall's data, not in whatever
+// directory the server happens to start from.
+func defaultHostKey() string {
+	if d := tui.DataDir(); d != "" {
+		return filepath.Join(d, "host_ed25519")
+	}
+	return "squall_host_ed25519"
+}
+
+// newServeEngine makes one room's engine: the built-in searcher with the
+// thread and hash settings of the command line.
+func newServeEngine(threads, hashMB int) (engine.Analyzer, error) {
+	s := search.New()
+	for name, v := range map[string]int{"Threads": threads, "Hash": hashMB} {
+		if err := s.SetOption(name, strconv.Itoa(v)); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("engine option %s=%d: %w", name, v, err)
+		}
+	}
+	return s, nil
+}
+
+// serveUntil runs the server until ctx ends, then shuts it down telling
+// viewers why. ready, if not nil, is called with the bound address once
+// connections are accepted (tests listen on port 0). onStop is called when
+// shutdown begins, so that a second Ctrl-C kills the process at once.
+func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stderr io.Writer, ready func(net.Addr)) error {
+	o, err := parseServeFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if o.cfg.Log == nil {
+		o.cfg.Log = stderr
+	}
+	srv, err := serve.NewServer(o.cfg)
+	if err != nil {
+		return err
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		return err
+	}
+	if o.room != "" {
+		if err := openRoom(srv.Hub(), o.room, o.fen); err != nil {
+			srv.Shutdown(context.Background(), "startup failed")
+			return err
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve() }()
+	port := "PORT"
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+	}
+	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: ssh -p %s %s\n", addr, port, hostOf(addr))
+	if ready != nil {
+		ready(addr)
+	}
+
+	select {
+	case err := <-done:
+		// Serve failed on its own (the listener broke): stop the engines.
+		srv.Shutdown(context.Background(), "server error")
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	if onStop != nil {
+		onStop()
+	}
+	fmt.Fprintln(stdout, "squall serve: shutting down (up to 30 s; press Ctrl-C again to force)")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	serr := srv.Shutdown(sctx, "the server is stopping")
+	if err := <-done; err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("shutdown: %w", serr)
+	}
+	return nil
+}
+
+// openRoom creates the room shown at start and sets it analysing, so that
+// the first viewer sees a live engine without an owner having to act.
+func openRoom(h *serve.Hub, name, fen string) error {
+	r, err := h.Create(name)
+	if err != nil {
+		return err
+	}
+	if fen != "" {
+		if err := r.LoadFEN(fen); err != nil {
+			return err
+		}
+	}
+	return r.StartAnalysis()
+}
+
+func hostOf(a net.Addr) string {
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil || host == "" || host == "::" || host == "0.0.0.0" {
+		return "HOST"
+	}
+	if host == "127.0.0.1" || host == "::1" {
+		return "localhost"
+	}
+	return host
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitOutput polls out until it matches re or the time runs out.
+func waitOutput(t *testing.T, out *lockedBuffer, re *regexp.Regexp, within time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if m := re.FindString(out.String()); m != "" {
+			return m
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no %v within %v; the terminal showed:\n%s", re, within, out.String())
+	return ""
+}
+
+// TestServeRealEngine runs `squall serve` with the built-in searcher on a
+// free port, watches its opening room through an SSH terminal until the
+// engine reports a depth, then stops it with SIGINT as Ctrl-C would.
+func TestServeRealEngine(t *testing.T) {
+	dir := t.TempDir()
+	hostKey := filepath.Join(dir, "host")
+	addrs := make(chan net.Addr, 1)
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- serveOnSignals([]string{"--listen", "127.0.0.1:0", "--host-key", hostKey, "--hash", "4",
+			"--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}, &stdout, &stderr, func(a net.Addr) { addrs <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("serve stopped at start: %v\n%s", err, stderr.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	if fi, err := os.Stat(hostKey); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("host key not made private: %v %v", fi, err)
+	}
+
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := gossh.Dial("tcp", addr.String(), &gossh.ClientConfig{
+		User:            "viewer",
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var term lockedBuffer
+	sess.Stdout, sess.Stderr = &term, &term
+	stdin, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Start("room main"); err != nil {
+		t.Fatal(err)
+	}
+	// Answer the background-colour and attribute queries as a terminal
+	// would; without a reply the server waits for them.
+	io.WriteString(stdin, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
+
+	waitOutput(t, &term, regexp.MustCompile(`Room main`), 5*time.Second)
+	waitOutput(t, &term, regexp.MustCompile(`depth [1-9][0-9]*/`), 10*time.Second)
+	// The back-rank mate is found at once; the line shows it in SAN.
+	waitOutput(t, &term, regexp.MustCompile(`#1 +1\. Rd8#`), 10*time.Second)
+
+	// The signal goes to this test process, which serveOnSignals catches
+	// as the command would; the viewer's program must not catch it too.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	case <-time.After(35 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if !strings.Contains(term.String(), "squall: the server is shutting down: the server is stopping") {
+		t.Errorf("the viewer was not told about the shutdown:\n%s", term.String())
+	}
+	// Drawn by the viewer's program before it quits: it would be missing
+	// had the program taken the signal as its own.
+	if !strings.Contains(term.String(), "Server shutting down: the server is stopping") {
+		t.Errorf("the viewer's board did not show the shutdown:\n%s", term.String())
+	}
+	if !strings.Contains(stderr.String(), "connect ") || !strings.Contains(stderr.String(), "role=viewer") {
+		t.Errorf("connection log lacks the viewer:\n%s", stderr.String())
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--fen", "not a fen"},
+		{"--threads", "0"},
+		{"--room", "", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"},
+		{"extra"},
+	} {
+		var stderr bytes.Buffer
+		if _, err := parseServeFlags(args, &stderr); err == nil {
+			t.Errorf("%q: accepted", args)
+		}
+	}
+	o, err := parseServeFlags([]string{"--addr", "127.0.0.1:9", "--owner-keys", "k", "--private"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.cfg.Listen != "127.0.0.1:9" || o.cfg.OwnersFile != "k" || !o.cfg.Private || o.room != "main" {
+		t.Errorf("aliases not applied: %+v", o)
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/uci"
+)
+
+// suiteFlags are the options of `squall suite`.
+type suiteFlags struct {
+	movetime time.Duration
+	depth    int
+	nodes    uint64
+	threads  int
+	hash     int
+	engine   string
+	out      string
+	compare  string
+	tui      bool
+}
+
+// runSuite runs an EPD test suite headless and prints `solved X/N`.
+func runSuite(args []string, stdout, stderr io.Writer) error {
+	var f suiteFlags
+	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.DurationVar(&f.movetime, "movetime", 0, "time per position (default 1s when no limit is given)")
+	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
+	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
+	fs.IntVar(&f.threads, "threads", 1, "search threads")
+	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
+	fs.StringVar(&f.engine, "engine", "", `UCI engine command line, e.g. "/usr/games/stockfish" (default: the built-in engine)`)
+	fs.StringVar(&f.out, "out", "", "write results to this .json or .csv file")
+	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since this earlier .json")
+	fs.BoolVar(&f.tui, "tui", false, "open the suite runner view instead of running headless")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: squall suite %s|FILE.epd [flags]\n", strings.Join(epd.Bundled(), "|"))
+		fs.PrintDefaults()
+	}
+	// Accept flags before and after the suite name.
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var rest []string
+	for fs.NArg() > 0 {
+		rest = append(rest, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+	}
+	if len(rest) != 1 {
+		fs.Usage()
+		return fmt.Errorf("want one suite name or EPD file, have %d", len(rest))
+	}
+	lim, err := f.limits()
+	if err != nil {
+		return err
+	}
+	suite, err := epd.Load(rest[0])
+	if err != nil {
+		return err
+	}
+	for _, e := range suite.Errors {
+		fmt.Fprintf(stderr, "%s: %v\n", suite.Name, e)
+	}
+	if len(suite.Records) == 0 {
+		return fmt.Errorf("%s: no positions", suite.Name)
+	}
+	var earlier *epd.Results
+	if f.compare != "" {
+		if earlier, err = epd.LoadResults(f.compare); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	a, err := openAnalyzer(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if f.tui {
+		return runSuiteTUI(suite, a, lim, f.out)
+	}
+
+	tty := isTerminal(stdout)
+	n := len(suite.Records)
+	solved := 0
+	fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), describeLimits(lim))
+	start := time.Now()
+	out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
+		if o.Solved {
+			solved++
+		}
+		if tty {
+			fmt.Fprint(stdout, "\r\x1b[K")
+		}
+		if !o.Solved {
+			fmt.Fprintln(stdout, failureLine(o))
+		} else if !tty {
+			fmt.Fprintf(stdout, "ok   %-10s %-7s %7s  depth %2d  %.2fs\n", label(o), o.Move, o.Score, o.Depth, time.Duration(o.SolveTime).Seconds())
+		}
+		if tty {
+			fmt.Fprint(stdout, progressBar(o.Index+1, n, solved, 30))
+		}
+	})
+	if tty {
+		fmt.Fprint(stdout, "\r\x1b[K")
+	}
+	sum := epd.Summarize(out)
+	line := fmt.Sprintf("solved %d/%d", sum.Solved, sum.Total)
+	if sum.MaxPoints > 0 {
+		line += fmt.Sprintf(", points %d/%d", sum.Points, sum.MaxPoints)
+	}
+	if sum.Total < n {
+		line += fmt.Sprintf(" (interrupted after %d of %d)", sum.Total, n)
+	}
+	fmt.Fprintf(stdout, "%s  [%s, %.0fs]\n", line, a.Name(), time.Since(start).Seconds())
+
+	res := &epd.Results{Suite: suite.Name, Engine: a.Name(), Limits: describeLimits(lim), Date: time.Now().UTC(),
+		Solved: sum.Solved, Total: sum.Total, Points: sum.Points, Outcomes: out}
+	if earlier != nil {
+		printComparison(stdout, earlier, out)
+	}
+	if f.out != "" {
+		if err := res.Save(f.out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "results written to %s\n", f.out)
+	}
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
+	return nil
+}
+
+func (f suiteFlags) limits() (engine.Limits, error) {
+	set := 0
+	for _, on := range []bool{f.movetime != 0, f.depth != 0, f.nodes != 0} {
+		if on {
+			set++
+		}
+	}
+	switch {
+	case set > 1:
+		return engine.Limits{}, errors.New("give one of --movetime, --depth, --nodes")
+	case f.movetime < 0 || f.depth < 0:
+		return engine.Limits{}, errors.New("limits must be positive")
+	case set == 0:
+		return engine.Limits{MoveTime: time.Second}, nil
+	}
+	return engine.Limits{MoveTime: f.movetime, Depth: f.depth, Nodes: f.nodes}, nil
+}
+
+func describeLimits(l engine.Limits) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("nodes %d", l.Nodes)
+	default:
+		return "movetime " + l.MoveTime.String()
+	}
+}
+
+// openAnalyzer starts the engine the flags ask for and applies
+// --threads/--hash.
+func openAnalyzer(ctx context.Context, f suiteFlags) (engine.Analyzer, error) {
+	var a engine.Analyzer
+	if f.engine == "" {
+		a = search.New()
+	} else {
+		path, args, err := uci.ParseCommand(f.engine)
+		if err != nil {
+			return nil, fmt.Errorf("--engine: %w", err)
+		}
+		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
+		if err != nil {
+			return nil, fmt.Errorf("starting %s: %w", f.engine, err)
+		}
+		a = c
+	}
+	set := func(name string, v int) error {
+		for _, o := range a.Options() {
+			if strings.EqualFold(o.Name, name) {
+				return a.SetOption(o.Name, strconv.Itoa(v))
+			}
+		}
+		return nil // the engine has no such option: leave it be
+	}
+	if f.threads > 1 {
+		if err := set("Threads", f.threads); err != nil {
+			a.Close()
+			return nil, fmt.Errorf("threads: %w", err)
+		}
+	}
+	if f.hash > 0 {
+		if err := set("Hash", f.hash); err != nil {
+			a.Close()
+			return nil, fmt.Errorf("hash: %w", err)
+		}
+	}
+	return a, nil
+}
+
+func label(o epd.Outcome) string {
+	if o.ID != "" {
+		return o.ID
+	}
+	return "#" + strconv.Itoa(o.Index+1)
+}
+
+// failureLine is one line per failed position.
+func failureLine(o epd.Outcome) string {
+	if o.Error != "" {
+		return fmt.Sprintf("FAIL %-10s error: %s", label(o), o.Error)
+	}
+	want := "bm " + strings.Join(o.Expected, " ")
+	if len(o.Expected) == 0 {
+		want = "am " + strings.Join(o.Avoid, " ")
+	}
+	mv := o.Move
+	if mv == "" {
+		mv = "(none)"
+	}
+	s := fmt.Sprintf("FAIL %-10s %-7s %7s  depth %2d  want %s", label(o), mv, o.Score, o.Depth, want)
+	if o.MaxPoints > 0 {
+		s += fmt.Sprintf("  points %d/%d", o.Points, o.MaxPoints)
+	}
+	return s
+}
+
+func progressBar(done, total, solved, width int) string {
+	fill := done * width / total
+	return fmt.Sprintf("[%s%s] %d/%d  solved %d", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, total, solved)
+}
+
+func printComparison(w io.Writer, earlier *epd.Results, now []epd.Outcome) {
+	solved, failed := epd.Compare(earlier.Outcomes, now)
+	fmt.Fprintf(w, "compared with %s (%s, %d/%d): %d newly solved, %d newly failed\n",
+		earlier.Engine, earlier.Limits, earlier.Solved, earlier.Total, len(solved), len(failed))
+	for _, c := range solved {
+		fmt.Fprintf(w, "  + %-10s %s (was %s)\n", c.Key, c.Now.Move, orNone(c.Before.Move))
+	}
+	for _, c := range failed {
+		fmt.Fprintf(w, "  - %-10s %s (was %s)\n", c.Key, orNone(c.Now.Move), c.Before.Move)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// runSuiteTUI opens the suite view (tui/suite) on the loaded suite.
+func runSuiteTUI(s *epd.Suite, a engine.Analyzer, lim engine.Limits, out string) error {
+	return errors.New("--tui: the suite view is not built yet")
+}

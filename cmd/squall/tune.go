@@ -1,0 +1,77 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/tune"
+)
+
+// runTune fits the evaluation weights to labelled positions (Texel's
+// method) and writes them as the generated Go file engine/eval compiles in.
+func runTune(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", "", "EPD file of positions labelled c9 \"1-0\" / \"0-1\" / \"1/2-1/2\" (from squall datagen)")
+	epochs := fs.Int("epochs", 400, "full-batch Adam steps")
+	rate := fs.Float64("rate", 1, "Adam step size in centipawns")
+	l2 := fs.Float64("l2", 0, "pull towards the seed weights: penalty l2·(w−seed)² per weight")
+	out := fs.String("out", "engine/eval/weights_gen.go", "generated weights file to write")
+	seedOnly := fs.Bool("seed-only", false, "write the untuned seed weights (no data needed)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squall tune --data FILE [--epochs N] [--rate R] [--out FILE]\n       squall tune --seed-only [--out FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	seed := eval.SeedWeights()
+	cmdline := "squall tune " + strings.Join(args, " ")
+	if *seedOnly {
+		src, err := tune.GoSource(&seed, []string{cmdline, "Untuned seed weights (eval.SeedWeights)."})
+		if err != nil {
+			return err
+		}
+		return tune.WriteFileAtomic(*out, src)
+	}
+	if *data == "" {
+		fs.Usage()
+		return fmt.Errorf("--data is required")
+	}
+	f, err := os.Open(*data)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	ds, err := tune.Load(f, *data)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "loaded %d positions (%d decided by endgame knowledge, skipped) in %v\n",
+		len(ds.Samples), ds.Skipped, time.Since(t0).Round(time.Millisecond))
+	p := tune.FromWeights(&seed)
+	t1 := time.Now()
+	r := ds.Tune(p, tune.Options{Epochs: *epochs, Rate: *rate, L2: *l2, Log: stdout, Every: max(*epochs/10, 1)})
+	el := time.Since(t1)
+	fmt.Fprintf(stdout, "%d epochs in %v (%v per epoch)\n", *epochs, el.Round(time.Millisecond), (el / time.Duration(max(*epochs, 1))).Round(time.Microsecond))
+	w := p.Weights()
+	src, err := tune.GoSource(&w, []string{
+		cmdline,
+		fmt.Sprintf("%d positions (%d training, %d validation); K = %.4f", len(ds.Samples), len(ds.Samples)-len(ds.Samples)/10, len(ds.Samples)/10, r.K),
+		fmt.Sprintf("MSE training %.6f -> %.6f, validation %.6f -> %.6f", r.TrainBefore, r.TrainAfter, r.ValidBefore, r.ValidAfter),
+	})
+	if err != nil {
+		return err
+	}
+	if err := tune.WriteFileAtomic(*out, src); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
