@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -81,15 +80,4 @@ func scoreOrder(s engine.Score) int {
 		return -1_000_000 - s.Mate
 	}
 	return s.CP
-}
-
-// within fails the test if f does not return within d: a hang detector,
-// not a timing requirement.
-func within(t *testing.T, d time.Duration, what string, done <-chan struct{}) {
-	t.Helper()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s: did not return within %v", what, d)
-	}
 }
