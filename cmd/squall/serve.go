@@ -122,11 +122,7 @@ func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stder
 	if o.cfg.Log == nil {
 		o.cfg.Log = stderr
 	}
-	srv, err := serve.NewServer(o.cfg)
-	if err != nil {
-		return err
-	}
-	addr, err := srv.Listen()
+	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err
 	}
@@ -138,11 +134,7 @@ func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stder
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve() }()
-	port := "PORT"
-	if ta, ok := addr.(*net.TCPAddr); ok {
-		port = strconv.Itoa(ta.Port)
-	}
-	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: ssh -p %s %s\n", addr, port, hostOf(addr))
+	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: %s\n", addr, sshCommand(addr, ""))
 	if ready != nil {
 		ready(addr)
 	}
@@ -168,6 +160,91 @@ func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stder
 		return fmt.Errorf("shutdown: %w", serr)
 	}
 	return nil
+}
+
+// listeningServer makes the server of cfg and binds its address.
+func listeningServer(cfg serve.Config) (*serve.Server, net.Addr, error) {
+	srv, err := serve.NewServer(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		return nil, nil, err
+	}
+	return srv, addr, nil
+}
+
+// broadcastServer is an SSH server run inside another command (the TUI's
+// --broadcast) whose one room mirrors that command's game.
+type broadcastServer struct {
+	Broadcast *serve.Broadcast // publish the game here
+	Addr      net.Addr
+	srv       *serve.Server
+	done      <-chan error
+}
+
+// startBroadcast starts an SSH server in this process, configured by
+// `squall serve`'s flags in args (--listen, --host-key, --owners,
+// --private, --max-sessions, --max-engines, --threads, --hash; --room and
+// --fen do not apply: the broadcast room is the only room opened), and
+// opens the read-only broadcast room name on it. log receives the
+// connection log (nil: discarded; a TUI must not let it reach its screen).
+// The caller publishes to Broadcast and calls Stop when done.
+func startBroadcast(name string, args []string, log io.Writer) (*broadcastServer, error) {
+	o, err := parseServeFlags(args, io.Discard)
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: %w", err)
+	}
+	o.cfg.Log = log
+	if log == nil {
+		o.cfg.Log = io.Discard
+	}
+	srv, addr, err := listeningServer(o.cfg)
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: %w", err)
+	}
+	b, err := srv.Broadcast(name)
+	if err != nil {
+		srv.Shutdown(context.Background(), "startup failed")
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve() }()
+	return &broadcastServer{Broadcast: b, Addr: addr, srv: srv, done: done}, nil
+}
+
+// WatchCommand is the ssh command that joins the broadcast.
+func (s *broadcastServer) WatchCommand() string {
+	return sshCommand(s.Addr, s.Broadcast.Room().Name())
+}
+
+// Stop shuts the server down with the broadcast, telling viewers the
+// broadcaster has quit (waiting up to shutdownGrace for their sessions).
+func (s *broadcastServer) Stop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	serr := s.srv.Shutdown(ctx, "the broadcaster has quit")
+	if err := <-s.done; err != nil {
+		return fmt.Errorf("broadcast: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("broadcast shutdown: %w", serr)
+	}
+	return nil
+}
+
+// sshCommand is how a viewer connects to addr: the room list, or room if
+// not empty.
+func sshCommand(addr net.Addr, room string) string {
+	port := "PORT"
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+	}
+	if room == "" {
+		return fmt.Sprintf("ssh -p %s %s", port, hostOf(addr))
+	}
+	return fmt.Sprintf("ssh -t -p %s %s room %s", port, hostOf(addr), room)
 }
 
 // openRoom creates the room shown at start and sets it analysing, so that

@@ -16,6 +16,9 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 )
 
 type lockedBuffer struct {
@@ -49,6 +52,51 @@ func waitOutput(t *testing.T, out *lockedBuffer, re *regexp.Regexp, within time.
 	return ""
 }
 
+// watch opens an SSH terminal (a fresh key, 120×40) on addr running cmd,
+// and returns what it shows.
+func watch(t *testing.T, addr net.Addr, cmd string) *lockedBuffer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := gossh.Dial("tcp", addr.String(), &gossh.ClientConfig{
+		User:            "viewer",
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	term := &lockedBuffer{}
+	sess.Stdout, sess.Stderr = term, term
+	stdin, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	// Answer the background-colour and attribute queries as a terminal
+	// would; without a reply the server waits for them.
+	io.WriteString(stdin, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
+	return term
+}
+
 // TestServeRealEngine runs `squall serve` with the built-in searcher on a
 // free port, watches its opening room through an SSH terminal until the
 // engine reports a depth, then stops it with SIGINT as Ctrl-C would.
@@ -74,49 +122,11 @@ func TestServeRealEngine(t *testing.T) {
 		t.Fatalf("host key not made private: %v %v", fi, err)
 	}
 
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := gossh.Dial("tcp", addr.String(), &gossh.ClientConfig{
-		User:            "viewer",
-		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
-		Timeout:         5 * time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	sess, err := conn.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	var term lockedBuffer
-	sess.Stdout, sess.Stderr = &term, &term
-	stdin, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.Start("room main"); err != nil {
-		t.Fatal(err)
-	}
-	// Answer the background-colour and attribute queries as a terminal
-	// would; without a reply the server waits for them.
-	io.WriteString(stdin, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
-
-	waitOutput(t, &term, regexp.MustCompile(`Room main`), 5*time.Second)
-	waitOutput(t, &term, regexp.MustCompile(`depth [1-9][0-9]*/`), 10*time.Second)
+	term := watch(t, addr, "room main")
+	waitOutput(t, term, regexp.MustCompile(`Room main`), 5*time.Second)
+	waitOutput(t, term, regexp.MustCompile(`depth [1-9][0-9]*/`), 10*time.Second)
 	// The back-rank mate is found at once; the line shows it in SAN.
-	waitOutput(t, &term, regexp.MustCompile(`#1 +1\. Rd8#`), 10*time.Second)
+	waitOutput(t, term, regexp.MustCompile(`#1 +1\. Rd8#`), 10*time.Second)
 
 	// The signal goes to this test process, which serveOnSignals catches
 	// as the command would; the viewer's program must not catch it too.
@@ -141,6 +151,47 @@ func TestServeRealEngine(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "connect ") || !strings.Contains(stderr.String(), "role=viewer") {
 		t.Errorf("connection log lacks the viewer:\n%s", stderr.String())
+	}
+}
+
+// TestServeBroadcast starts the in-process server of --broadcast: a viewer
+// sees the published game analysed by the built-in engine, and Stop ends
+// the viewer's session with the reason.
+func TestServeBroadcast(t *testing.T) {
+	var log lockedBuffer
+	bs, err := startBroadcast("live", []string{"--listen", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "host"), "--hash", "4"}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bs.WatchCommand(); !regexp.MustCompile(`^ssh -t -p [0-9]+ localhost room live$`).MatchString(got) {
+		t.Errorf("watch command %q", got)
+	}
+	g := engine.Game{Start: chess.NewPosition()}
+	p := g.Start.Clone()
+	var u chess.Undo
+	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"} {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Moves = append(g.Moves, m)
+		p.MakeMove(m, &u)
+	}
+	if err := bs.Broadcast.Publish(g, len(g.Moves)); err != nil {
+		t.Fatal(err)
+	}
+	term := watch(t, bs.Addr, "room live")
+	waitOutput(t, term, regexp.MustCompile(`1\. e4 e5 2\. Qh5 Nc6 3\. Bc4 Nf6`), 5*time.Second)
+	waitOutput(t, term, regexp.MustCompile(`#1 +4\. Qxf7#`), 10*time.Second)
+	if err := bs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, term, regexp.MustCompile(`the broadcaster has quit`), 2*time.Second)
+	if !strings.Contains(log.String(), "role=viewer") {
+		t.Errorf("connection log lacks the viewer:\n%s", log.String())
+	}
+	if err := bs.Broadcast.Publish(g, 0); err == nil {
+		t.Error("published after Stop")
 	}
 }
 

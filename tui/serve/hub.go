@@ -18,6 +18,7 @@ type RoomInfo struct {
 	Viewers   int
 	Analysing bool
 	Ply       int
+	Broadcast bool // mirrors a broadcast: read-only
 }
 
 // Hub holds the server's rooms. The map is guarded by a mutex (Gambit's
@@ -53,6 +54,12 @@ func (h *Hub) Create(name string) (*Room, error) {
 	if r, ok := h.rooms[name]; ok {
 		return r, nil
 	}
+	return h.addLocked(name, false)
+}
+
+// addLocked makes a new room with its engine, if the server has engines
+// and is under its engine cap.
+func (h *Hub) addLocked(name string, readOnly bool) (*Room, error) {
 	var a engine.Analyzer
 	if h.newAnalyzer != nil {
 		if len(h.rooms) >= h.maxEngines {
@@ -63,9 +70,39 @@ func (h *Hub) Create(name string) (*Room, error) {
 			return nil, fmt.Errorf("room %s: starting engine: %w", name, err)
 		}
 	}
-	r := NewRoom(name, a)
+	r := newRoom(name, a, readOnly)
 	h.rooms[name] = r
 	return r, nil
+}
+
+// Broadcast opens the read-only room name for a game published from
+// outside the server (see Broadcast). Its engine analyses from the start,
+// since nobody in the room may start it. The name must be free: a
+// broadcast never takes over a room viewers are in.
+func (h *Hub) Broadcast(name string) (*Broadcast, error) {
+	if !roomName.MatchString(name) {
+		return nil, fmt.Errorf("room name %q: use 1-32 letters, digits, '.', '_' or '-'", name)
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("broadcast %s: server is shutting down", name)
+	}
+	if _, ok := h.rooms[name]; ok {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("broadcast %s: a room of that name exists already", name)
+	}
+	r, err := h.addLocked(name, true)
+	h.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: %w", err)
+	}
+	r.mu.Lock()
+	if r.analyzer != nil {
+		_ = r.startAnalysisLocked() // fails only without an engine
+	}
+	r.mu.Unlock()
+	return &Broadcast{hub: h, room: r}, nil
 }
 
 // Room finds a room by name.
@@ -87,21 +124,32 @@ func (h *Hub) List() []RoomInfo {
 	out := make([]RoomInfo, 0, len(rooms))
 	for _, r := range rooms {
 		s := r.Snapshot()
-		out = append(out, RoomInfo{Name: r.Name(), Viewers: r.Viewers(), Analysing: s.Analysing, Ply: s.Ply})
+		out = append(out, RoomInfo{Name: r.Name(), Viewers: r.Viewers(), Analysing: s.Analysing, Ply: s.Ply, Broadcast: r.ReadOnly()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// Remove closes a room and drops it.
+// Remove ends a room and drops it; its viewers return to the room list,
+// told reason.
 func (h *Hub) Remove(name, reason string) {
 	h.mu.Lock()
 	r, ok := h.rooms[name]
-	delete(h.rooms, name)
 	h.mu.Unlock()
 	if ok {
-		r.Close(reason)
+		h.remove(r, reason)
 	}
+}
+
+// remove ends room r and drops it from the hub if it is still there under
+// its name (a later room of the same name is left alone).
+func (h *Hub) remove(r *Room, reason string) {
+	h.mu.Lock()
+	if h.rooms[r.name] == r {
+		delete(h.rooms, r.name)
+	}
+	h.mu.Unlock()
+	r.End(reason)
 }
 
 // Close closes every room, telling viewers reason.

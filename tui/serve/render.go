@@ -9,23 +9,22 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
 )
 
 // styles are built once per session from that session's renderer, so each
 // client gets colours for its own terminal. The board's colours come from a
-// Squall theme (the TUI's themes); each viewer picks their own.
+// Squall theme (the TUI's themes), drawn by the TUI's board renderer; each
+// viewer picks their own theme and pieces.
 type styles struct {
-	r      *lipgloss.Renderer
-	theme  themes.Theme
-	mono   bool // no colours: letters by case, dark squares dotted
-	square map[squareKey]lipgloss.Style
+	r     *lipgloss.Renderer
+	theme themes.Theme
+	board *boardview.Painter
 
 	title, dim, warn, selected lipgloss.Style
 }
 
-type squareKey struct{ bg, fg themes.Color }
-
-func newStyles(r *lipgloss.Renderer, t themes.Theme) styles {
+func newStyles(r *lipgloss.Renderer, t themes.Theme, pieces boardview.Pieces) styles {
 	ad := func(a themes.Adaptive) lipgloss.TerminalColor {
 		if a.Light == "" && a.Dark == "" {
 			return lipgloss.NoColor{}
@@ -35,8 +34,7 @@ func newStyles(r *lipgloss.Renderer, t themes.Theme) styles {
 	return styles{
 		r:        r,
 		theme:    t,
-		mono:     t.Monochrome,
-		square:   map[squareKey]lipgloss.Style{},
+		board:    boardview.New(r, t, pieces),
 		title:    r.NewStyle().Foreground(ad(t.Accent)).Bold(true),
 		dim:      r.NewStyle().Faint(true),
 		warn:     r.NewStyle().Foreground(ad(t.Error)).Bold(true),
@@ -52,30 +50,27 @@ func colourless(r *lipgloss.Renderer) bool {
 	return p == termenv.Ascii || p == termenv.ANSI
 }
 
-// sq returns the style of a board cell, made once per colour pair.
-func (s *styles) sq(bg, fg themes.Color) lipgloss.Style {
-	k := squareKey{bg, fg}
-	st, ok := s.square[k]
-	if !ok {
-		st = s.r.NewStyle().Bold(true)
-		if bg != "" {
-			st = st.Background(lipgloss.Color(bg))
-		}
-		if fg != "" {
-			st = st.Foreground(lipgloss.Color(fg))
-		}
-		s.square[k] = st
-	}
-	return st
-}
+// Layout around the board: the eval bar takes a gap and two columns
+// (evalBarWidth), the header and help take chromeLines, and each square
+// size needs the panel beside it to keep minPanel[i] columns.
+const (
+	evalBarWidth = 3
+	chromeLines  = 5
+)
 
-// squareSize picks the board's cell size from the window: large 5×2 cells
-// when they fit beside the panel, else small 3×1.
-func squareSize(w, h int) (cw, ch int) {
-	if w >= 5*8+2+40 && h >= 2*8+6 {
-		return 5, 2
+var minPanel = [boardview.NumSizes]int{30, 40, 45, 50}
+
+// squareSize picks the largest square size whose board, eval bar and
+// panel fit the window.
+func squareSize(w, h int) boardview.Size {
+	sizes := boardview.Sizes()
+	best := sizes[0]
+	for i, sz := range sizes {
+		if sz.Width()+evalBarWidth+2+minPanel[i] <= w && sz.Height()+chromeLines <= h {
+			best = sz
+		}
 	}
-	return 3, 1
+	return best
 }
 
 func (m *sessionModel) roomView() string {
@@ -83,13 +78,18 @@ func (m *sessionModel) roomView() string {
 	if s == nil {
 		return "joining…"
 	}
-	header := m.st.title.Render("Room "+s.Room) + m.st.dim.Render(fmt.Sprintf("  %s · %s · you are a%s", s.EngineName, plural(m.room.Viewers(), "viewer"), article(m.role)))
-	board := m.boardView(s)
+	kind := ""
+	if m.room.ReadOnly() {
+		kind = " · broadcast (read-only)"
+	}
+	header := m.st.title.Render("Room "+s.Room) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", s.EngineName, plural(m.room.Viewers(), "viewer"), kind, article(m.role)))
+	board := m.boardWithBar(s)
 	var body string
 	if m.panel {
-		panelW := max(m.w-lipgloss.Width(board)-2, 20)
+		boardW := squareSize(m.w, m.h).Width() + evalBarWidth
+		panelW := max(m.w-boardW-2, 20)
 		panel := m.panelView(s, panelW)
-		if lipgloss.Width(board)+2+30 <= m.w {
+		if boardW+2+30 <= m.w {
 			body = lipgloss.JoinHorizontal(lipgloss.Top, board, "  ", panel)
 		} else {
 			body = lipgloss.JoinVertical(lipgloss.Left, board, panel)
@@ -97,8 +97,8 @@ func (m *sessionModel) roomView() string {
 	} else {
 		body = board
 	}
-	help := "f flip · p panel · t theme · esc rooms · q quit"
-	if m.role == Owner {
+	help := "f flip · p panel · t theme · g glyphs/letters · esc rooms · q quit"
+	if m.role == Owner && !m.room.ReadOnly() {
 		help = "←/→ navigate · m move · a analyse · L load FEN · " + help
 	}
 	return header + "\n\n" + body + "\n\n" + m.st.dim.Render(help)
@@ -107,120 +107,63 @@ func (m *sessionModel) roomView() string {
 // boardKey identifies a drawn board: while the room analyses one position
 // the board does not change, so it is drawn once, not on every update.
 type boardKey struct {
-	theme     string
-	fen       string
-	ply       int
-	flip      bool
-	cellW     int
-	moveCount int
+	theme  string
+	pieces boardview.Pieces
+	fen    string
+	last   chess.Move
+	flip   bool
+	size   boardview.Size
 }
 
+// boardView is the board drawn by the shared renderer, from this viewer's
+// side, in this viewer's theme and size.
 func (m *sessionModel) boardView(s *Snapshot) string {
-	cw, _ := squareSize(m.w, m.h)
-	k := boardKey{m.st.theme.Name, s.Position.FEN(), s.Ply, m.flip, cw, len(s.Moves)}
+	sc := boardview.NewScene(s.Position)
+	sc.Flipped = m.flip
+	if s.Ply > 0 {
+		sc.Last = s.Moves[s.Ply-1]
+	}
+	sz := squareSize(m.w, m.h)
+	k := boardKey{m.st.theme.Name, m.st.board.Pieces(), s.Position.FEN(), sc.Last, m.flip, sz}
 	if k == m.boardKey && m.boardText != "" {
 		return m.boardText
 	}
-	m.boardKey, m.boardText = k, m.drawBoard(s)
+	m.boardKey, m.boardText = k, m.st.board.Board(sc, sz)
 	return m.boardText
 }
 
-func (m *sessionModel) drawBoard(s *Snapshot) string {
-	cw, ch := squareSize(m.w, m.h)
-	p := s.Position
-	var last chess.Move
-	if s.Ply > 0 {
-		last = s.Moves[s.Ply-1]
-	}
-	check := chess.NoSquare
-	if p.InCheck() {
-		check = p.KingSquare(p.SideToMove())
-	}
+// boardWithBar is the board with the eval bar of the best line on its
+// right, White's share growing from White's side as in the local TUI.
+func (m *sessionModel) boardWithBar(s *Snapshot) string {
+	lines := strings.Split(m.boardView(s), "\n")
+	bar := m.st.board.EvalBar(len(lines)-1, whiteChances(s), m.flip)
 	var b strings.Builder
-	for row := 0; row < 8; row++ {
-		rank := 7 - row
-		if m.flip {
-			rank = row
+	for i, l := range lines {
+		b.WriteString(l)
+		if i < len(bar) {
+			b.WriteString(" " + bar[i] + bar[i] + "\n")
 		}
-		for line := 0; line < ch; line++ {
-			label := "  "
-			if line == ch/2 {
-				label = fmt.Sprintf("%d ", rank+1)
-			}
-			b.WriteString(m.st.dim.Render(label))
-			for col := 0; col < 8; col++ {
-				file := col
-				if m.flip {
-					file = 7 - col
-				}
-				b.WriteString(m.cell(p, chess.MakeSquare(file, rank), last, check, cw, line == ch/2))
-			}
-			b.WriteByte('\n')
-		}
-	}
-	b.WriteString("  ")
-	for col := 0; col < 8; col++ {
-		file := col
-		if m.flip {
-			file = 7 - col
-		}
-		b.WriteString(m.st.dim.Render(fmt.Sprintf("%-*s", cw, strings.Repeat(" ", cw/2)+string(rune('a'+file)))))
 	}
 	return b.String()
 }
 
-// cell draws one line of one square, cw cells wide; mid is the line that
-// holds the piece. Pieces are FEN letters (upper case White) in the theme's
-// piece colours, so the board reads the same with or without colour.
-func (m *sessionModel) cell(p *chess.Position, sq chess.Square, last chess.Move, check chess.Square, cw int, mid bool) string {
-	t := m.st.theme
-	light := (sq.File()+sq.Rank())%2 == 1
-	isLast := last != chess.NullMove && (sq == last.From() || sq == lastTo(last))
-	bg := t.Dark
+// whiteChances is the eval bar's fill: the best line's score from White's
+// point of view, or the result when the side to move is mated.
+func whiteChances(s *Snapshot) float64 {
+	p := s.Position
 	switch {
-	case sq == check:
-		bg = t.Check
-	case isLast && light:
-		bg = t.LastLight
-	case isLast:
-		bg = t.LastDark
-	case light:
-		bg = t.Light
+	case p.IsCheckmate() && p.SideToMove() == chess.White:
+		return -1
+	case p.IsCheckmate():
+		return 1
+	case len(s.Lines) == 0 || len(s.Lines[0].PV) == 0:
+		return 0
 	}
-	fill := " "
-	if m.st.mono && !light {
-		fill = "."
+	score := s.Lines[0].Score
+	if p.SideToMove() == chess.Black {
+		score = score.Negate()
 	}
-	cells := []byte(strings.Repeat(fill, cw))
-	fg := t.WhitePiece
-	if mid {
-		if pc := p.Piece(sq); pc != chess.NoPiece {
-			if pc.Color() == chess.Black {
-				fg = t.BlackPiece
-			}
-			cells[cw/2] = pc.Letter()
-		}
-		// Without colour, brackets mark what the background would.
-		switch {
-		case m.st.mono && sq == check:
-			cells[0], cells[cw-1] = '>', '<'
-		case m.st.mono && isLast:
-			cells[0], cells[cw-1] = '[', ']'
-		}
-	}
-	if m.st.mono {
-		return string(cells)
-	}
-	return m.st.sq(bg, fg).Render(string(cells))
-}
-
-// lastTo is where a move's piece lands (the king's square for castling,
-// which chess.Move stores as the rook's square).
-func lastTo(mv chess.Move) chess.Square {
-	if mv.IsCastle() {
-		return mv.KingTo()
-	}
-	return mv.To()
+	return boardview.ScoreChances(score)
 }
 
 // panelView shows the analysis: a status line, then one line per PV with

@@ -8,6 +8,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -51,10 +52,15 @@ func (s *Snapshot) Game() engine.Game {
 // can draw (the views themselves render at most 15 times a second).
 const broadcastEvery = 50 * time.Millisecond
 
+// ErrReadOnly is the error of every change asked of a broadcast room: it
+// follows the broadcaster's game alone (see Broadcast).
+var ErrReadOnly = errors.New("the room mirrors a broadcast and is read-only")
+
 // Room is one shared game with its analysis. All methods are safe for
 // concurrent use.
 type Room struct {
-	name string
+	name     string
+	readOnly bool // a broadcast room: changed only through its Broadcast
 
 	mu        sync.Mutex
 	start     *chess.Position
@@ -74,7 +80,8 @@ type Room struct {
 	analysing bool
 	cancel    context.CancelFunc
 	searchEnd chan struct{} // closed when the running search returns
-	closing   string
+	closing   string        // why the server is shutting down
+	ended     string        // why the room ended while the server runs on
 	closed    bool
 
 	stopTicker chan struct{}
@@ -84,8 +91,13 @@ type Room struct {
 // NewRoom makes a room on the start position. analyzer may be nil (no
 // analysis); the room owns it from now on and closes it in Close.
 func NewRoom(name string, analyzer engine.Analyzer) *Room {
+	return newRoom(name, analyzer, false)
+}
+
+func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 	r := &Room{
 		name:       name,
+		readOnly:   readOnly,
 		start:      chess.NewPosition(),
 		pos:        chess.NewPosition(),
 		gameSAN:    "",
@@ -101,6 +113,22 @@ func NewRoom(name string, analyzer engine.Analyzer) *Room {
 
 // Name is the room's name.
 func (r *Room) Name() string { return r.name }
+
+// ReadOnly reports whether the room mirrors a broadcast: its game, shown
+// ply and analysis then change only through the Broadcast, and every other
+// change (an owner's too) fails with ErrReadOnly.
+func (r *Room) ReadOnly() bool { return r.readOnly }
+
+// refuseLocked is the error of a change asked of a read-only or closed room.
+func (r *Room) refuseLocked() error {
+	switch {
+	case r.readOnly:
+		return fmt.Errorf("room %s: %w", r.name, ErrReadOnly)
+	case r.closed:
+		return fmt.Errorf("room %s is closed", r.name)
+	}
+	return nil
+}
 
 // Subscribe registers a viewer. The channel holds at most one snapshot: the
 // newest replaces an unread older one. It is closed by Unsubscribe or when
@@ -211,6 +239,9 @@ func (r *Room) sendLocked(s *Snapshot) {
 func (r *Room) Move(m chess.Move) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.refuseLocked(); err != nil {
+		return err
+	}
 	if !r.pos.IsLegal(m) {
 		return fmt.Errorf("room %s: %s is not legal here", r.name, m.UCI(r.pos.Chess960()))
 	}
@@ -233,6 +264,9 @@ func (r *Room) MoveText(s string) error {
 func (r *Room) Goto(n int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.refuseLocked(); err != nil {
+		return err
+	}
 	return r.gotoLocked(max(0, min(n, len(r.moves))))
 }
 
@@ -240,6 +274,9 @@ func (r *Room) Goto(n int) error {
 func (r *Room) Step(delta int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.refuseLocked(); err != nil {
+		return err
+	}
 	return r.gotoLocked(max(0, min(r.ply+delta, len(r.moves))))
 }
 
@@ -250,9 +287,40 @@ func (r *Room) Load(g engine.Game) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.refuseLocked(); err != nil {
+		return err
+	}
 	r.start = g.Start.Clone()
 	r.moves = slices.Clone(g.Moves)
 	return r.gotoLocked(len(r.moves))
+}
+
+// publish sets the game of a broadcast room: the broadcaster's start
+// position and moves, showing ply. Publishing what the room already shows
+// changes nothing, so a broadcaster may publish on every frame; moves
+// changed after the shown ply do not restart the analysis.
+func (r *Room) publish(g engine.Game, ply int) error {
+	if ply < 0 || ply > len(g.Moves) {
+		return fmt.Errorf("room %s: ply %d is outside the game's %d moves", r.name, ply, len(g.Moves))
+	}
+	if _, err := g.Position(); err != nil {
+		return fmt.Errorf("room %s: %w", r.name, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return fmt.Errorf("room %s is closed", r.name)
+	}
+	if ply == r.ply && ply <= len(r.moves) && slices.Equal(r.moves[:ply], g.Moves[:ply]) && r.start.FEN() == g.Start.FEN() {
+		if !slices.Equal(r.moves, g.Moves) {
+			r.moves = slices.Clone(g.Moves)
+			r.changedLocked()
+		}
+		return nil
+	}
+	r.start = g.Start.Clone()
+	r.moves = slices.Clone(g.Moves)
+	return r.gotoLocked(ply)
 }
 
 // LoadFEN replaces the game by a position.
@@ -286,6 +354,13 @@ func (r *Room) gotoLocked(ply int) error {
 func (r *Room) StartAnalysis() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.readOnly {
+		return fmt.Errorf("room %s: %w", r.name, ErrReadOnly)
+	}
+	return r.startAnalysisLocked()
+}
+
+func (r *Room) startAnalysisLocked() error {
 	if r.analyzer == nil {
 		return fmt.Errorf("room %s: no engine", r.name)
 	}
@@ -298,8 +373,12 @@ func (r *Room) StartAnalysis() error {
 	return nil
 }
 
-// StopAnalysis stops the search; the last lines stay visible.
+// StopAnalysis stops the search; the last lines stay visible. A read-only
+// room's analysis runs until the room ends: StopAnalysis leaves it alone.
 func (r *Room) StopAnalysis() {
+	if r.readOnly {
+		return
+	}
 	r.mu.Lock()
 	r.analysing = false
 	r.changedLocked()
@@ -387,18 +466,37 @@ func (r *Room) onInfo(gen uint64, info engine.Info) {
 	r.changedLocked()
 }
 
-// Close stops the analysis, tells viewers why (reason) and closes their
-// channels and the engine.
-func (r *Room) Close(reason string) {
+// Close is the room's part of the server's shutdown: it stops the
+// analysis, tells viewers the server is shutting down and why (reason),
+// and closes their channels and the engine. Viewers' sessions then end.
+func (r *Room) Close(reason string) { r.shut(reason, true) }
+
+// End closes a room while the server runs on: its viewers return to the
+// room list and are told reason (see EndReason).
+func (r *Room) End(reason string) { r.shut(reason, false) }
+
+// EndReason is why the room ended ("" while it is open, or when it closed
+// with the server).
+func (r *Room) EndReason() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ended
+}
+
+func (r *Room) shut(reason string, serverClosing bool) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		return
 	}
-	r.closing = reason
 	r.analysing = false
 	wait := r.stopSearchLocked()
-	r.sendLocked(r.snapshotLocked())
+	if serverClosing {
+		r.closing = reason
+		r.sendLocked(r.snapshotLocked())
+	} else {
+		r.ended = reason
+	}
 	r.closed = true
 	r.mu.Unlock()
 	<-wait

@@ -9,6 +9,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
 )
 
 func TestRoomMovesAndNavigation(t *testing.T) {
@@ -208,7 +209,7 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 	if s.CurrMoveSAN != "d4" {
 		t.Errorf("current move %q, want d4", s.CurrMoveSAN)
 	}
-	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome()), room: r, panel: true, w: 100, h: 30, snap: s}
+	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome(), boardview.Letters), room: r, panel: true, w: 100, h: 30, snap: s}
 	if v := m.panelView(s, 80); !strings.Contains(v, "nodes 5.0k") || !strings.Contains(v, "3.0s  move 2 d4") {
 		t.Errorf("panel does not show the progress:\n%s", v)
 	}

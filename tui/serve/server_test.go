@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -250,7 +251,7 @@ func TestServerColourPerClient(t *testing.T) {
 	}
 	plain := connectTerm(t, ts.addr, newSigner(t), "room demo", true, "dumb")
 	plain.waitFor(t, "Room demo", 3*time.Second)
-	plain.waitFor(t, "8   r  ..n..  b  ..q..  k  ..b..  n  ..r..", 3*time.Second) // large squares, dotted dark ones
+	plain.waitFor(t, "8    r   ...n...   b   ...q...   k   ...b...   n   ...r... ||", 3*time.Second) // 7×3 squares, dotted dark ones, eval bar
 	colour := connect(t, ts.addr, newSigner(t), "room demo", true)
 	colour.waitFor(t, "Room demo", 3*time.Second)
 	colour.waitFor(t, ";48;5;", 3*time.Second) // 256-colour squares
@@ -371,4 +372,55 @@ func TestServerNoLeaks(t *testing.T) {
 		return now <= base+2
 	})
 	t.Logf("goroutines: baseline %d, after %d cycles %d", base, cycles, now)
+}
+
+// TestServerBroadcast: a game published from inside the process reaches an
+// SSH viewer of the broadcast room with its analysis; an owner's keys are
+// refused there; closing the broadcast sends viewers back to the room list.
+func TestServerBroadcast(t *testing.T) {
+	ts := startServer(t, false)
+	b, err := ts.srv.Broadcast("live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewer := connect(t, ts.addr, newSigner(t), "room live", true)
+	viewer.waitFor(t, "broadcast (read-only)", 3*time.Second)
+	if err := b.Publish(game(t, "e4", "c5", "Nf3"), 3); err != nil {
+		t.Fatal(err)
+	}
+	viewer.waitFor(t, "1. e4 c5 2. Nf3", 2*time.Second)
+	viewer.waitFor(t, "depth", 2*time.Second)
+
+	owner := connect(t, ts.addr, ts.owner, "room live", true)
+	owner.waitFor(t, "1. e4 c5 2. Nf3", 3*time.Second)
+	owner.send(t, "m", "d", "6", "\r", "\x1b[D", "a")
+	owner.waitFor(t, "mirrors a broadcast", 2*time.Second)
+	room := b.Room()
+	if s := room.Snapshot(); len(s.Moves) != 3 || s.Ply != 3 || !s.Analysing {
+		t.Fatalf("an owner changed the broadcast: %d moves, ply %d, analysing %v", len(s.Moves), s.Ply, s.Analysing)
+	}
+
+	// The broadcaster steps back: the viewer follows (the panel's game
+	// line ends after 1. e4).
+	seen := len(viewer.out.String())
+	if err := b.Publish(game(t, "e4", "c5", "Nf3"), 1); err != nil {
+		t.Fatal(err)
+	}
+	stepBack := regexp.MustCompile(`1\. e4 +\x1b\[K`)
+	waitUntil(t, "the step back to be shown", 2*time.Second, func() bool {
+		return stepBack.MatchString(viewer.out.String()[seen:])
+	})
+
+	lister := connect(t, ts.addr, newSigner(t), "", true)
+	lister.waitFor(t, "· broadcast", 3*time.Second)
+
+	b.Close()
+	viewer.waitFor(t, "the broadcast has ended", 2*time.Second)
+	viewer.waitFor(t, "Squall rooms", time.Second)
+	if _, ok := ts.srv.Hub().Room("live"); ok {
+		t.Error("the broadcast room outlived Close")
+	}
+	// The viewer's session goes on: it can still use the room list.
+	viewer.send(t, "r")
+	viewer.waitFor(t, "no rooms yet", 2*time.Second)
 }

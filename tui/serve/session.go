@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
 )
 
 // Messages of the session model.
@@ -64,7 +65,7 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
+	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
 	switch {
 	case len(cmd) == 0:
 		m.list = hub.List()
@@ -176,9 +177,13 @@ func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.closing != "" {
 			return m, tea.Quit
 		}
+		reason := m.room.EndReason()
+		if reason == "" {
+			reason = "the room was closed"
+		}
 		m.leave()
 		m.list = m.hub.List()
-		m.status = "the room was closed"
+		m.status = reason
 	case closingMsg:
 		m.closing = string(msg)
 		// Quit after the message has been on screen a moment; viewers in
@@ -210,11 +215,20 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.panel = !m.panel
 	case "t":
 		m.nextTheme()
+	case "g":
+		m.togglePieces()
 	case "esc":
 		m.leave()
 		m.list = m.hub.List()
 	}
 	if m.role != Owner {
+		return m, nil
+	}
+	if m.room.ReadOnly() {
+		switch k.String() {
+		case "left", "h", "right", "l", "home", "end", "a", "m", ":", "L":
+			m.status = "this room mirrors a broadcast: it follows the broadcaster's game, and nobody here can change it"
+		}
 		return m, nil
 	}
 	var err error
@@ -258,8 +272,23 @@ func (m *sessionModel) nextTheme() {
 			i = j + 1
 		}
 	}
-	m.st = newStyles(m.st.r, all[i%len(all)])
+	m.st = newStyles(m.st.r, all[i%len(all)], m.st.board.Pieces())
 	m.status = "theme " + m.st.theme.Name
+}
+
+// togglePieces switches this viewer's pieces between glyphs and letters
+// (for terminals whose fonts draw the chess glyphs badly). A monochrome
+// board always shows letters.
+func (m *sessionModel) togglePieces() {
+	if m.st.theme.Monochrome {
+		m.status = "a board without colours always shows letters"
+		return
+	}
+	pieces := boardview.Letters
+	if m.st.board.Pieces() == boardview.Letters {
+		pieces = boardview.Glyphs
+	}
+	m.st = newStyles(m.st.r, m.st.theme, pieces)
 }
 
 func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -361,6 +390,9 @@ func (m *sessionModel) listView() string {
 		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural(r.Viewers, "viewer"), r.Ply)
 		if r.Analysing {
 			line += " analysing"
+		}
+		if r.Broadcast {
+			line += " · broadcast"
 		}
 		if i == m.selected {
 			line = m.st.selected.Render("> " + line)

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -105,17 +106,18 @@ func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")}) // board alone
 	rows := boardLines(m.View())
 	// Small squares are 3 cells wide; dark squares are dotted (a1 is dark).
-	if want := "8  r .n. b .q. k .b. n .r."; rows["8"] != want {
+	// The eval bar (no engine: even) is '|' for Black's half, '#' for White's.
+	if want := "8  r .n. b .q. k .b. n .r. ||"; rows["8"] != want {
 		t.Errorf("rank 8 = %q, want %q", rows["8"], want)
 	}
-	if want := "4    ...   ...[P]...   ..."; rows["4"] != want {
-		t.Errorf("rank 4 = %q, want %q (the last move's squares bracketed)", rows["4"], want)
+	if want := "4    ...   ...{P}...   ... ##"; rows["4"] != want {
+		t.Errorf("rank 4 = %q, want %q (the last move's squares in braces)", rows["4"], want)
 	}
-	if !strings.Contains(rows["2"], "[ ]") {
+	if !strings.Contains(rows["2"], "{ }") {
 		t.Errorf("rank 2 = %q: e2 not marked as the move's origin", rows["2"])
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
-	if !m.st.mono {
+	if !m.st.theme.Monochrome {
 		t.Error("a colourless terminal was given a colour theme")
 	}
 }
@@ -134,7 +136,7 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 	a.Update(snapshotMsg{a.updates, r.Snapshot()})
 	b.Update(snapshotMsg{b.updates, r.Snapshot()})
 	before := a.View()
-	if a.st.mono {
+	if a.st.theme.Monochrome {
 		t.Fatal("a true-colour terminal got the monochrome theme")
 	}
 	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
@@ -146,5 +148,25 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 	}
 	if b.View() != before {
 		t.Error("one viewer's theme changed another's board")
+	}
+}
+
+// TestSessionPiecesToggle: g switches this viewer between glyphs and
+// letters, and a theme change keeps the choice.
+func TestSessionPiecesToggle(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	r, _ := h.Create("r")
+	cr := lipgloss.NewRenderer(&strings.Builder{})
+	cr.SetColorProfile(termenv.TrueColor)
+	m, _ := newSessionModel(h, cr, Viewer, []string{"room", "r"}, 100, 30)
+	m.Update(snapshotMsg{m.updates, r.Snapshot()})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "♚") || strings.Contains(v, " K ") {
+		t.Fatalf("default pieces are not glyphs:\n%s", v)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	if v := ansi.Strip(m.View()); strings.Contains(v, "♚") || !strings.Contains(v, " K ") {
+		t.Fatalf("letters not kept across a theme change:\n%s", v)
 	}
 }

@@ -1,0 +1,343 @@
+// Package boardview draws Squall's chess board and eval bar as terminal
+// text. It is the one board renderer: the local TUI and every SSH viewer of
+// `squall serve` use it, each with its own lipgloss renderer (so each
+// terminal gets the colours its profile allows) and its own theme.
+package boardview
+
+import (
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/themes"
+)
+
+// RankLabelWidth is the width of the rank coordinates left of the board.
+const RankLabelWidth = 2
+
+// Size is the size of one square in terminal cells.
+type Size struct{ W, H int }
+
+// NumSizes is the number of square sizes.
+const NumSizes = 4
+
+// Sizes are the square sizes the board is drawn in, smallest first. A cell
+// is about twice as tall as wide, so W = 2H+1 keeps squares roughly square.
+func Sizes() [NumSizes]Size {
+	return [4]Size{{3, 1}, {5, 2}, {7, 3}, {9, 4}}
+}
+
+// Width is the width of a board of squares of this size, rank labels
+// included.
+func (s Size) Width() int { return RankLabelWidth + 8*s.W }
+
+// Height is the height of a board of squares of this size, the row of file
+// letters included.
+func (s Size) Height() int { return 8*s.H + 1 }
+
+// maxSquareWidth bounds a square's width so that one line of a square fits
+// in a fixed array; Board clamps larger sizes to it.
+const maxSquareWidth = 16
+
+// Pieces is how pieces are drawn.
+type Pieces int
+
+const (
+	// Glyphs draws the filled chess symbols for both sides, told apart by
+	// colour.
+	Glyphs Pieces = iota
+	// Letters draws piece letters: upper case for both sides in colour (the
+	// colour tells them apart), FEN case (upper case White) without colour.
+	Letters
+)
+
+// Piece glyphs: the filled set for both colours, told apart by colour. The
+// pawn is U+25CF, not U+265F, which several terminals draw as an emoji.
+var glyphs = [7]rune{' ', '●', '♞', '♝', '♜', '♛', '♚'}
+
+// Scene is what one drawing of the board shows. Make it with NewScene:
+// the zero value would mark a1 as selected and under the cursor.
+type Scene struct {
+	Position *chess.Position
+	Flipped  bool       // Black at the bottom
+	Last     chess.Move // the move that led here, or chess.NullMove
+	Hint     chess.Move // a suggested move (the engine's, a puzzle's), or chess.NullMove
+	Check    chess.Square
+	Selected chess.Square   // the picked-up piece's square, or chess.NoSquare
+	Cursor   chess.Square   // the keyboard cursor, or chess.NoSquare
+	Targets  chess.Bitboard // destinations shown for the selected piece
+}
+
+// NewScene is a scene of p seen from White's side, with the king in check
+// (if any) marked and nothing else.
+func NewScene(p *chess.Position) Scene {
+	sc := Scene{Position: p, Check: chess.NoSquare, Selected: chess.NoSquare, Cursor: chess.NoSquare}
+	if p.InCheck() {
+		sc.Check = p.KingSquare(p.SideToMove())
+	}
+	return sc
+}
+
+// ScreenSquare is the square drawn at a board row and column (0, 0 = top
+// left as drawn).
+func ScreenSquare(flipped bool, row, col int) chess.Square {
+	if flipped {
+		return chess.MakeSquare(7-col, row)
+	}
+	return chess.MakeSquare(col, 7-row)
+}
+
+// SquareAt is the square drawn at cell (x, y) of a board drawn by Board,
+// counted from the board's top-left square (not from the rank labels).
+func SquareAt(flipped bool, sz Size, x, y int) (chess.Square, bool) {
+	if x < 0 || y < 0 || x >= 8*sz.W || y >= 8*sz.H {
+		return chess.NoSquare, false
+	}
+	return ScreenSquare(flipped, y/sz.H, x/sz.W), true
+}
+
+// Landing is where a move's piece lands: the king's square for castling,
+// which chess.Move stores as the rook's square.
+func Landing(m chess.Move) chess.Square {
+	if m.IsCastle() {
+		return m.KingTo()
+	}
+	return m.To()
+}
+
+// Painter draws boards and eval bars in one theme for one terminal. It
+// keeps the escape codes it has made, so it is not safe for concurrent
+// use: each program (each SSH session) has its own.
+type Painter struct {
+	r      *lipgloss.Renderer
+	theme  themes.Theme
+	pieces Pieces
+	mono   bool
+	labels codes
+	cells  map[cellKey]codes
+}
+
+// codes are the escape sequences that open and close a styled run. The
+// board is 8×8 squares of up to 4 lines redrawn on every frame; rendering
+// each through lipgloss cost most of a frame's time (≈1 ms at 120×40), so
+// each style is rendered once and its codes are reused.
+type codes struct{ open, close string }
+
+type cellKey struct{ bg, fg themes.Color }
+
+// New makes a painter for renderer r. A monochrome theme always draws
+// letters (there is no colour to tell the sides' glyphs apart).
+func New(r *lipgloss.Renderer, t themes.Theme, pieces Pieces) *Painter {
+	if t.Monochrome {
+		pieces = Letters
+	}
+	p := &Painter{r: r, theme: t, pieces: pieces, mono: t.Monochrome, cells: map[cellKey]codes{}}
+	muted := lipgloss.TerminalColor(lipgloss.NoColor{})
+	if t.Muted.Light != "" || t.Muted.Dark != "" {
+		muted = lipgloss.AdaptiveColor{Light: string(t.Muted.Light), Dark: string(t.Muted.Dark)}
+	}
+	p.labels = codesOf(r.NewStyle().Foreground(muted))
+	return p
+}
+
+// Theme is the painter's theme.
+func (p *Painter) Theme() themes.Theme { return p.theme }
+
+// Pieces is how the painter draws pieces.
+func (p *Painter) Pieces() Pieces { return p.pieces }
+
+// cell returns the codes of a board cell with background bg and foreground
+// fg, made once per pair.
+func (p *Painter) cell(bg, fg themes.Color) codes {
+	k := cellKey{bg, fg}
+	c, ok := p.cells[k]
+	if !ok {
+		st := p.r.NewStyle().Bold(true)
+		if bg != "" {
+			st = st.Background(lipgloss.Color(bg))
+		}
+		if fg != "" {
+			st = st.Foreground(lipgloss.Color(fg))
+		}
+		c = codesOf(st)
+		p.cells[k] = c
+	}
+	return c
+}
+
+// codesOf splits a style's rendering of a marker into the codes around it.
+// Valid for styles without padding, margins, borders or width.
+func codesOf(st lipgloss.Style) codes {
+	const marker = "X"
+	r := st.Render(marker)
+	i := strings.Index(r, marker)
+	return codes{open: r[:i], close: r[i+len(marker):]}
+}
+
+// Board draws the scene with squares of size sz: 8·sz.H lines of squares,
+// each led by its rank label, then a line of file letters. Lines end with
+// "\n" except the last.
+//
+// Colours mark the last move, the hint, the selection, the cursor and a
+// king in check. A monochrome theme has none, so markers around the piece
+// stand in for them: [x] the cursor, >x< the selection or the king in
+// check, (x) a capture of the selected piece, {x} the last move.
+func (p *Painter) Board(sc Scene, sz Size) string {
+	sz.W = min(max(sz.W, 1), maxSquareWidth)
+	sz.H = max(sz.H, 1)
+	var b strings.Builder
+	// A cell line is its text plus at most ~40 bytes of codes.
+	b.Grow(8 * sz.H * (RankLabelWidth + 32 + 8*(sz.W*3+40)))
+	for row := 0; row < 8; row++ {
+		for line := 0; line < sz.H; line++ {
+			b.WriteString(p.labels.open)
+			if line == sz.H/2 {
+				b.WriteByte(byte('1' + ScreenSquare(sc.Flipped, row, 0).Rank()))
+				b.WriteByte(' ')
+			} else {
+				b.WriteString("  ")
+			}
+			b.WriteString(p.labels.close)
+			for col := 0; col < 8; col++ {
+				p.square(&b, &sc, sz, ScreenSquare(sc.Flipped, row, col), line)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(strings.Repeat(" ", RankLabelWidth))
+	for col := 0; col < 8; col++ {
+		f := ScreenSquare(sc.Flipped, 0, col).File()
+		left := (sz.W - 1) / 2
+		b.WriteString(p.labels.open)
+		b.WriteString(strings.Repeat(" ", left))
+		b.WriteByte(byte('a' + f))
+		b.WriteString(strings.Repeat(" ", sz.W-1-left))
+		b.WriteString(p.labels.close)
+	}
+	return b.String()
+}
+
+// square draws one line of one square.
+func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square, line int) {
+	t := &p.theme
+	light := (s.File()+s.Rank())%2 == 1
+	isLast := sc.Last != chess.NullMove && (s == sc.Last.From() || s == Landing(sc.Last))
+	cursor := sc.Cursor != chess.NoSquare && s == sc.Cursor
+	bg := t.Dark
+	if light {
+		bg = t.Light
+	}
+	switch {
+	case s == sc.Check:
+		bg = t.Check
+	case cursor && t.Cursor != "":
+		bg = t.Cursor
+	case s == sc.Selected:
+		bg = t.Selected
+	case sc.Hint != chess.NullMove && (s == sc.Hint.From() || s == Landing(sc.Hint)):
+		bg = t.Hint
+	case isLast && light:
+		bg = t.LastLight
+	case isLast:
+		bg = t.LastDark
+	}
+	fill := ' '
+	if p.mono && !light {
+		fill = '.'
+	}
+	var content [maxSquareWidth]rune
+	for i := range sz.W {
+		content[i] = fill
+	}
+	fg := t.WhitePiece
+	if line == sz.H/2 {
+		mid, end := sz.W/2, sz.W-1
+		if p.mono && isLast {
+			content[0], content[end] = '{', '}'
+		}
+		pc := sc.Position.Piece(s)
+		switch {
+		case pc != chess.NoPiece:
+			if pc.Color() == chess.Black {
+				fg = t.BlackPiece
+			}
+			switch {
+			case p.pieces == Letters && p.mono:
+				content[mid] = rune(pc.Letter())
+			case p.pieces == Letters:
+				content[mid] = rune(pc.Type().Letter())
+			default:
+				content[mid] = glyphs[pc.Type()]
+			}
+			if sc.Targets.Has(s) {
+				content[0], content[end] = '(', ')'
+			}
+		case sc.Targets.Has(s):
+			content[mid] = '·'
+			fg = t.Target
+		}
+		if p.mono && (s == sc.Selected || s == sc.Check) {
+			content[0], content[end] = '>', '<' // no colour to show it with
+		}
+		if cursor {
+			content[0], content[end] = '[', ']'
+		}
+	}
+	var c codes
+	if !p.mono {
+		c = p.cell(bg, fg)
+	}
+	b.WriteString(c.open)
+	for _, r := range content[:sz.W] {
+		b.WriteRune(r)
+	}
+	b.WriteString(c.close)
+}
+
+// WinningChances maps centipawns to [-1, 1] as lichess does:
+// 2/(1+e^(−0.00368·cp))−1.
+func WinningChances(cp int) float64 {
+	return 2/(1+math.Exp(-0.00368*float64(cp))) - 1
+}
+
+// ScoreChances is the eval bar's fill for a score from White's point of
+// view: ±1 for a mate either way, else WinningChances.
+func ScoreChances(white engine.Score) float64 {
+	switch {
+	case white.Mate > 0:
+		return 1
+	case white.Mate < 0:
+		return -1
+	}
+	return WinningChances(white.CP)
+}
+
+// EvalBar draws a bar one cell wide and height lines high: White's share
+// (chances is White's winning chances in [-1, 1]) from the bottom, or from
+// the top when the board is flipped, so it grows from White's side.
+func (p *Painter) EvalBar(height int, chances float64, flipped bool) []string {
+	white := int(math.Round((chances + 1) / 2 * float64(height)))
+	out := make([]string, height)
+	var whiteCell, blackCell string
+	if p.mono {
+		whiteCell, blackCell = "#", "|"
+	} else {
+		w, k := p.cell(p.theme.EvalWhite, ""), p.cell(p.theme.EvalBlack, "")
+		whiteCell, blackCell = w.open+" "+w.close, k.open+" "+k.close
+	}
+	for i := range out {
+		fromBottom := height - 1 - i
+		if flipped {
+			fromBottom = i
+		}
+		if fromBottom < white {
+			out[i] = whiteCell
+		} else {
+			out[i] = blackCell
+		}
+	}
+	return out
+}
