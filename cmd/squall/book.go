@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/pgn"
 )
 
@@ -154,6 +155,9 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	cs := bk.Candidates(pos, learn)
 	fmt.Fprintf(stdout, "%s: %d book moves (key %016x)\n", path, len(cs), book.Key(pos))
+	if o, ok := opening.Lookup(pos); ok {
+		fmt.Fprintf(stdout, "opening: %s\n", o)
+	}
 	if len(cs) == 0 {
 		return nil
 	}
@@ -169,11 +173,20 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 		return 100 * w / sum
 	}
 	// "played" is the share once learning and marks are applied: what
-	// Pick at full variety would choose.
-	fmt.Fprintf(stdout, "%-8s %-6s %7s %7s %6s %-6s %7s\n", "move", "uci", "weight", "%", "learn", "mark", "played")
+	// Pick at full variety would choose. "leads to" names the opening the
+	// move reaches, when it is a named position.
+	fmt.Fprintf(stdout, "%-8s %-6s %7s %7s %6s %-6s %7s  %s\n", "move", "uci", "weight", "%", "learn", "mark", "played", "leads to")
 	for _, c := range cs {
-		fmt.Fprintf(stdout, "%-8s %-6s %7d %6.1f%% %+6d %-6s %6.1f%%\n",
-			pos.SAN(c.Move), c.Move.UCI(false), c.Weight, pct(float64(c.Weight), total), c.Score, c.Mark, pct(c.Effective, totalEff))
+		var name string
+		var u chess.Undo
+		pos.MakeMove(c.Move, &u)
+		if o, ok := opening.Lookup(pos); ok {
+			name = o.String()
+		}
+		pos.UnmakeMove(c.Move, &u)
+		line := fmt.Sprintf("%-8s %-6s %7d %6.1f%% %+6d %-6s %6.1f%%  %s",
+			pos.SAN(c.Move), c.Move.UCI(false), c.Weight, pct(float64(c.Weight), total), c.Score, c.Mark, pct(c.Effective, totalEff), name)
+		fmt.Fprintln(stdout, strings.TrimRight(line, " "))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/opening"
 )
 
 // TestBookCommands builds a book with `squall book build`, lists the start
@@ -41,11 +42,29 @@ func TestBookCommands(t *testing.T) {
 		t.Fatalf("start position: %d book moves", len(cs))
 	}
 	listing := sh("book", "probe", out)
+	named := 0
 	for _, c := range cs {
-		re := regexp.MustCompile(fmt.Sprintf(`(?m)^%s\s+%s\s+%d\s`, regexp.QuoteMeta(start.SAN(c.Move)), c.Move.UCI(false), c.Weight))
-		if !re.MatchString(listing) {
-			t.Errorf("probe listing lacks %s %s weight %d:\n%s", start.SAN(c.Move), c.Move.UCI(false), c.Weight, listing)
+		// Each move's line ends with the opening it leads to, if named.
+		var name string
+		q := start.Clone()
+		var u chess.Undo
+		q.MakeMove(c.Move, &u)
+		if o, ok := opening.Lookup(q); ok {
+			name = `\s+` + regexp.QuoteMeta(o.String())
+			named++
 		}
+		re := regexp.MustCompile(fmt.Sprintf(`(?m)^%s\s+%s\s+%d\s.*%%%s$`, regexp.QuoteMeta(start.SAN(c.Move)), c.Move.UCI(false), c.Weight, name))
+		if !re.MatchString(listing) {
+			t.Errorf("probe listing lacks %s %s weight %d%s:\n%s", start.SAN(c.Move), c.Move.UCI(false), c.Weight, name, listing)
+		}
+	}
+	if named == 0 {
+		t.Errorf("no first move of the book leads to a named opening")
+	}
+	// A named position says so.
+	ruy := "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+	if got := sh("book", "probe", "--fen", ruy, out); !strings.Contains(got, "\nopening: C60 Ruy Lopez\n") {
+		t.Errorf("probe of the Ruy Lopez printed:\n%s", got)
 	}
 
 	sh("book", "learn", "--pgn", games, "--player", "Aronian,L", out)

@@ -18,9 +18,15 @@ import (
 // Server plays the engine side of UCI: it reads commands, drives an
 // engine.Analyzer (and nothing else of the engine) and writes replies. Bad
 // input is answered with "info string error: …" and changes nothing.
+//
+// Besides the Analyzer's options the server has its own: an opening book
+// (OwnBook, BookFile, BookVariety) and Syzygy tables (SyzygyPath,
+// Syzygy50MoveRule, and SyzygyProbeDepth for a TablebaseAnalyzer), which
+// work with any Analyzer; see server_knowledge.go.
 type Server struct {
 	a      engine.Analyzer
 	author string
+	know   serverKnowledge
 
 	outMu sync.Mutex
 	out   *bufio.Writer
@@ -86,7 +92,7 @@ func (sp *serverPonder) report(a engine.Analyzer) {
 
 // NewServer returns a server for a, writing to out.
 func NewServer(a engine.Analyzer, out io.Writer) *Server {
-	return &Server{a: a, author: "the Squall authors", out: bufio.NewWriter(out), start: chess.NewPosition()}
+	return &Server{a: a, author: "the Squall authors", know: newServerKnowledge(), out: bufio.NewWriter(out), start: chess.NewPosition()}
 }
 
 // Run reads commands from in until "quit" or the end of input. At the end
@@ -166,7 +172,7 @@ func (s *Server) Handle(line string) bool {
 	case "uci":
 		s.println("id name %s", s.a.Name())
 		s.println("id author %s", s.author)
-		for _, o := range s.a.Options() {
+		for _, o := range s.options() {
 			s.println("%s", FormatOption(o))
 		}
 		s.println("uciok")
@@ -244,11 +250,17 @@ func (s *Server) serverSetOption(line string, f []string) {
 	// An unknown name is answered here, so that the error quotes it
 	// clipped (the Analyzer's error may quote all of it).
 	known := false
-	for _, o := range s.a.Options() {
+	for _, o := range s.options() {
 		known = known || strings.EqualFold(o.Name, name)
 	}
 	if !known {
 		s.errorf("setoption: no such option %q", serverClip(name))
+		return
+	}
+	if handled, err := s.setKnowledgeOption(name, value); handled {
+		if err != nil {
+			s.errorf("setoption %s: %v", name, err)
+		}
 		return
 	}
 	if err := s.a.SetOption(name, value); err != nil {
@@ -406,6 +418,12 @@ func (s *Server) serverGo(f []string) {
 		s.errorf("%v", err)
 		return
 	}
+	chess960 := s.chess960 || p.Chess960()
+	if m, ok := s.bookMove(p, lim, chess960); ok {
+		s.serverBookGo(p, m, lim)
+		return
+	}
+	tbHits := s.tablebaseRoot(p, &lim)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.cancel, s.done, s.untilStopped = cancel, done, lim.Infinite || lim.Ponder
@@ -418,12 +436,14 @@ func (s *Server) serverGo(f []string) {
 	}
 	s.ponder = sp
 	g := engine.Game{Start: s.start, Moves: s.moves}
-	chess960 := s.chess960 || p.Chess960()
 	go func() {
 		defer cancel()
 		res, err := s.a.Search(ctx, g, lim, func(in engine.Info) {
 			if sp != nil {
 				sp.report(s.a)
+			}
+			if in.Depth > 0 {
+				in.TBHits += tbHits // the root probes, on the lines that report a search's totals
 			}
 			s.println("%s", FormatInfo(in, chess960))
 		})

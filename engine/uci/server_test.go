@@ -52,6 +52,12 @@ func newSrvSession(t *testing.T) *srvSession {
 	if err := a.SetOption("Hash", "1"); err != nil {
 		t.Fatal(err)
 	}
+	return newSrvSessionWith(t, a)
+}
+
+// newSrvSessionWith starts a server on a, which the session closes.
+func newSrvSessionWith(t *testing.T, a engine.Analyzer) *srvSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &srvSession{t: t, in: inW, lines: make(chan string, 1<<16), runDone: make(chan struct{}), pos: chess.NewPosition()}
@@ -305,7 +311,14 @@ func TestServerUCI(t *testing.T) {
 	if len(got) < 3 || got[0] != "id name Squall" || !strings.HasPrefix(got[1], "id author ") || got[len(got)-1] != "uciok" {
 		t.Fatalf("uci printed %q", got)
 	}
-	want := search.New().Options()
+	// The searcher's options, then the server's own (book and tablebases).
+	want := append(search.New().Options(),
+		engine.Option{Name: "OwnBook", Type: "check", Default: "false"},
+		engine.Option{Name: "BookFile", Type: "string", Default: ""},
+		engine.Option{Name: "BookVariety", Type: "spin", Default: "100", Min: 0, Max: 100},
+		engine.Option{Name: "SyzygyPath", Type: "string", Default: ""},
+		engine.Option{Name: "Syzygy50MoveRule", Type: "check", Default: "true"},
+	)
 	var opts []string
 	for _, l := range got[2 : len(got)-1] {
 		o, err := ParseOption(l)
@@ -316,8 +329,11 @@ func TestServerUCI(t *testing.T) {
 		opts = append(opts, o.Name)
 		i := slices.IndexFunc(want, func(w engine.Option) bool { return w.Name == o.Name })
 		if i < 0 {
-			t.Errorf("option %q is not one of the searcher's", o.Name)
+			t.Errorf("option %q is not one of the searcher's or the server's", o.Name)
 			continue
+		}
+		if i != len(opts)-1 {
+			t.Errorf("option %q listed at %d, want %d", o.Name, len(opts)-1, i)
 		}
 		w := want[i]
 		if o.Type != w.Type || o.Default != w.Default || o.Min != w.Min || o.Max != w.Max {

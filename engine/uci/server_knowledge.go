@@ -1,0 +1,302 @@
+package uci
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/book"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/tablebase"
+)
+
+// The server applies two kinds of knowledge around any Analyzer, so that
+// an engine gets them without knowing about them: an opening book, whose
+// move answers "go" without a search, and Syzygy tables, which restrict the
+// root moves of a search in a tablebase position to those that keep its
+// result (a won ending is converted, a drawn one held).
+
+// TablebaseAnalyzer is an Analyzer that can also probe Syzygy tables inside
+// its search. The server hands it the tables of SyzygyPath together with
+// SyzygyProbeDepth and Syzygy50MoveRule, and lists SyzygyProbeDepth only
+// for such an Analyzer: root filtering alone has no depth to set.
+type TablebaseAnalyzer interface {
+	engine.Analyzer
+	// SetTablebase gives the search the tables to probe (nil: none), the
+	// least remaining depth at which to probe them, and whether the
+	// 50-move rule counts (cursed wins and blessed losses score as
+	// draws). It is not called during a search.
+	SetTablebase(tb *tablebase.Tablebase, probeDepth int, rule50 bool)
+}
+
+// The server's own option names.
+const (
+	optOwnBook          = "OwnBook"
+	optBookFile         = "BookFile"
+	optBookVariety      = "BookVariety"
+	optSyzygyPath       = "SyzygyPath"
+	optSyzygyProbeDepth = "SyzygyProbeDepth"
+	optSyzygy50         = "Syzygy50MoveRule"
+)
+
+// serverKnowledge is the book and tablebase state of a Server.
+type serverKnowledge struct {
+	ownBook  bool
+	bookPath string
+	book     *book.Book
+	learning *book.Learning // never/always marks and learned scores; nil without a book
+	variety  int
+	rng      *rand.Rand
+
+	tbPath       string
+	tb           *tablebase.Tablebase
+	tbProbeDepth int
+	tb50         bool
+}
+
+func newServerKnowledge() serverKnowledge {
+	return serverKnowledge{
+		variety:      100,
+		rng:          rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		tbProbeDepth: 1,
+		tb50:         true,
+	}
+}
+
+// knowledgeOptions lists the server's own options. One the Analyzer lists
+// itself is left to the Analyzer, which then does the job its own way.
+func (s *Server) knowledgeOptions() []engine.Option {
+	opts := []engine.Option{
+		{Name: optOwnBook, Type: "check", Default: "false"},
+		{Name: optBookFile, Type: "string", Default: ""},
+		// 0 always plays the heaviest book move, 100 chooses in proportion
+		// to the weights (Polyglot's rule); see book.Book.Pick.
+		{Name: optBookVariety, Type: "spin", Default: "100", Min: 0, Max: 100},
+		{Name: optSyzygyPath, Type: "string", Default: ""},
+	}
+	if _, ok := s.a.(TablebaseAnalyzer); ok {
+		opts = append(opts, engine.Option{Name: optSyzygyProbeDepth, Type: "spin", Default: "1", Min: 1, Max: 100})
+	}
+	opts = append(opts, engine.Option{Name: optSyzygy50, Type: "check", Default: "true"})
+	analyzer := s.a.Options()
+	return slices.DeleteFunc(opts, func(o engine.Option) bool {
+		return slices.ContainsFunc(analyzer, func(a engine.Option) bool { return strings.EqualFold(a.Name, o.Name) })
+	})
+}
+
+// options is every option the server answers "uci" with: the Analyzer's,
+// then the server's own.
+func (s *Server) options() []engine.Option {
+	return append(s.a.Options(), s.knowledgeOptions()...)
+}
+
+// setKnowledgeOption sets one of the server's own options; handled is false
+// for a name that is not one. A bad value is an error and changes nothing.
+func (s *Server) setKnowledgeOption(name, value string) (handled bool, err error) {
+	var opt engine.Option
+	for _, o := range s.knowledgeOptions() {
+		if strings.EqualFold(o.Name, name) {
+			opt, handled = o, true
+		}
+	}
+	if !handled {
+		return false, nil
+	}
+	k := &s.know
+	switch opt.Type {
+	case "check":
+		var b bool
+		switch strings.ToLower(value) {
+		case "true":
+			b = true
+		case "false":
+		default:
+			return true, fmt.Errorf("%q is not true or false", serverClip(value))
+		}
+		switch opt.Name {
+		case optOwnBook:
+			k.ownBook = b
+		case optSyzygy50:
+			k.tb50 = b
+			s.passTablebase()
+		}
+	case "spin":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < opt.Min || n > opt.Max {
+			return true, fmt.Errorf("%q is not a number from %d to %d", serverClip(value), opt.Min, opt.Max)
+		}
+		switch opt.Name {
+		case optBookVariety:
+			k.variety = n
+		case optSyzygyProbeDepth:
+			k.tbProbeDepth = n
+			s.passTablebase()
+		}
+	case "string":
+		// GUIs send the "<empty>" they were shown for an empty string.
+		if value == "<empty>" {
+			value = ""
+		}
+		switch opt.Name {
+		case optBookFile:
+			return true, s.openBook(value)
+		case optSyzygyPath:
+			return true, s.openTablebase(value)
+		}
+	}
+	return true, nil
+}
+
+// openBook makes path the book (with the learning side file next to it),
+// or drops the book for an empty path.
+func (s *Server) openBook(path string) error {
+	k := &s.know
+	if path == "" {
+		k.bookPath, k.book, k.learning = "", nil, nil
+		return nil
+	}
+	b, err := book.Open(path)
+	if err != nil {
+		return err
+	}
+	l, err := book.LoadLearning(book.LearnPath(path))
+	if err != nil {
+		return err
+	}
+	k.bookPath, k.book, k.learning = path, b, l
+	s.println("info string book %s: %d entries", path, b.Len())
+	return nil
+}
+
+// openTablebase opens the Syzygy tables in path's directories (separated
+// as in PATH: ':' on Unix, ';' on Windows), or drops them for an empty
+// path. A path without any table is refused: it is a mistake, and taking it
+// silently would leave the user believing the tables are in use.
+func (s *Server) openTablebase(path string) error {
+	k := &s.know
+	if path == k.tbPath {
+		return nil // already open: tables are mapped once
+	}
+	if path == "" {
+		k.tbPath, k.tb = "", nil
+		s.passTablebase()
+		return nil
+	}
+	var dirs []string
+	for _, d := range filepath.SplitList(path) {
+		if d = strings.TrimSpace(d); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	tb, err := tablebase.Open(dirs...)
+	if err != nil {
+		return err
+	}
+	if tb.Files() == 0 {
+		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", serverClip(path))
+	}
+	k.tbPath, k.tb = path, tb
+	s.passTablebase()
+	s.println("info string Syzygy: %d table files, up to %d pieces", tb.Files(), tb.MaxPieces())
+	return nil
+}
+
+// passTablebase hands the tables and their settings to an Analyzer that
+// probes inside its search.
+func (s *Server) passTablebase() {
+	if ta, ok := s.a.(TablebaseAnalyzer); ok {
+		ta.SetTablebase(s.know.tb, s.know.tbProbeDepth, s.know.tb50)
+	}
+}
+
+// bookMove returns the book's move for p when the book should answer this
+// "go": OwnBook is on, the game is standard chess, and the search would end
+// by itself (a clock, depth, nodes or movetime). Infinite analysis, a mate
+// search and searchmoves are the GUI asking for a search, so they get one.
+func (s *Server) bookMove(p *chess.Position, lim engine.Limits, chess960 bool) (chess.Move, bool) {
+	k := &s.know
+	if !k.ownBook || k.book == nil || chess960 {
+		return chess.NullMove, false
+	}
+	if lim.Infinite || lim.Mate > 0 || len(lim.SearchMoves) > 0 {
+		return chess.NullMove, false
+	}
+	if lim.WTime == 0 && lim.BTime == 0 && lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
+		return chess.NullMove, false
+	}
+	return k.book.Pick(p, k.rng, k.variety, k.learning)
+}
+
+// serverBookGo answers "go" with a book move: at once, or for "go ponder"
+// when pondering ends (ponderhit or stop), as a search would. The ponder
+// move offered is the book's heaviest reply, if it has one.
+func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.cancel, s.done, s.untilStopped = cancel, done, lim.Ponder
+	s.ponder = nil
+	if lim.Ponder {
+		s.ponder = &serverPonder{end: cancel}
+	} else {
+		cancel()
+	}
+	res := engine.Result{BestMove: m}
+	q := p.Clone()
+	var u chess.Undo
+	q.MakeMove(m, &u)
+	for _, c := range s.know.book.Candidates(q, s.know.learning) {
+		if c.Effective > 0 {
+			res.PonderMove = c.Move
+			break
+		}
+	}
+	go func() {
+		<-ctx.Done()
+		line := serverBestMove(p, res, false)
+		s.outMu.Lock()
+		fmt.Fprintf(s.out, "info string book move %s\n%s\n", m.UCI(false), line)
+		s.out.Flush()
+		close(done)
+		s.outMu.Unlock()
+	}()
+}
+
+// tablebaseRoot restricts the search of a position in the tables to the
+// moves that share the best tablebase rank (among the GUI's searchmoves, if
+// it gave some), and returns the number of probes made, which count as
+// tbhits.
+func (s *Server) tablebaseRoot(p *chess.Position, lim *engine.Limits) uint64 {
+	if s.know.tb == nil {
+		return 0
+	}
+	ranked, ok := s.know.tb.RootMoves(p, s.know.tb50)
+	if !ok {
+		return 0
+	}
+	probes := uint64(len(ranked))
+	if len(lim.SearchMoves) > 0 {
+		ranked = slices.DeleteFunc(ranked, func(r tablebase.RankedMove) bool {
+			return !slices.Contains(lim.SearchMoves, r.Move)
+		})
+	}
+	if len(ranked) == 0 {
+		return 0
+	}
+	best := ranked[0].Rank
+	for _, r := range ranked {
+		best = max(best, r.Rank)
+	}
+	var keep []chess.Move
+	for _, r := range ranked {
+		if r.Rank == best {
+			keep = append(keep, r.Move)
+		}
+	}
+	lim.SearchMoves = keep
+	return probes
+}
