@@ -1,17 +1,23 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/pgn"
 )
 
 // WriteFileAtomic replaces path with data so that a crash leaves either the
 // old file or the new one, never a mix: temp file in the same directory,
-// fsync, rename.
+// fsync, rename. It creates the directory if needed (the settings and the
+// autosave live in directories a first run has not made yet). Games the user
+// saves go through pgn.WriteFile; the autosave comes here because it keeps
+// the earlier games of its file byte for byte, unparsed.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -23,6 +29,16 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // no-op after the rename
+	// CreateTemp makes the file private; the saved file keeps the old
+	// one's permissions, or gets the usual ones.
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return fmt.Errorf("save %s: %w", path, err)
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return fmt.Errorf("save %s: %w", path, err)
@@ -44,13 +60,12 @@ func WriteFileAtomic(path string, data []byte) error {
 type savedMsg struct {
 	path string
 	err  error
-	auto bool
 }
 
-// saveCmd writes a PGN file atomically.
-func saveCmd(path, pgn string, auto bool) tea.Cmd {
+// saveCmd writes one game to a PGN file with package pgn, atomically.
+func saveCmd(path string, g *pgn.Game) tea.Cmd {
 	return func() tea.Msg {
-		return savedMsg{path: path, err: WriteFileAtomic(path, []byte(pgn)), auto: auto}
+		return savedMsg{path: path, err: pgn.WriteFile(path, []*pgn.Game{g})}
 	}
 }
 
@@ -97,14 +112,18 @@ func (a *autosaver) close() {
 	<-a.done
 }
 
-// readAutosavePrefix reads the games already in the autosave file.
+// readAutosavePrefix reads the games already in the autosave file, ending
+// in the blank line that must separate them from the next game.
 func readAutosavePrefix(path string) []byte {
 	if path == "" {
 		return nil
 	}
 	b, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		return nil
+	}
+	for !bytes.HasSuffix(b, []byte("\n\n")) {
+		b = append(b, '\n')
 	}
 	return b
 }

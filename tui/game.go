@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 )
 
 // Node is one move of a game tree. The root node has no move. Children[0]
@@ -12,7 +13,17 @@ type Node struct {
 	SAN      string
 	Parent   *Node
 	Children []*Node
-	Comment  string
+
+	// The annotations a PGN file gave the move, kept so that saving the
+	// game loses none of them. NAGs are Numeric Annotation Glyphs ($1 = !,
+	// $2 = ?, …). Before are comments written before the move (only at the
+	// start of a variation); Comments are those after it (on the root: the
+	// comments before the first move). Commands are the embedded commands
+	// of those comments ([%clk], [%eval], …); nil when there are none.
+	NAGs     []uint8
+	Before   []string
+	Comments []string
+	Commands *pgn.Commands
 }
 
 // Ply is the node's distance from the root.
@@ -30,14 +41,58 @@ func (n *Node) Ply() int {
 type Tree struct {
 	Start *chess.Position
 	Root  *Node
-	Tags  map[string]string
+	// Tags are the PGN tags except Result, which is the field below:
+	// the Seven Tag Roster first ("?" where unknown), then the others.
+	Tags Tags
 	// Result is the PGN result ("1-0", "0-1", "1/2-1/2", "*").
 	Result string
 }
 
-// NewTree starts a game from a position.
+// NewTree starts a game from a position, its tags unknown.
 func NewTree(start *chess.Position) *Tree {
-	return &Tree{Start: start.Clone(), Root: &Node{}, Tags: map[string]string{}, Result: "*"}
+	var tags Tags
+	for _, tag := range pgn.NewGame().Tags {
+		if tag.Name != "Result" {
+			tags = append(tags, tag)
+		}
+	}
+	return &Tree{Start: start.Clone(), Root: &Node{}, Tags: tags, Result: pgn.Unknown}
+}
+
+// Tags are a game's PGN tags in order: a game read from a file is saved
+// with its tags where they were.
+type Tags []pgn.Tag
+
+// Get returns the value of the named tag ("" if absent).
+func (ts Tags) Get(name string) string {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// Set sets the named tag, in its place if present, else at the end.
+func (ts *Tags) Set(name, value string) {
+	for i := range *ts {
+		if (*ts)[i].Name == name {
+			(*ts)[i].Value = value
+			return
+		}
+	}
+	*ts = append(*ts, pgn.Tag{Name: name, Value: value})
+}
+
+// Delete removes the named tag.
+func (ts *Tags) Delete(name string) {
+	out := (*ts)[:0]
+	for _, t := range *ts {
+		if t.Name != name {
+			out = append(out, t)
+		}
+	}
+	*ts = out
 }
 
 // Line returns the moves from the root to n.

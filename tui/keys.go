@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap holds the bindings shown by the help bar and the "?" overlay.
 type keyMap struct {
 	Play, Focus, Board                          key.Binding
-	Prev, Next, First, Last                     key.Binding
+	Prev, Next, First, Last, Variation          key.Binding
 	Cursor, Pick                                key.Binding
 	Flip, Analysis, MorePV, LessPV, Best, Hint  key.Binding
 	Takeback, New, Resign, Draw                 key.Binding
@@ -18,33 +18,34 @@ func newKeyMap() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, h))
 	}
 	return keyMap{
-		Play:     b([]string{"enter"}, "enter", "play move"),
-		Focus:    b([]string{"esc"}, "esc", "board keys"),
-		Board:    b([]string{"tab", "i", "/"}, "tab", "type a move"),
-		Prev:     b([]string{"left", "k"}, "←/k", "back"),
-		Next:     b([]string{"right", "j"}, "→/j", "forward"),
-		First:    b([]string{"up", "home"}, "↑/home", "start"),
-		Last:     b([]string{"down", "end"}, "↓/end", "end"),
-		Cursor:   b([]string{"enter"}, "enter", "cursor (hjkl, space picks)"),
-		Pick:     b([]string{"enter", " "}, "space", "pick/drop"),
-		Flip:     b([]string{"f"}, "f", "flip"),
-		Analysis: b([]string{"a"}, "a", "analysis"),
-		MorePV:   b([]string{"+", "="}, "+/-", "lines"),
-		LessPV:   b([]string{"-"}, "-", "fewer lines"),
-		Best:     b([]string{" "}, "space", "play best"),
-		Hint:     b([]string{"h"}, "h", "hint"),
-		Takeback: b([]string{"u"}, "u", "takeback"),
-		New:      b([]string{"n"}, "n", "new game"),
-		Resign:   b([]string{"R"}, "R", "resign"),
-		Draw:     b([]string{"D"}, "D", "offer draw"),
-		Open:     b([]string{"o"}, "o", "open PGN"),
-		Save:     b([]string{"s", "ctrl+s"}, "s", "save PGN"),
-		PasteFEN: b([]string{"p"}, "p", "paste FEN"),
-		CopyFEN:  b([]string{"c"}, "c", "copy FEN"),
-		Theme:    b([]string{"t"}, "t", "theme"),
-		Score:    b([]string{"v"}, "v", "score view"),
-		Help:     b([]string{"?"}, "?", "help"),
-		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Play:      b([]string{"enter"}, "enter", "play move"),
+		Focus:     b([]string{"esc"}, "esc", "board keys"),
+		Board:     b([]string{"tab", "i", "/"}, "tab", "type a move"),
+		Prev:      b([]string{"left", "k"}, "←/k", "back"),
+		Next:      b([]string{"right", "j"}, "→/j", "forward"),
+		First:     b([]string{"up", "home"}, "↑/home", "start"),
+		Last:      b([]string{"down", "end"}, "↓/end", "end"),
+		Variation: b([]string{"]", "["}, "[/]", "other move here"), // also in the move input: no move starts with a bracket
+		Cursor:    b([]string{"enter"}, "enter", "cursor (hjkl, space picks)"),
+		Pick:      b([]string{"enter", " "}, "space", "pick/drop"),
+		Flip:      b([]string{"f"}, "f", "flip"),
+		Analysis:  b([]string{"a"}, "a", "analysis"),
+		MorePV:    b([]string{"+", "="}, "+/-", "lines"),
+		LessPV:    b([]string{"-"}, "-", "fewer lines"),
+		Best:      b([]string{" "}, "space", "play best"),
+		Hint:      b([]string{"h"}, "h", "hint"),
+		Takeback:  b([]string{"u"}, "u", "takeback"),
+		New:       b([]string{"n"}, "n", "new game"),
+		Resign:    b([]string{"R"}, "R", "resign"),
+		Draw:      b([]string{"D"}, "D", "offer draw"),
+		Open:      b([]string{"o"}, "o", "open PGN"),
+		Save:      b([]string{"s", "ctrl+s"}, "s", "save PGN"),
+		PasteFEN:  b([]string{"p"}, "p", "paste FEN"),
+		CopyFEN:   b([]string{"c"}, "c", "copy FEN"),
+		Theme:     b([]string{"t"}, "t", "theme"),
+		Score:     b([]string{"v"}, "v", "score view"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
 }
 
@@ -69,7 +70,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
 		{k.Board, k.Focus, k.Play, k.Cursor, k.Pick},
-		{k.Prev, k.Next, k.First, k.Last, k.Flip},
+		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},

@@ -9,6 +9,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -85,6 +86,9 @@ type Options struct {
 	// Games opens games (from a PGN file) for analysis instead of a new
 	// game: the first one, with a picker when there are several.
 	Games []*Tree
+	// GamesErr is what reading Games reported (ReadPGN's error: the games
+	// of the file left out), shown as a warning when the board opens.
+	GamesErr error
 	// Settings are the saved preferences; when ConfigPath is set, changes
 	// made in the program (theme, score view) are written back there.
 	Settings   Settings
@@ -227,6 +231,9 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		if len(opt.Games) > 1 {
 			m.dialog = &pickerDialog{games: opt.Games}
 		}
+		if opt.GamesErr != nil {
+			m.setError(errors.New(loadProblems(opt.GamesErr, len(opt.Games))))
+		}
 	} else {
 		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)
 	}
@@ -296,9 +303,9 @@ func (m *Model) loadGame(t *Tree) {
 func (m *Model) tagGame() {
 	t := m.tree
 	now := m.opt.Now()
-	t.Tags["Event"] = "Squall " + m.mode.String()
-	t.Tags["Site"] = "squall"
-	t.Tags["Date"] = now.Format("2006.01.02")
+	t.Tags.Set("Event", "Squall "+m.mode.String())
+	t.Tags.Set("Site", "squall")
+	t.Tags.Set("Date", now.Format("2006.01.02"))
 	engineName := "Squall"
 	if m.eng != nil {
 		engineName = m.eng.Name()
@@ -316,9 +323,10 @@ func (m *Model) tagGame() {
 	case TwoHumans, Analysis:
 		white, black = "?", "?"
 	}
-	t.Tags["White"], t.Tags["Black"] = white, black
+	t.Tags.Set("White", white)
+	t.Tags.Set("Black", black)
 	if m.clock.enabled {
-		t.Tags["TimeControl"] = tcTag(m.clock.left[0], m.clock.inc)
+		t.Tags.Set("TimeControl", tcTag(m.clock.left[0], m.clock.inc))
 	}
 }
 

@@ -44,7 +44,7 @@ func TestIllegalMoveAndNavigation(t *testing.T) {
 	if m.cur.Parent.Children[0].SAN != "Nf3" || len(m.cur.Parent.Children) != 2 || onMainLine(m.cur) {
 		t.Fatal("d4 did not become a variation")
 	}
-	pgn := m.tree.WritePGN()
+	pgn := m.tree.PGN().String()
 	if !strings.Contains(pgn, "1. e4 e5 2. Nf3 (2. d4) 2... Nc6 *") {
 		t.Fatalf("PGN:\n%s", pgn)
 	}
@@ -197,6 +197,12 @@ func TestSaveAndSettings(t *testing.T) {
 	if err := WriteFileAtomic(path, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
+	// A new file gets the usual permissions, not the temporary file's
+	// private ones; a replaced file keeps its own.
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode %v, %v", fi.Mode(), err)
+	}
+	os.Chmod(path, 0o600)
 	if err := WriteFileAtomic(path, []byte("two")); err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +210,9 @@ func TestSaveAndSettings(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(path))
 	if string(b) != "two" || len(ents) != 1 {
 		t.Fatalf("content %q, %d files", b, len(ents))
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("replaced file mode %v, want 0600 kept", fi.Mode())
 	}
 	s := DefaultSettings()
 	s.Theme, s.Pieces, s.Level, s.Clock, s.Engine = "blue", "letters", 3, "5+3", "stockfish --x"
@@ -370,5 +379,15 @@ func TestCopyPasteSave(t *testing.T) {
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), `[FEN "8/8/8/8/8/1k6/8/K1q5 w - - 0 1"]`) || !strings.Contains(m.message, "saved") {
 		t.Fatalf("save: %v %q\n%s", err, m.message, b)
+	}
+}
+
+// TestQuickEscThenKey: esc followed quickly by a key reaches the program
+// as alt+key; it acts as both, so "esc a" turns analysis on.
+func TestQuickEscThenKey(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis})
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}, Alt: true})
+	if m.focus != focusBoard || !m.analysisOn || m.input.Value() != "" {
+		t.Fatalf("alt+a: focus %v, analysis %v, input %q", m.focus, m.analysisOn, m.input.Value())
 	}
 }

@@ -67,7 +67,7 @@ func (ml *moveList) render(st *styles, t *Tree, cur *Node, width, height int) []
 				}
 				return strings.Repeat(" ", colW)
 			}
-			s := n.SAN
+			s := n.SAN + nagSymbol(n.NAGs)
 			if len(n.Parent.Children) > 1 && n.Parent.Children[0] != n {
 				s = "(" + s + ")"
 			}

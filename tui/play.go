@@ -83,7 +83,7 @@ func (m *Model) playMove(mv chess.Move) tea.Cmd {
 		now := m.opt.Now()
 		m.clock.moved(mover, now)
 		if o := m.pos.Outcome(); o != chess.Ongoing {
-			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), outcomeText(o, m.pos.SideToMove())))
+			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), "normal", outcomeText(o, m.pos.SideToMove())))
 		} else {
 			cmds = append(cmds, m.autosave())
 		}
@@ -132,11 +132,13 @@ func colorName(c chess.Color) string {
 	return "Black"
 }
 
-// endGame finishes the game in play.
-func (m *Model) endGame(result, banner string) tea.Cmd {
+// endGame finishes the game in play. termination is the PGN Termination
+// tag's value (standard 9.8.1: "normal", "time forfeit"), which other
+// programs understand; the banner says more, on the screen.
+func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 	m.over, m.result, m.banner = true, result, banner
 	m.tree.Result = result
-	m.tree.Tags["Termination"] = banner
+	m.tree.Tags.Set("Termination", termination)
 	m.clock.stop(m.opt.Now())
 	m.ticking = false
 	cmds := []tea.Cmd{m.autosave()}
@@ -155,7 +157,14 @@ func (m *Model) autosave() tea.Cmd {
 	if m.mode == Analysis || m.saver == nil {
 		return nil
 	}
-	m.saver.save(append(append([]byte(nil), m.autosavePrefix...), m.tree.WritePGN()...))
+	b, err := m.tree.appendPGN(append([]byte(nil), m.autosavePrefix...))
+	if err != nil {
+		// Not possible for a tree built by play; reported rather than
+		// written half.
+		m.setError(fmt.Errorf("autosave: %w", err))
+		return nil
+	}
+	m.saver.save(b)
 	return nil
 }
 
@@ -304,7 +313,7 @@ func (m *Model) handleTick() tea.Cmd {
 		if !canMate(m.pos, side.Other()) {
 			result = "1/2-1/2"
 		}
-		return m.endGame(result, fmt.Sprintf("%s's time is up · %s", colorName(side), resultWords(result)))
+		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", colorName(side), resultWords(result)))
 	}
 	return m.tickCmd()
 }
@@ -324,8 +333,8 @@ func resultWords(r string) string {
 	return "draw"
 }
 
-func (m *Model) setError(err error)  { m.message, m.msgIsErr = err.Error(), true }
-func (m *Model) setMessage(s string) { m.message, m.msgIsErr = s, false }
+func (m *Model) setError(err error)  { m.message, m.msgIsErr = oneLine(err.Error()), true }
+func (m *Model) setMessage(s string) { m.message, m.msgIsErr = oneLine(s), false }
 
 // resign ends the game in the engine's (or, with two humans, the
 // opponent's) favour.
@@ -344,7 +353,7 @@ func (m *Model) resign() tea.Cmd {
 	}
 	m.run.stop()
 	m.running = false
-	return m.endGame(result, fmt.Sprintf("%s resigns · %s", colorName(loser), resultWords(result)))
+	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", colorName(loser), resultWords(result)))
 }
 
 // offerDraw: the engine accepts when its last evaluation says it is
@@ -357,7 +366,7 @@ func (m *Model) offerDraw() tea.Cmd {
 	if m.mode == TwoHumans {
 		m.run.stop()
 		m.running = false
-		return m.endGame("1/2-1/2", "Draw agreed")
+		return m.endGame("1/2-1/2", "normal", "Draw agreed")
 	}
 	if b := m.panel.best(); b != nil {
 		engineView := b.white
@@ -368,7 +377,7 @@ func (m *Model) offerDraw() tea.Cmd {
 			(abs(engineView.CP) <= 15 && m.pos.FullmoveNumber() > 40))) {
 			m.run.stop()
 			m.running = false
-			return m.endGame("1/2-1/2", "Draw agreed")
+			return m.endGame("1/2-1/2", "normal", "Draw agreed")
 		}
 	}
 	m.setMessage("the engine declines the draw")
@@ -405,7 +414,7 @@ func (m *Model) takeback() tea.Cmd {
 	if m.over {
 		m.over, m.banner, m.result = false, "", "*"
 		m.tree.Result = "*"
-		delete(m.tree.Tags, "Termination")
+		m.tree.Tags.Delete("Termination")
 	}
 	m.setCur(n)
 	m.clock.start(m.pos.SideToMove(), m.opt.Now())

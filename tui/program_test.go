@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -93,10 +94,15 @@ func TestEngineVsEngineGame(t *testing.T) {
 	if int(eng.searches.Load()) < len(line) {
 		t.Fatalf("%d searches for %d moves", eng.searches.Load(), len(line))
 	}
-	// The finished game is in the autosave file, with its result.
+	// The finished game is in the autosave file, with its result, and
+	// reads back as the game on the board.
 	data, err := os.ReadFile(autosave)
 	if err != nil || !strings.Contains(string(data), fm.tree.Result+"\n") {
 		t.Fatalf("autosave: %v\n%s", err, data)
+	}
+	back, err := ReadPGN(bytes.NewReader(data), autosave)
+	if err != nil || len(back) != 1 || dumpTree(back[0]) != dumpTree(fm.tree) {
+		t.Fatalf("autosave reads back as %d games (%v), not the game played:\n%s", len(back), err, data)
 	}
 	// Goroutines return to the baseline (allow the runtime a moment).
 	deadline := time.Now().Add(5 * time.Second)

@@ -163,20 +163,13 @@ func (v *reviewView) save() string {
 	if v.report == nil || v.opt.SavePath == "" {
 		return "nothing to save yet"
 	}
-	g := pgn.NewGame()
+	// The board's tags, result and start position, and only the main line:
+	// the review's judgments and evals are the annotations.
+	var g *pgn.Game
 	if v.env.Tree != nil {
-		for _, name := range []string{"Event", "Site", "Date", "Round", "White", "Black"} {
-			if val := v.env.Tree.Tags[name]; val != "" {
-				g.SetTag(name, val)
-			}
-		}
-		if res := v.env.Tree.Result; res != "" {
-			g.SetTag("Result", res)
-		}
-	}
-	if v.start.FEN() != chess.NewPosition().FEN() {
-		g.SetTag("SetUp", "1")
-		g.SetTag("FEN", v.start.FEN())
+		g = v.env.Tree.pgnHeader()
+	} else {
+		g = NewTree(v.start).pgnHeader()
 	}
 	n := g.Root
 	for i, m := range v.moves {
@@ -212,10 +205,18 @@ func (v *reviewView) View(width, height int) string {
 	default:
 		status = v.totals()
 	}
-	const graphH = 4
-	bodyH := height - 3 - graphH - 2
+	// Rows: title, status, the body, the graph's label, graphH rows and
+	// its marker row, the message and the keys. The graph gives up a row
+	// before the board shrinks.
+	graphH := 4
+	if height < 34 {
+		graphH = 3
+	}
+	bodyH := height - 2 - (1 + graphH + 1) - 2
+	// The large board when it leaves four rows for the eval and the
+	// judgment under it.
 	g := boardGeom{w: 3, h: 1, x0: rankLabelWidth}
-	if bodyH >= 8*2+1 && width >= 2+8*5+40 {
+	if bodyH >= 8*2+1+4 && width >= 2+8*5+40 {
 		g.w, g.h = 5, 2
 	}
 	pos := v.position(v.sel)

@@ -54,7 +54,8 @@ func TestGoldenReview(t *testing.T) {
 		n = tree.Play(n, p, m)
 		p.MakeMove(m, &u)
 	}
-	tree.Tags["White"], tree.Tags["Black"] = "Scholar", "Victim"
+	tree.Tags.Set("White", "Scholar")
+	tree.Tags.Set("Black", "Victim")
 	tree.Result = "1-0"
 	eng := &scriptedEngine{scores: map[int]engine.Score{
 		0: {CP: 30}, 1: {CP: -30}, 2: {CP: 40}, // e4 e5: level
@@ -83,6 +84,9 @@ func TestGoldenReview(t *testing.T) {
 	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	out := v.View(100, 30)
 	golden(t, "review-blunder", out)
+	if n := strings.Count(out, "\n") + 1; n != 30 {
+		t.Errorf("review view is %d lines in a 30-line terminal", n)
+	}
 	plain := ansi.Strip(out)
 	for _, want := range []string{"Qh5?!", "Nf6??", "Qxf7#", "Checkmate is now", "was 3... Ke7 4. Kd1", "White: 1?! 0? 0??",
 		"Black: 0?! 0? 1??", "▲", "█", "eval #1"} {

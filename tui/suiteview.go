@@ -23,6 +23,11 @@ type SuiteOptions struct {
 	Out string
 	// AutoRun starts running every position as the view opens.
 	AutoRun bool
+	// Finished, when set, is called in Update with each position's
+	// outcome as its search ends (again if it is run again; not for a
+	// search stopped by "s"): a host can report the results when the view
+	// closes.
+	Finished func(epd.Outcome)
 }
 
 // SuiteViewEntry is the "S" entry of the board: the named suite (bundled
@@ -219,6 +224,8 @@ func (v *suiteView) Update(msg tea.Msg) (View, tea.Cmd) {
 		}
 		if msg.id == v.stopped {
 			*row = suiteRow{} // interrupted: still to be run
+		} else if v.opt.Finished != nil {
+			v.opt.Finished(msg.out)
 		}
 		return v, v.next()
 	case tea.KeyMsg:
@@ -336,7 +343,7 @@ func (v *suiteView) View(width, height int) string {
 	if v.env.Engine != nil {
 		eng = v.env.Engine.Name()
 	}
-	head := st.title.Render("Suite "+v.opt.Name) + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
+	head := st.title.Render("Suite "+oneLine(v.opt.Name)) + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
 	barW := 24
 	fill := 0
 	if n > 0 {
@@ -387,7 +394,9 @@ func (v *suiteView) View(width, height int) string {
 		}
 		lines = append(lines, pad(l, tableW)+"  "+pad(r, boardW))
 	}
-	msg := st.muted.Render(v.message)
+	// The message is one line cut to the width, whatever it says: a line
+	// break or an overlong line would push the screen out of place.
+	msg := st.muted.Render(oneLine(v.message))
 	lines = append(lines, pad(msg, width))
 	lines = append(lines, pad(st.muted.Render("↑/↓ j/k select · enter run one · f run from here · a run all · s stop · e export · esc back"), width))
 	return strings.Join(lines, "\n")
@@ -415,7 +424,7 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 		info, have = row.live, row.hasLive
 	case suiteSolved, suiteFailed:
 		if row.out.Error != "" {
-			return append(out, st.err.Render("error: "+row.out.Error))
+			return append(out, st.err.Render("error: "+oneLine(row.out.Error)))
 		}
 		out = append(out, v.verdict(row)+st.text.Render(fmt.Sprintf(" %s %s, depth %d, %s", row.out.Move, row.out.Score, row.out.Depth,
 			fmtSeconds(time.Duration(row.out.Time)))))
@@ -483,7 +492,7 @@ func (v *suiteView) table(w, h int) []string {
 		}
 	}
 	if len(v.rows) == 0 {
-		out = append(out, st.err.Render("no positions: "+v.opt.Name))
+		out = append(out, st.err.Render("no positions: "+oneLine(v.opt.Name)))
 	}
 	return out
 }

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
@@ -55,7 +57,8 @@ func testEnv(eng engine.Analyzer) Env {
 func TestSuiteViewRunning(t *testing.T) {
 	f := &fakeEngine{tick: time.Hour} // never finishes by itself
 	recs := testSuite(t)
-	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true}).(*suiteView)
+	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true,
+		Finished: func(o epd.Outcome) { t.Errorf("a stopped search reported position %d finished", o.Index) }}).(*suiteView)
 	defer v.Close()
 	v.Init()
 	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -129,7 +132,9 @@ func TestTeatestSuiteFinished(t *testing.T) {
 // TestSuiteViewKeys: run one, run from here, closing stops the search.
 func TestSuiteViewKeys(t *testing.T) {
 	f := &fakeEngine{maxDepth: 2}
-	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2}}).(*suiteView)
+	var finished []int
+	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2},
+		Finished: func(o epd.Outcome) { finished = append(finished, o.Index) }}).(*suiteView)
 	v.Init()
 	if v.run != nil {
 		t.Fatal("a search started without AutoRun")
@@ -145,6 +150,9 @@ func TestSuiteViewKeys(t *testing.T) {
 	if v.rows[2].status != suiteFailed || v.rows[0].status != suitePending {
 		t.Fatalf("run from here: %v %v", v.rows[0].status, v.rows[2].status)
 	}
+	if fmt.Sprint(finished) != "[1 1 2]" {
+		t.Errorf("Finished called for positions %v, want [1 1 2]", finished)
+	}
 	slow := &fakeEngine{tick: time.Hour}
 	v = NewSuiteView(testEnv(slow), SuiteOptions{Name: "k", Records: testSuite(t), AutoRun: true}).(*suiteView)
 	v.Init()
@@ -153,5 +161,31 @@ func TestSuiteViewKeys(t *testing.T) {
 	}
 	if slow.active.Load() != 0 {
 		t.Error("the search still runs after the view closed")
+	}
+}
+
+// TestSuiteViewLongMessage: a message longer than the screen, with line
+// breaks and tabs (an export error quoting a path, say), takes exactly its
+// one line, cut to the width: every other line is as without a message.
+func TestSuiteViewLongMessage(t *testing.T) {
+	v := NewSuiteView(testEnv(nil), SuiteOptions{Name: "test", Records: testSuite(t), Limits: engine.Limits{Depth: 2}}).(*suiteView)
+	calm := strings.Split(v.View(100, 30), "\n")
+	v.message = "export: open /home/user/some/very/long/directory/name/that/goes/on/and/on/results.json:\n\tpermission denied\r\nand more"
+	out := v.View(100, 30)
+	golden(t, "suite-long-message", out)
+	lines := strings.Split(out, "\n")
+	if len(lines) != 30 {
+		t.Fatalf("%d lines, want 30", len(lines))
+	}
+	for i, l := range lines {
+		if w := lipgloss.Width(l); w != 100 || strings.ContainsAny(ansi.Strip(l), "\t\r") {
+			t.Errorf("line %d is %d cells wide: %q", i, w, ansi.Strip(l))
+		}
+		if i != 28 && l != calm[i] {
+			t.Errorf("line %d moved:\n%q\nwant\n%q", i, ansi.Strip(l), ansi.Strip(calm[i]))
+		}
+	}
+	if msg := ansi.Strip(lines[28]); !strings.HasPrefix(msg, "export: open /home/user/") || !strings.HasSuffix(strings.TrimRight(msg, " "), "…") {
+		t.Errorf("message line %q", msg)
 	}
 }

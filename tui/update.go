@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -37,10 +38,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd := m.handleTick()
 		return m, cmd
 	case savedMsg:
-		switch {
-		case msg.err != nil:
+		if msg.err != nil {
 			m.setError(msg.err)
-		case !msg.auto:
+		} else {
 			m.setMessage("saved " + msg.path)
 		}
 		return m, nil
@@ -95,6 +95,15 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.String() == "ctrl+c" {
 		return m.quit()
 	}
+	if k.Alt && k.Type == tea.KeyRunes && m.dialog == nil {
+		// Esc and a key typed quickly arrive as one alt+key: the user
+		// meant board keys, then that key.
+		k.Alt = false
+		if m.focus == focusInput {
+			m.focus = focusBoard
+			m.input.Blur()
+		}
+	}
 	if m.dialog != nil {
 		d := m.dialog
 		done, cmd := d.key(m, k)
@@ -119,7 +128,7 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 		m.focus = focusBoard
 		m.input.Blur()
 		return nil
-	case "left", "right", "up", "down", "home", "end":
+	case "left", "right", "up", "down", "home", "end", "[", "]":
 		if m.input.Value() == "" {
 			return m.navigate(k.String())
 		}
@@ -183,6 +192,23 @@ func (m *Model) navigate(k string) tea.Cmd {
 		n = m.tree.Root
 	case "down", "end":
 		n = End(n)
+	case "]", "[":
+		// The other moves played in this position: the variations
+		// beside the shown move, in file order, round and round.
+		p := n.Parent
+		if p == nil || len(p.Children) < 2 {
+			m.setMessage("no other move here")
+			return nil
+		}
+		i := 0
+		for p.Children[i] != n {
+			i++
+		}
+		step := 1
+		if k == "[" {
+			step = len(p.Children) - 1
+		}
+		n = p.Children[(i+step)%len(p.Children)]
 	}
 	if n != m.cur {
 		m.setCur(n)
@@ -233,7 +259,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		m.message = ""
 	case ks == "enter":
 		m.board.cursorOn = true
-	case key.Matches(k, km.Prev, km.Next, km.First, km.Last):
+	case key.Matches(k, km.Prev, km.Next, km.First, km.Last, km.Variation):
 		return m.navigate(ks)
 	case key.Matches(k, km.Flip):
 		m.board.flipped = !m.board.flipped
@@ -372,7 +398,7 @@ func (m *Model) savePrompt() tea.Cmd {
 		if p == "" {
 			return nil
 		}
-		return saveCmd(expandHome(p), m.tree.WritePGN(), false)
+		return saveCmd(expandHome(p), m.tree.PGN())
 	})
 	return nil
 }
@@ -402,22 +428,36 @@ func (m *Model) openCmd(path string) tea.Cmd {
 	}
 }
 
+// handleLoaded opens what a PGN file gave: its only game, or a picker for
+// several. Games that could not be read are reported on the message line
+// while the others open.
 func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	switch {
-	case msg.err != nil:
-		m.setError(msg.err)
+	case len(msg.games) == 0 && msg.err != nil:
+		more, first := firstError(msg.err)
+		if more > 0 {
+			m.setError(fmt.Errorf("%w (+%d more)", first, more))
+		} else {
+			m.setError(first)
+		}
 		return nil
 	case len(msg.games) == 0:
 		m.setError(fmt.Errorf("%s holds no games", msg.path))
 		return nil
-	case len(msg.games) > 1:
-		m.dialog = &pickerDialog{games: msg.games}
-		return nil
 	}
-	m.stopSearch()
-	m.loadGame(msg.games[0])
-	m.setMessage("opened " + msg.path)
-	return m.sync()
+	var cmd tea.Cmd
+	if len(msg.games) > 1 {
+		m.dialog = &pickerDialog{games: msg.games}
+	} else {
+		m.stopSearch()
+		m.loadGame(msg.games[0])
+		m.setMessage("opened " + msg.path)
+		cmd = m.sync()
+	}
+	if msg.err != nil {
+		m.setError(errors.New(loadProblems(msg.err, len(msg.games))))
+	}
+	return cmd
 }
 
 // setFEN starts free analysis of a pasted position.

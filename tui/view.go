@@ -149,8 +149,8 @@ func (m *Model) sidePanel(w, h int) []string {
 		if m.pos.SideToMove() == c && !m.over {
 			marker = m.st.accent.Render("▶ ")
 		}
-		name := m.tree.Tags[colorName(c)]
-		if name == "" || name == "?" || m.mode == Analysis {
+		name := m.tree.Tags.Get(colorName(c))
+		if name == "" || name == "?" {
 			name = colorName(c)
 		}
 		line := marker + m.st.bold.Render(truncate(name, 20))
@@ -176,10 +176,55 @@ func (m *Model) sidePanel(w, h int) []string {
 		}
 	}
 	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn)...)
+	out = append(out, m.comment(w, 3)...)
+	out = append(out, m.alternatives()...)
 	out = append(out, m.st.muted.Render(strings.Repeat("─", w)))
 	rest := h - len(out)
 	out = append(out, m.moves.render(m.st, m.tree, m.cur, w, rest)...)
 	return out
+}
+
+// comment is the shown move's PGN comments, wrapped into at most h lines
+// of w cells (the last one cut short when there is more).
+func (m *Model) comment(w, h int) []string {
+	text := oneLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.Comments...), " "))
+	if text == "" {
+		return nil
+	}
+	lines := wrapWords(text, w)
+	if len(lines) > h {
+		lines = lines[:h]
+		lines[h-1] = truncate(lines[h-1]+" …", w)
+	}
+	for i := range lines {
+		lines[i] = m.st.text.Italic(true).Render(lines[i])
+	}
+	return lines
+}
+
+// alternatives is the line naming the moves played in the shown move's
+// place (variations of a game read from a file, or made in analysis), the
+// shown one highlighted; nil when there are none.
+func (m *Model) alternatives() []string {
+	p := m.cur.Parent
+	if p == nil || len(p.Children) < 2 {
+		return nil
+	}
+	ply := gamePly(m.tree.Start) + m.cur.Ply() - 1
+	num := fmt.Sprintf("%d.", ply/2+1)
+	if ply%2 == 1 {
+		num = fmt.Sprintf("%d...", ply/2+1)
+	}
+	line := m.st.muted.Render("here: " + num)
+	for _, c := range p.Children {
+		s := c.SAN + nagSymbol(c.NAGs)
+		if c == m.cur {
+			line += " " + m.st.selected.Render(s)
+		} else {
+			line += " " + m.st.text.Render(s)
+		}
+	}
+	return []string{line + m.st.muted.Render(" · [/] switch")}
 }
 
 // statusLine shows the side to move, check, the result.
@@ -212,6 +257,8 @@ func (m *Model) statusLine() string {
 	}
 	if !onMainLine(m.cur) {
 		info += " · variation"
+	} else if m.mode == Analysis && m.tree.Result != "*" && len(m.cur.Children) == 0 && m.cur.Parent != nil {
+		info += " · game ended " + m.tree.Result // a game opened from a file
 	}
 	return pad(s+m.st.muted.Render("  ·  "+info), m.width)
 }

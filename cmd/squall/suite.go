@@ -8,16 +8,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui"
 )
 
 // suiteFlags are the options of `squall suite`.
@@ -94,7 +98,13 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	}
 	defer a.Close()
 	if f.tui {
-		return runSuiteTUI(suite, a, lim, f.out)
+		start := time.Now()
+		out, err := runSuiteTUI(suite, a, lim, f.out)
+		if err != nil {
+			return err
+		}
+		// The score stays on the terminal after the view closes.
+		return report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start))
 	}
 
 	tty := isTerminal(stdout)
@@ -121,6 +131,21 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	if tty {
 		fmt.Fprint(stdout, "\r\x1b[K")
 	}
+	if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
+	return nil
+}
+
+// report prints the score of a run (out holds the positions run, in
+// order), the comparison with an earlier run, and saves the results when
+// asked to.
+func report(stdout io.Writer, suite *epd.Suite, engineName string, lim engine.Limits, out []epd.Outcome,
+	earlier *epd.Results, path string, took time.Duration) error {
+	n := len(suite.Records)
 	sum := epd.Summarize(out)
 	line := fmt.Sprintf("solved %d/%d", sum.Solved, sum.Total)
 	if sum.MaxPoints > 0 {
@@ -129,21 +154,18 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	if sum.Total < n {
 		line += fmt.Sprintf(" (interrupted after %d of %d)", sum.Total, n)
 	}
-	fmt.Fprintf(stdout, "%s  [%s, %.0fs]\n", line, a.Name(), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s  [%s, %.0fs]\n", line, engineName, took.Seconds())
 
-	res := &epd.Results{Suite: suite.Name, Engine: a.Name(), Limits: describeLimits(lim), Date: time.Now().UTC(),
+	res := &epd.Results{Suite: suite.Name, Engine: engineName, Limits: describeLimits(lim), Date: time.Now().UTC(),
 		Solved: sum.Solved, Total: sum.Total, Points: sum.Points, Outcomes: out}
 	if earlier != nil {
 		printComparison(stdout, earlier, out)
 	}
-	if f.out != "" {
-		if err := res.Save(f.out); err != nil {
+	if path != "" && len(out) > 0 {
+		if err := res.Save(path); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "results written to %s\n", f.out)
-	}
-	if ctx.Err() != nil {
-		return errors.New("interrupted")
+		fmt.Fprintf(stdout, "results written to %s\n", path)
 	}
 	return nil
 }
@@ -273,7 +295,30 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// runSuiteTUI opens the suite view (tui/suite) on the loaded suite.
-func runSuiteTUI(s *epd.Suite, a engine.Analyzer, lim engine.Limits, out string) error {
-	return errors.New("--tui: the suite view is not built yet")
+// runSuiteTUI runs the suite in the suite view, every position queued as
+// it opens, drawn with the board's configured theme. It returns the
+// outcomes of the positions that finished, in suite order (the last run of
+// a position run twice).
+func runSuiteTUI(s *epd.Suite, a engine.Analyzer, lim engine.Limits, out string) ([]epd.Outcome, error) {
+	cfgDir := tui.ConfigDir()
+	set, _ := tui.LoadSettings(filepath.Join(cfgDir, "config.toml")) // a bad config leaves the defaults
+	userThemes, _ := themes.LoadDir(filepath.Join(cfgDir, "themes"))
+	r, th, _, err := terminalLook(set.Theme, userThemes)
+	if err != nil {
+		r, th, _, _ = terminalLook(themes.Default, nil)
+	}
+	done := make(map[int]epd.Outcome)
+	v := tui.NewSuiteView(tui.Env{Renderer: r, Theme: th, Engine: a},
+		tui.SuiteOptions{Name: s.Name, Records: s.Records, Limits: lim, Out: out, AutoRun: true,
+			Finished: func(o epd.Outcome) { done[o.Index] = o }})
+	vp := tui.NewViewProgram(v)
+	_, err = tea.NewProgram(vp, tea.WithAltScreen()).Run()
+	vp.Close() // the search stops before the engine closes
+	outs := make([]epd.Outcome, 0, len(done))
+	for i := range s.Records {
+		if o, ok := done[i]; ok {
+			outs = append(outs, o)
+		}
+	}
+	return outs, err
 }

@@ -45,6 +45,13 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	var files []string
+	for fs.NArg() > 0 { // flags may follow the file name
+		files = append(files, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return err
+		}
+	}
 	cfgDir := tui.ConfigDir()
 	cfgPath := filepath.Join(cfgDir, "config.toml")
 	set, err := tui.LoadSettings(cfgPath)
@@ -107,34 +114,37 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		}
 		opt.Start = p
 	}
-	if fs.NArg() > 0 {
-		games, err := openPGN(fs.Arg(0))
-		if err != nil {
+	if len(files) > 1 {
+		fs.Usage()
+		return fmt.Errorf("want at most one PGN file, have %d", len(files))
+	}
+	if len(files) > 0 {
+		games, err := openPGN(files[0])
+		if len(games) == 0 {
+			if err == nil {
+				err = fmt.Errorf("%s holds no games", files[0])
+			}
 			return err
 		}
-		opt.Games = games
+		// The games that could not be read are named on the board's
+		// message line; the others open.
+		opt.Games, opt.GamesErr = games, err
 	}
 	opt.Open = openPGN
 	if dd := tui.DataDir(); dd != "" {
 		opt.Autosave = filepath.Join(dd, "games.pgn")
 	}
+	opt.Views = boardViews()
 
-	r := lipgloss.NewRenderer(os.Stdout, termenv.WithColorCache(true))
 	name := *theme
 	if name == "" {
 		name = set.Theme
 	}
-	th, ok := themes.ByName(name, userThemes...)
-	if !ok {
-		return fmt.Errorf("unknown theme %q (have %s)", name, strings.Join(themes.Sorted(userThemes), ", "))
+	r, th, noColor, err := terminalLook(name, userThemes)
+	if err != nil {
+		return err
 	}
-	// Under NO_COLOR or on a 16-colour terminal the board cannot be
-	// coloured reliably: draw it in monochrome.
-	if p := r.ColorProfile(); p == termenv.Ascii || p == termenv.ANSI {
-		th = themes.Monochrome()
-		opt.NoColor = true
-	}
-	opt.Theme = th
+	opt.Theme, opt.NoColor = th, noColor
 	opt.Clipboard = func(s string) error {
 		seq := osc52.New(s)
 		if os.Getenv("TMUX") != "" {
@@ -192,7 +202,46 @@ func startUCI(cmdline string) (engine.Analyzer, error) {
 	return uci.Start(ctx, uci.Config{Path: path, Args: args})
 }
 
-// openPGN reads the games of a PGN file.
+// terminalLook is the renderer for stdout and the theme to draw with:
+// the named one (built-in or the user's), or monochrome when the terminal
+// cannot show the board's colours (NO_COLOR, 16 colours), with noColor set.
+func terminalLook(name string, userThemes []themes.Theme) (r *lipgloss.Renderer, th themes.Theme, noColor bool, err error) {
+	r = lipgloss.NewRenderer(os.Stdout, termenv.WithColorCache(true))
+	th, ok := themes.ByName(name, userThemes...)
+	if !ok {
+		return nil, th, false, fmt.Errorf("unknown theme %q (have %s)", name, strings.Join(themes.Sorted(userThemes), ", "))
+	}
+	if p := r.ColorProfile(); p == termenv.Ascii || p == termenv.ANSI {
+		return r, themes.Monochrome(), true, nil
+	}
+	return r, th, false, nil
+}
+
+// boardViews are the full-screen views the board opens by key: the WAC
+// suite runner and the review of the game on the board.
+func boardViews() []tui.ViewEntry {
+	lim := engine.Limits{MoveTime: 200 * time.Millisecond} // as `squall review`
+	review := tui.ReviewViewEntry(tui.ReviewOptions{Limits: lim})
+	// Each review saves to its own file, named when it opens, so a second
+	// review does not overwrite the first.
+	review.New = func(env tui.Env) tui.View {
+		name := "squall-review-" + time.Now().Format("20060102-150405") + ".pgn"
+		return tui.NewReviewView(env, tui.ReviewOptions{Limits: lim, SavePath: name})
+	}
+	return []tui.ViewEntry{
+		tui.SuiteViewEntry("wac", engine.Limits{MoveTime: time.Second}),
+		review,
+	}
+}
+
+// openPGN reads the games of a PGN file. Games with an illegal move or
+// another problem are left out; the error names each (file:line:column)
+// and is returned with the games that could be read.
 func openPGN(path string) ([]*tui.Tree, error) {
-	return nil, fmt.Errorf("open %s: PGN reading is not in this build yet", path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return tui.ReadPGN(f, path)
 }

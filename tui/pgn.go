@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
+)
+
+// The board reads and writes PGN only through package pgn: these functions
+// convert between its game tree and the board's.
+
+// TreeFromGame converts a game read by package pgn into a board tree: tags
+// in order, the result, the main line with every variation, comments, NAGs
+// and embedded commands. The moves were checked by the reader, so the
+// conversion replays nothing. A null move ("--") cannot be shown or
+// searched from, so a line is cut where one is played; the error is
+// non-nil only when the start position (the FEN tag) is unusable.
+func TreeFromGame(g *pgn.Game) (*Tree, error) {
+	start, err := g.StartPosition()
+	if err != nil {
+		return nil, err
+	}
+	t := NewTree(start)
+	t.Tags = t.Tags[:0]
+	for _, tag := range g.Tags {
+		if tag.Name != "Result" { // the Result field holds it
+			t.Tags = append(t.Tags, tag)
+		}
+	}
+	if t.Tags.Get("FEN") != "" && t.Tags.Get("SetUp") == "" {
+		// Many files omit the SetUp tag the standard wants with FEN; it
+		// is added here, before FEN, rather than by the first save.
+		for i, tag := range t.Tags {
+			if tag.Name == "FEN" {
+				t.Tags = append(t.Tags[:i], append(Tags{{Name: "SetUp", Value: "1"}}, t.Tags[i:]...)...)
+				break
+			}
+		}
+	}
+	t.Result = g.Result
+	if t.Result == "" {
+		t.Result = pgn.Unknown
+	}
+	if g.Root != nil {
+		copyFromPGN(t.Root, g.Root)
+	}
+	return t, nil
+}
+
+func copyFromPGN(dst *Node, src *pgn.Node) {
+	dst.NAGs, dst.Before, dst.Comments, dst.Commands = src.NAGs, src.Before, src.After, src.Commands
+	for _, c := range src.Children {
+		if c.Move == chess.NullMove {
+			continue
+		}
+		n := &Node{Move: c.Move, SAN: c.SAN, Parent: dst}
+		dst.Children = append(dst.Children, n)
+		copyFromPGN(n, c)
+	}
+}
+
+// PGN converts the tree into a game for package pgn to write. The tags
+// keep their order; Result, and SetUp and FEN for a game that does not
+// start from the initial position, are set from the tree. The game shares
+// the tree's annotation slices: write it, do not change it.
+func (t *Tree) PGN() *pgn.Game {
+	g := t.pgnHeader()
+	copyToPGN(g.Root, t.Root)
+	return g
+}
+
+// pgnHeader is the game without moves: tags, result and start position.
+func (t *Tree) pgnHeader() *pgn.Game {
+	g := pgn.NewGame()
+	for _, tag := range t.Tags {
+		g.SetTag(tag.Name, tag.Value)
+	}
+	res := t.Result
+	if res == "" {
+		res = pgn.Unknown
+	}
+	g.SetTag("Result", res)
+	if fen := t.Start.FEN(); fen != chess.StartFEN || t.Start.Chess960() {
+		g.SetTag("SetUp", "1")
+		g.SetTag("FEN", fen)
+		if t.Start.Chess960() && !g.Chess960() {
+			g.SetTag("Variant", "Chess960")
+		}
+	} else if g.Tag("FEN") != "" {
+		// A FEN tag naming the initial position adds nothing; one naming
+		// another would contradict the tree.
+		g.SetTag("FEN", fen)
+	}
+	return g
+}
+
+func copyToPGN(dst *pgn.Node, src *Node) {
+	dst.NAGs, dst.Before, dst.After, dst.Commands = src.NAGs, src.Before, src.Comments, src.Commands
+	for _, c := range src.Children {
+		copyToPGN(dst.AddChild(c.Move, c.SAN), c)
+	}
+}
+
+// ReadPGN reads every game of a PGN stream. A game the reader rejects (an
+// illegal move, a bad FEN tag) is left out and its error, which names
+// name:line:column and the move, is joined into the returned error; the
+// other games are returned all the same. Reading stops at an I/O error.
+func ReadPGN(r io.Reader, name string) ([]*Tree, error) {
+	var trees []*Tree
+	var errs []error
+	for g, err := range pgn.NewReader(r, name).All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		t, err := TreeFromGame(g)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: %w", name, g.Line, err))
+			continue
+		}
+		trees = append(trees, t)
+	}
+	return trees, errors.Join(errs...)
+}
+
+// loadProblems sums up, in one line, the games of a file that could not
+// be read when the others open: the first error in full and how many more
+// there were.
+func loadProblems(err error, loaded int) string {
+	more, first := firstError(err)
+	s := fmt.Sprintf("skipped %d of %d games: %v", more+1, more+1+loaded, first)
+	if more > 0 {
+		s += fmt.Sprintf(" (+%d more)", more)
+	}
+	return s
+}
+
+// firstError splits an error joined by errors.Join (ReadPGN's, one per
+// game) into its first part and the number of others.
+func firstError(err error) (more int, first error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		if errs := j.Unwrap(); len(errs) > 0 {
+			return len(errs) - 1, errs[0]
+		}
+	}
+	return 0, err
+}
+
+// appendPGN appends the tree in PGN export format to b.
+func (t *Tree) appendPGN(b []byte) ([]byte, error) {
+	return pgn.AppendGame(b, t.PGN())
+}
+
+// nagSymbol is the conventional symbol of the move-quality NAGs $1-$6
+// ("!", "?", "!!", "??", "!?", "?!"), "" for others.
+func nagSymbol(nags []uint8) string {
+	var b strings.Builder
+	for _, n := range nags {
+		if n >= 1 && n <= 6 {
+			b.WriteString([...]string{"!", "?", "!!", "??", "!?", "?!"}[n-1])
+		}
+	}
+	return b.String()
+}

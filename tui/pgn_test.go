@@ -1,0 +1,325 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/squall-chess/squall/pgn"
+)
+
+const annotatedPGN = "testdata/pgn/annotated.pgn"
+
+// dumpTree writes everything a tree holds, one node per line, indented by
+// depth, so that two trees compare as text and a difference reads plainly.
+func dumpTree(t *Tree) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "start %s\nresult %s\n", t.Start.FEN(), t.Result)
+	for _, tag := range t.Tags {
+		fmt.Fprintf(&b, "[%s %q]\n", tag.Name, tag.Value)
+	}
+	var walk func(n *Node, depth int)
+	walk = func(n *Node, depth int) {
+		cmds := ""
+		if n.Commands != nil {
+			cmds = fmt.Sprintf("%+v", *n.Commands)
+		}
+		fmt.Fprintf(&b, "%s%s %v nags=%v before=%q after=%q cmds=%s\n",
+			strings.Repeat("  ", depth), n.SAN, n.Move, n.NAGs, n.Before, n.Comments, cmds)
+		for _, c := range n.Children {
+			if c.Parent != n {
+				fmt.Fprintf(&b, "BAD PARENT of %s\n", c.SAN)
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(t.Root, 0)
+	return b.String()
+}
+
+func readTestPGN(t *testing.T, path string) ([]*Tree, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return ReadPGN(f, filepath.Base(path))
+}
+
+// TestReadPGN: the good games of a file come back whole (tags in file
+// order, the game comment, NAGs, embedded commands, variations and the
+// comment before a variation's first move); the bad one is left out and
+// named by file and line.
+func TestReadPGN(t *testing.T) {
+	trees, err := readTestPGN(t, annotatedPGN)
+	if len(trees) != 2 {
+		t.Fatalf("%d games, want 2 (%v)", len(trees), err)
+	}
+	var pe *pgn.Error
+	if !errors.As(err, &pe) || pe.File != "annotated.pgn" || pe.Line != 23 {
+		t.Fatalf("error %v, want the illegal move of annotated.pgn line 23", err)
+	}
+	if !strings.Contains(err.Error(), "annotated.pgn:23:") || !strings.Contains(err.Error(), "Ke3") {
+		t.Errorf("error text %q does not name file:line and move", err)
+	}
+
+	g := trees[0]
+	var names []string
+	for _, tag := range g.Tags {
+		names = append(names, tag.Name)
+	}
+	if got := strings.Join(names, " "); got != "Event Site Date Round White Black Annotator ECO" {
+		t.Errorf("tags in order %q", got)
+	}
+	if g.Tags.Get("Event") != `Café "quoted" match` || g.Result != "1-0" {
+		t.Errorf("Event %q, result %q", g.Tags.Get("Event"), g.Result)
+	}
+	if got := g.Root.Comments; len(got) != 1 || got[0] != "A game comment before the first move." {
+		t.Errorf("game comment %q", got)
+	}
+	e4 := g.Root.Children[0]
+	if e4.SAN != "e4" || fmt.Sprint(e4.NAGs) != "[1]" || fmt.Sprint(e4.Comments) != "[Best by test.]" {
+		t.Errorf("1. e4: %q %v %q", e4.SAN, e4.NAGs, e4.Comments)
+	}
+	if c := e4.Commands; c == nil || !c.HasClock || c.Clock != 5*time.Minute || c.Eval.Kind != pgn.Centipawns || c.Eval.Value != 30 {
+		t.Errorf("1. e4 commands %+v", c)
+	}
+	e5 := e4.Children[0]
+	if len(e5.Children) != 2 || e5.Children[0].SAN != "Nf3" || e5.Children[1].SAN != "f4" {
+		t.Fatalf("after 1... e5: %d continuations", len(e5.Children))
+	}
+	f4 := e5.Children[1]
+	if len(f4.Children) != 2 || f4.Children[1].SAN != "d5" || fmt.Sprint(f4.Children[1].NAGs) != "[2]" ||
+		f4.Children[0].Children[0].SAN != "Nf3" {
+		t.Errorf("2. f4 variation: %s", dumpTree(g))
+	}
+	bc4 := e5.Children[0].Children[0].Children[0]
+	if len(bc4.Children) != 2 || fmt.Sprint(bc4.Children[1].Before) != "[Also]" || bc4.Children[1].SAN != "Nf6" {
+		t.Errorf("3... Nf6 variation with a comment before it: %s", dumpTree(g))
+	}
+
+	fen := trees[1]
+	if got := fen.Start.FEN(); got != "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" {
+		t.Errorf("FEN game starts at %s", got)
+	}
+	if ms := fen.MainLine(); len(ms) != 4 || ms[2].SAN != "Kd2" || fmt.Sprint(ms[2].Comments) != "[Opposition next.]" {
+		t.Errorf("FEN game: %s", dumpTree(fen))
+	}
+}
+
+// saveThroughModel saves the model's game as the user does (ctrl+s, a
+// path, enter) and returns the model after the save reported back.
+func saveThroughModel(t *testing.T, m Model, path string) Model {
+	t.Helper()
+	m = send(m, tea.KeyMsg{Type: tea.KeyCtrlS})
+	d, ok := m.dialog.(*promptDialog)
+	if !ok {
+		t.Fatalf("ctrl+s opened %T", m.dialog)
+	}
+	d.in.SetValue(path)
+	nm, cmd := m.Update(press("enter"))
+	m = nm.(Model)
+	if cmd == nil {
+		t.Fatal("enter in the save prompt gave no command")
+	}
+	m = send(m, cmd())
+	if m.msgIsErr || m.message != "saved "+path {
+		t.Fatalf("after saving: message %q", m.message)
+	}
+	return m
+}
+
+// TestSavedPGNReadsBack: a game opened from a file, and a game played on
+// the board to its end, are saved by the board and read back by package
+// pgn as the same tree: tags, result, moves, variations and annotations.
+func TestSavedPGNReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	trees, _ := readTestPGN(t, annotatedPGN)
+	for i, tr := range trees {
+		want := dumpTree(tr)
+		m := newTestModel(t, Options{Games: []*Tree{tr}})
+		path := filepath.Join(dir, fmt.Sprintf("opened-%d.pgn", i))
+		saveThroughModel(t, m, path)
+		back, err := readTestPGN(t, path)
+		if err != nil || len(back) != 1 {
+			t.Fatalf("game %d read back: %d games, %v", i, len(back), err)
+		}
+		if got := dumpTree(back[0]); got != want {
+			t.Errorf("game %d changed by save and read:\n%s\nwant:\n%s", i, got, want)
+		}
+	}
+
+	// Played: fool's mate, so that the tags, the result and the
+	// Termination tag come from the board.
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "f3", "e5", "g4", "Qh4#")
+	if over, _ := m.Over(); !over || m.tree.Result != "0-1" {
+		t.Fatalf("fool's mate not over: result %q", m.tree.Result)
+	}
+	want := dumpTree(m.tree)
+	path := filepath.Join(dir, "played.pgn")
+	saveThroughModel(t, m, path)
+	back, err := readTestPGN(t, path)
+	if err != nil || len(back) != 1 {
+		t.Fatalf("played game read back: %d games, %v", len(back), err)
+	}
+	if got := dumpTree(back[0]); got != want {
+		t.Errorf("played game changed by save and read:\n%s\nwant:\n%s", got, want)
+	}
+	if back[0].Tags.Get("Termination") != "normal" || back[0].Tags.Get("White") != "?" {
+		t.Errorf("tags of the played game: %v", back[0].Tags)
+	}
+}
+
+// TestPGNRoundTripFiles converts every readable game of the pgn package's
+// test files to a tree and back, writes it and reads it again: nothing the
+// tree holds may change.
+func TestPGNRoundTripFiles(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "pgn", "testdata", "*", "*.pgn"))
+	if len(files) == 0 {
+		t.Skip("no PGN test files in ../pgn/testdata")
+	}
+	games := 0
+	for _, f := range files {
+		trees, _ := readTestPGN(t, f)
+		for i, tr := range trees {
+			b, err := tr.appendPGN(nil)
+			if err != nil {
+				t.Errorf("%s game %d: write: %v", f, i+1, err)
+				continue
+			}
+			back, err := ReadPGN(bytes.NewReader(b), "")
+			if err != nil || len(back) != 1 {
+				t.Errorf("%s game %d: read back %d games, %v\n%s", f, i+1, len(back), err, b)
+				continue
+			}
+			if got, want := dumpTree(back[0]), dumpTree(tr); got != want {
+				t.Errorf("%s game %d changed:\n%s\nwant:\n%s", f, i+1, got, want)
+			}
+			games++
+		}
+	}
+	if games < 200 {
+		t.Errorf("only %d games round-tripped", games)
+	}
+}
+
+// TestOpenReportsSkippedGames: the open dialog loads the good games of a
+// file with one bad game, offers them in the picker and names the bad one
+// on the message line; a file with no good game changes nothing.
+func TestOpenReportsSkippedGames(t *testing.T) {
+	open := func(path string) ([]*Tree, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadPGN(f, path)
+	}
+	m := newTestModel(t, Options{Mode: TwoHumans, Open: open})
+	openFile := func(m Model, path string) Model {
+		m = send(m, press("esc"), press("o"))
+		d, ok := m.dialog.(*promptDialog)
+		if !ok {
+			t.Fatalf("o opened %T", m.dialog)
+		}
+		d.in.SetValue(path)
+		nm, cmd := m.Update(press("enter"))
+		return send(nm.(Model), cmd())
+	}
+	m = openFile(m, annotatedPGN)
+	if p, ok := m.dialog.(*pickerDialog); !ok || len(p.games) != 2 {
+		t.Fatalf("picker: %T", m.dialog)
+	}
+	if !m.msgIsErr || !strings.Contains(m.message, "skipped 1 of 3 games") || !strings.Contains(m.message, "annotated.pgn:23:") {
+		t.Errorf("message %q", m.message)
+	}
+	m = send(m, press("enter"))
+	if m.mode != Analysis || m.tree.Tags.Get("White") != "Müller, Jürgen" {
+		t.Fatalf("picked game: mode %v, White %q", m.mode, m.tree.Tags.Get("White"))
+	}
+	// The move list marks NAGs and the panel shows the move's comment.
+	m = send(m, press("right"))
+	plain := ansi.Strip(m.View())
+	if !strings.Contains(plain, "e4!") || !strings.Contains(plain, "Best by test.") {
+		t.Errorf("1. e4 $1 {Best by test.} not shown:\n%s", plain)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.pgn")
+	os.WriteFile(bad, []byte("1. e4 e5 2. Ke3 *\n\n1. d4 d5 3. Kd3 *\n"), 0o644)
+	before := m.tree
+	m = openFile(m, bad)
+	if m.tree != before || !m.msgIsErr || !strings.Contains(m.message, "bad.pgn:1:") || !strings.Contains(m.message, "(+1 more)") {
+		t.Errorf("a file of bad games: message %q", m.message)
+	}
+	if strings.Contains(m.message, "\n") {
+		t.Errorf("message spans lines: %q", m.message)
+	}
+}
+
+// TestAutosaveKeepsEarlierGames: the autosave file's earlier games stay
+// byte for byte, even one the reader rejects and one not ended by a blank
+// line, and the game in progress follows them as a readable game.
+func TestAutosaveKeepsEarlierGames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	earlier := "[Event \"old\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"older\"]\n\n1. d4 d5 1/2-1/2"
+	if err := os.WriteFile(path, []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{Mode: TwoHumans, Autosave: path})
+	m = playAll(t, m, "e4", "c5")
+	m.Close() // flushes the autosave
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(data), earlier+"\n\n[Event \"Squall human vs human\"]") {
+		t.Fatalf("autosave file (%v):\n%s", err, data)
+	}
+	back, err := ReadPGN(bytes.NewReader(data), "games.pgn")
+	if len(back) != 2 || err == nil || dumpTree(back[1]) != dumpTree(m.tree) {
+		t.Fatalf("read back %d games (%v):\n%s", len(back), err, data)
+	}
+}
+
+// TestNavigateOpenedGame: a game from a file shows its players, the moves
+// played in the shown move's place, which [ and ] switch between (from
+// the move input too), and its result at the end of the main line.
+func TestNavigateOpenedGame(t *testing.T) {
+	trees, _ := readTestPGN(t, annotatedPGN)
+	m := newTestModel(t, Options{Games: trees[:1]})
+	plain := ansi.Strip(m.View())
+	if !strings.Contains(plain, "Müller, Jürgen") || !strings.Contains(plain, "O'Brien") {
+		t.Errorf("players not shown:\n%s", plain)
+	}
+	m = send(m, press("right"), press("right"), press("right"))
+	if m.cur.SAN != "Nf3" || !strings.Contains(ansi.Strip(m.View()), "here: 2. Nf3 f4!?") {
+		t.Fatalf("at %s:\n%s", m.cur.SAN, ansi.Strip(m.View()))
+	}
+	m = send(m, press("]"))
+	if m.cur.SAN != "f4" || onMainLine(m.cur) || !strings.Contains(m.statusLine(), "variation") {
+		t.Fatalf("] went to %s", m.cur.SAN)
+	}
+	m = send(m, press("]")) // round to the main line
+	if m.cur.SAN != "Nf3" {
+		t.Fatalf("] again went to %s", m.cur.SAN)
+	}
+	m = send(m, press("["), press("right"), press("]"))
+	if m.cur.SAN != "d5" || fmt.Sprint(m.tree.Line(m.cur)) != "[e2e4 e7e5 f2f4 d7d5]" {
+		t.Fatalf("[ → exf4 → ] went to %s, line %v", m.cur.SAN, m.tree.Line(m.cur))
+	}
+	m = send(m, press("up"), press("right"), press("]"))
+	if m.cur.SAN != "e4" || m.message != "no other move here" {
+		t.Errorf("] without alternatives: at %s, message %q", m.cur.SAN, m.message)
+	}
+	m = send(m, press("down"))
+	if !strings.Contains(ansi.Strip(m.statusLine()), "game ended 1-0") {
+		t.Errorf("end of the game: %q", ansi.Strip(m.statusLine()))
+	}
+}
