@@ -75,6 +75,22 @@ func TestMateLimit(t *testing.T) {
 	}
 }
 
+// TestMateLimitNoMate: "go mate N" where there is no mate ends by itself
+// (a GUI or a piped script waits for its bestmove) with a legal move, after
+// searching deep enough that a mate in N would have been found.
+func TestMateLimitNoMate(t *testing.T) {
+	g := game(t, chess.StartFEN)
+	root := rootOf(t, g)
+	res, infos := run(t, New(), g, engine.Limits{Mate: 2})
+	checkResult(t, root, res, infos)
+	if res.Last.Score.Mate != 0 {
+		t.Fatalf("score %v in the start position", res.Last.Score)
+	}
+	if res.Last.Depth < 3 {
+		t.Fatalf("stopped at depth %d, before a mate in 2 could be seen", res.Last.Depth)
+	}
+}
+
 // TestPerpetual: White is a rook down and faces mate; the only way out is
 // the perpetual check Qh5+ Kg8 Qe8+ Kh7, which the search must find through
 // a repetition inside its tree and score as a draw.

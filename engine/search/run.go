@@ -142,6 +142,11 @@ func (t *thread) iterate() {
 	maxDepth := maxPly - 4
 	if cs.lim.Depth > 0 {
 		maxDepth = min(cs.lim.Depth, maxDepth)
+	} else if cs.lim.Mate > 0 {
+		// "go mate N" with no mate to find must still end: a mate in N
+		// is N·2−1 plies deep, and this many more cover the reductions
+		// that might hide it at its own depth.
+		maxDepth = min(2*cs.lim.Mate+6, maxDepth)
 	}
 	var prevBest chess.Move
 	prevScore := 0
