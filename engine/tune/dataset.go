@@ -14,6 +14,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -29,6 +31,7 @@ type Sample struct {
 	Phase  int8
 	Scale  int8
 	Result float32 // 1 White won, 0.5 draw, 0 Black won
+	Game   int32   // the game's id from datagen's "# game N" trailer; -1 if none
 }
 
 // Dataset holds samples with their sparse features packed in two parallel
@@ -64,8 +67,16 @@ func Load(r io.Reader, name string) (*Dataset, error) {
 	var f eval.Features
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	gameStart := 0 // first sample of the game being read
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
+		if id, ok := gameTrailer(text); ok {
+			for i := gameStart; i < len(d.Samples); i++ {
+				d.Samples[i].Game = id
+			}
+			gameStart = len(d.Samples)
+			continue
+		}
 		if text == "" || text[0] == '#' {
 			continue
 		}
@@ -93,7 +104,7 @@ func Load(r io.Reader, name string) (*Dataset, error) {
 			d.Skipped++
 			continue
 		}
-		s := Sample{Start: int32(len(d.Index)), Phase: int8(f.Phase), Scale: int8(f.Scale), Result: res}
+		s := Sample{Start: int32(len(d.Index)), Phase: int8(f.Phase), Scale: int8(f.Scale), Result: res, Game: -1}
 		for j := 0; j < eval.NumWeights; j++ {
 			if c := f.Coef[0][j] - f.Coef[1][j]; c != 0 {
 				d.Index = append(d.Index, uint16(j))
@@ -106,14 +117,43 @@ func Load(r io.Reader, name string) (*Dataset, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// datagen's threads append games as they finish, so the same games
+	// come in a different order from run to run. In game order the fit is
+	// the same whatever the order (float sums included).
+	if gameStart == len(d.Samples) && len(d.Samples) > 0 {
+		slices.SortStableFunc(d.Samples, func(a, b Sample) int { return int(a.Game - b.Game) })
+	}
 	return d, nil
 }
 
-// Split divides the samples into a training set and every tenth sample
-// held out for validation (deterministic, so runs are reproducible).
+// gameTrailer reads datagen's "# game N RESULT" line.
+func gameTrailer(text string) (int32, bool) {
+	rest, ok := strings.CutPrefix(text, "# game ")
+	if !ok {
+		return 0, false
+	}
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(f[0], 10, 32)
+	if err != nil || id < 0 {
+		return 0, false
+	}
+	return int32(id), true
+}
+
+// Split divides the samples into a training set and a tenth held out for
+// validation (deterministic, so runs are reproducible). Whole games are
+// held out when the games are known: positions of one game are alike, and
+// a validation set sharing games with the training set would flatter it.
 func (d *Dataset) Split() (train, valid []Sample) {
 	for i, s := range d.Samples {
-		if i%10 == 9 {
+		k := int64(i)
+		if s.Game >= 0 {
+			k = int64(s.Game)
+		}
+		if k%10 == 9 {
 			valid = append(valid, s)
 		} else {
 			train = append(train, s)
