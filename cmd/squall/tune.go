@@ -21,6 +21,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	epochs := fs.Int("epochs", 400, "full-batch Adam steps")
 	rate := fs.Float64("rate", 1, "Adam step size in centipawns")
 	l2 := fs.Float64("l2", 0, "pull towards the seed weights: penalty l2·(w−seed)² per weight")
+	lambda := fs.Float64("lambda", 1, "weight of the game result in the target; the rest is the search score (ce) where the data has one")
 	out := fs.String("out", "engine/eval/weights_gen.go", "generated weights file to write")
 	seedOnly := fs.Bool("seed-only", false, "write the untuned seed weights (no data needed)")
 	fs.Usage = func() {
@@ -57,7 +58,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		len(ds.Samples), ds.Skipped, time.Since(t0).Round(time.Millisecond))
 	p := tune.FromWeights(&seed)
 	t1 := time.Now()
-	r := ds.Tune(p, tune.Options{Epochs: *epochs, Rate: *rate, L2: *l2, Log: stdout, Every: max(*epochs/10, 1)})
+	r := ds.Tune(p, tune.Options{Epochs: *epochs, Rate: *rate, L2: *l2, Lambda: *lambda, Log: stdout, Every: max(*epochs/10, 1)})
 	el := time.Since(t1)
 	fmt.Fprintf(stdout, "%d epochs in %v (%v per epoch)\n", *epochs, el.Round(time.Millisecond), (el / time.Duration(max(*epochs, 1))).Round(time.Microsecond))
 	w := p.Weights()

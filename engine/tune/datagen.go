@@ -140,7 +140,7 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 		p.MakeMove(m, &u)
 		g.Moves = append(g.Moves, m)
 	}
-	var fens []string
+	var fens []string // EPD fields and the ce opcode
 	result := ""
 	streak, streakSign := 0, 0
 	for ply := 0; result == ""; ply++ {
@@ -179,7 +179,7 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 			white = -white
 		}
 		if !p.InCheck() && !m.IsCapture() && m.Promotion() == chess.NoPieceType && sc.Mate == 0 {
-			fens = append(fens, epdFields(p.FEN()))
+			fens = append(fens, fmt.Sprintf("%s ce %d;", epdFields(p.FEN()), sc.CP))
 		}
 		if s := sign(white); abs(white) >= resignScore && s == streakSign {
 			streak++

@@ -5,15 +5,18 @@
 // position, the four FEN fields then the opcode c9 holding the game result
 // from White's view, e.g.
 //
-//	r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - c9 "1-0";
+//	r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - ce 31; c9 "1-0";
 //
-// Results are "1-0", "0-1" and "1/2-1/2".
+// Results are "1-0", "0-1" and "1/2-1/2". The optional ce opcode is the
+// search's score of the position in centipawns from the side to move's view
+// (EPD's meaning); the tuner can blend it into the target (Options.Lambda).
 package tune
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +35,11 @@ type Sample struct {
 	Scale  int8
 	Result float32 // 1 White won, 0.5 draw, 0 Black won
 	Game   int32   // the game's id from datagen's "# game N" trailer; -1 if none
+	CE     int16   // the search score from White's view (ce opcode), or NoCE
 }
+
+// NoCE marks a sample without a search score.
+const NoCE = math.MinInt16
 
 // Dataset holds samples with their sparse features packed in two parallel
 // slices, a few hundred bytes per position.
@@ -95,6 +102,21 @@ func Load(r io.Reader, name string) (*Dataset, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
+		ce := int16(NoCE)
+		for j := 4; j+1 < len(fields); j++ {
+			if fields[j] != "ce" {
+				continue
+			}
+			v, err := strconv.Atoi(strings.TrimSuffix(fields[j+1], ";"))
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: ce %q: %w", name, line, fields[j+1], err)
+			}
+			v = max(min(v, 3000), -3000)
+			if fields[1] == "b" {
+				v = -v
+			}
+			ce = int16(v)
+		}
 		p, err := chess.ParseFEN(strings.Join(fields[:4], " "))
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
@@ -104,7 +126,7 @@ func Load(r io.Reader, name string) (*Dataset, error) {
 			d.Skipped++
 			continue
 		}
-		s := Sample{Start: int32(len(d.Index)), Phase: int8(f.Phase), Scale: int8(f.Scale), Result: res, Game: -1}
+		s := Sample{Start: int32(len(d.Index)), Phase: int8(f.Phase), Scale: int8(f.Scale), Result: res, Game: -1, CE: ce}
 		for j := 0; j < eval.NumWeights; j++ {
 			if c := f.Coef[0][j] - f.Coef[1][j]; c != 0 {
 				d.Index = append(d.Index, uint16(j))

@@ -272,3 +272,25 @@ func TestLoadOrdersGames(t *testing.T) {
 		t.Fatalf("split %d/%d (valid %+v), want game 9 alone held out", len(train), len(valid), valid)
 	}
 }
+
+// TestLoadReadsSearchScores: ce is from the side to move's view in EPD;
+// the sample keeps it from White's, clamped, and NoCE when absent.
+func TestLoadReadsSearchScores(t *testing.T) {
+	in := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce -40; c9 \"1-0\";\n" +
+		"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 9000; c9 \"1-0\";\n" +
+		"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - c9 \"1-0\";\n"
+	ds, err := Load(strings.NewReader(in), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int16
+	for _, s := range ds.Samples {
+		got = append(got, s.CE)
+	}
+	if want := []int16{40, 3000, NoCE}; !slices.Equal(got, want) {
+		t.Fatalf("CE = %v, want %v", got, want)
+	}
+	if _, err := Load(strings.NewReader("8/8/8/8/8/8/8/K6k w - - ce x; c9 \"1-0\";\n"), "f"); err == nil || !strings.Contains(err.Error(), "f:1: ce") {
+		t.Fatalf("bad ce: err %v", err)
+	}
+}

@@ -152,8 +152,14 @@ type Options struct {
 	Rate   float64 // Adam step size in centipawns
 	// L2 pulls each weight towards its starting value with the penalty
 	// L2·(w − w₀)², so that rarely seen features are not fitted to noise.
-	L2  float64
-	Log io.Writer
+	L2 float64
+	// Lambda is the weight of the game result in each training target;
+	// the rest is the win probability of the search score (ce) where the
+	// data has one: λ·result + (1−λ)·σ(K·ce). Results alone say little per
+	// position (one label for a whole game); search scores say something
+	// about each. 0 means 1: results only. Validation always uses results.
+	Lambda float64
+	Log    io.Writer
 	// Every reports progress every so many epochs (0: never).
 	Every int
 }
@@ -171,6 +177,13 @@ type Result struct {
 func (d *Dataset) Tune(p Params, opt Options) Result {
 	train, valid := d.Split()
 	k := d.FitK(train, p)
+	if l := opt.Lambda; l > 0 && l < 1 {
+		for i := range train {
+			if s := &train[i]; s.CE != NoCE {
+				s.Result = float32(l*float64(s.Result) + (1-l)*sigmoid(k, float64(s.CE)))
+			}
+		}
+	}
 	r := Result{K: k, TrainBefore: d.MSE(train, p, k), ValidBefore: d.MSE(valid, p, k)}
 	if opt.Log != nil {
 		fmt.Fprintf(opt.Log, "K = %.4f; %d training, %d validation positions; MSE train %.6f valid %.6f\n",
