@@ -26,6 +26,12 @@ type Settings struct {
 	Hash    int // MB
 	Level   int // 1…8
 	Clock   string
+	// Book is a Polyglot opening book whose moves the board lists ("":
+	// none); its learning side file (never/always marks) is BOOK.learn.
+	Book string
+	// Syzygy is the Syzygy tablebase directories, separated as in PATH
+	// (":" on Unix), for the board's "TB:" line ("": none).
+	Syzygy string
 }
 
 // DefaultSettings are used for anything the file does not set.
@@ -94,6 +100,10 @@ func ParseSettings(r io.Reader) (Settings, error) {
 			if err == nil && (s.Level < 1 || s.Level > len(Levels)) {
 				err = fmt.Errorf("config line %d: level: want 1-%d", n, len(Levels))
 			}
+		case "book":
+			s.Book = v
+		case "syzygy":
+			s.Syzygy = v
 		case "clock":
 			if _, _, cerr := ParseClock(v); cerr != nil {
 				err = fmt.Errorf("config line %d: clock: %w", n, cerr)
@@ -115,8 +125,8 @@ func ParseSettings(r io.Reader) (Settings, error) {
 
 // String writes the settings as a config file.
 func (s Settings) String() string {
-	return fmt.Sprintf("# Squall settings\ntheme = %q\npieces = %q\nboard = %q\nscore = %q\nengine = %q\nthreads = %d\nhash = %d\nlevel = %d\nclock = %q\n",
-		s.Theme, s.Pieces, s.Board, s.Score, s.Engine, s.Threads, s.Hash, s.Level, s.Clock)
+	return fmt.Sprintf("# Squall settings\ntheme = %q\npieces = %q\nboard = %q\nscore = %q\nengine = %q\nthreads = %d\nhash = %d\nlevel = %d\nclock = %q\nbook = %q\nsyzygy = %q\n",
+		s.Theme, s.Pieces, s.Board, s.Score, s.Engine, s.Threads, s.Hash, s.Level, s.Clock, s.Book, s.Syzygy)
 }
 
 // LoadSettings reads path; a missing file gives the defaults.

@@ -10,6 +10,7 @@ type keyMap struct {
 	Flip, Analysis, MorePV, LessPV, Best, Hint  key.Binding
 	Takeback, New, Resign, Draw                 key.Binding
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
+	BookMove, BookMark                          key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -44,6 +45,8 @@ func newKeyMap() keyMap {
 		CopyFEN:   b([]string{"c"}, "c", "copy FEN"),
 		Theme:     b([]string{"t"}, "t", "theme"),
 		Score:     b([]string{"v"}, "v", "score view"),
+		BookMove:  b([]string{"b"}, "b", "next book move"),
+		BookMark:  b([]string{"B"}, "B", "mark it always/never"),
 		Help:      b([]string{"?"}, "?", "help"),
 		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -58,8 +61,12 @@ func (h inputHelp) ShortHelp() []key.Binding {
 }
 func (h inputHelp) FullHelp() [][]key.Binding { return nil }
 
-// boardHelp is the help bar and full help in board focus.
-type boardHelp struct{ k keyMap }
+// boardHelp is the help bar and full help in board focus; book adds the
+// book keys, which do nothing without one.
+type boardHelp struct {
+	k    keyMap
+	book bool
+}
 
 func (h boardHelp) ShortHelp() []key.Binding {
 	k := h.k
@@ -68,11 +75,15 @@ func (h boardHelp) ShortHelp() []key.Binding {
 
 func (h boardHelp) FullHelp() [][]key.Binding {
 	k := h.k
-	return [][]key.Binding{
+	groups := [][]key.Binding{
 		{k.Board, k.Focus, k.Play, k.Cursor, k.Pick},
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},
 	}
+	if h.book {
+		groups = append(groups, []key.Binding{k.BookMove, k.BookMark})
+	}
+	return groups
 }

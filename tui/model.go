@@ -19,7 +19,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -107,6 +109,24 @@ type Options struct {
 	Now func() time.Time
 	// QuitOnGameOver ends the program when a game ends (watching, tests).
 	QuitOnGameOver bool
+
+	// Publish, when set, is given the game on the board whenever its
+	// moves or the shown position change (moves, navigation, a new game,
+	// a PGN or FEN opened), never for engine progress alone: the line
+	// through the shown position and the ply shown (0: the start). The
+	// broadcast of `squall --broadcast` is one; it is called from Update,
+	// so it must not block. After an error the board reports it once and
+	// publishes no more.
+	Publish func(g engine.Game, ply int) error
+
+	// Book is an opening book whose moves for the shown position are
+	// listed with their weights; BookLearning (nil: none) is its learning
+	// side file, where the never/always marks set from the board go.
+	Book         *book.Book
+	BookLearning *book.Learning
+	// Tablebase, when set, gives the Syzygy result of shown positions
+	// with few enough pieces.
+	Tablebase *tablebase.Tablebase
 }
 
 // focus is where key presses go.
@@ -169,6 +189,14 @@ type Model struct {
 	autosavePrefix []byte
 	saver          *autosaver
 	quitting       bool
+
+	// know is what the opening list, book and tablebase say about the
+	// shown position, looked up when it is shown.
+	know knowledge
+	// unpublished says the game or the shown position changed since the
+	// last Publish; publishOff that Publish failed and is not called again.
+	unpublished bool
+	publishOff  bool
 }
 
 // New builds the root model. It starts nothing: Init does.
@@ -349,6 +377,8 @@ func (m *Model) setCur(n *Node) {
 		sugg = append(sugg, mv.UCI(m.pos.Chess960()))
 	}
 	m.input.SetSuggestions(sugg)
+	m.know = m.lookUp()
+	m.unpublished = true
 }
 
 // Game returns the game tree (for tests and hosts).

@@ -216,6 +216,7 @@ func TestSaveAndSettings(t *testing.T) {
 	}
 	s := DefaultSettings()
 	s.Theme, s.Pieces, s.Level, s.Clock, s.Engine = "blue", "letters", 3, "5+3", "stockfish --x"
+	s.Book, s.Syzygy = `/books/my "best".bin`, "/tb/3-4:/tb/5"
 	cfg := filepath.Join(dir, "config.toml")
 	if err := SaveSettings(cfg, s); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/pgn"
 )
 
@@ -67,10 +68,44 @@ func copyFromPGN(dst *Node, src *pgn.Node) {
 // keep their order; Result, and SetUp and FEN for a game that does not
 // start from the initial position, are set from the tree. The game shares
 // the tree's annotation slices: write it, do not change it.
+//
+// The ECO and Opening tags, when the game has none, are filled from the
+// opening list (the deepest named position of the main line), as most
+// databases expect.
 func (t *Tree) PGN() *pgn.Game {
 	g := t.pgnHeader()
 	copyToPGN(g.Root, t.Root)
+	nameOpening(g, t.Start)
 	return g
+}
+
+// nameOpening sets g's ECO and Opening tags where absent from the opening
+// of its main line (played from start): the deepest named position on it,
+// so a game known by its opening keeps that name after leaving the list.
+// A line that reaches no named position gets neither.
+func nameOpening(g *pgn.Game, start *chess.Position) {
+	if g.Tag("ECO") != "" && g.Tag("Opening") != "" {
+		return
+	}
+	var line []chess.Move
+	for n := g.Root; len(n.Children) > 0; {
+		n = n.Children[0]
+		line = append(line, n.Move)
+	}
+	o, ok := opening.Name(start, line)
+	if !ok {
+		return
+	}
+	eco := g.Tag("ECO")
+	if eco == "" {
+		g.SetTag("ECO", o.ECO)
+	}
+	// A name beside another classifier's ECO code could contradict it
+	// (lists draw the lines between codes differently): the Opening tag
+	// is added only where the code is absent or agrees.
+	if g.Tag("Opening") == "" && (eco == "" || eco == o.ECO) {
+		g.SetTag("Opening", o.Name)
+	}
 }
 
 // pgnHeader is the game without moves: tags, result and start position.

@@ -45,6 +45,19 @@ func dumpTree(t *Tree) string {
 	return b.String()
 }
 
+// dropAddedOpening removes from back, a tree read back from a saved file,
+// the ECO and Opening tags that saving added (orig had none): the tests of
+// round trips compare what the tree held; TestSaveNamesOpening checks the
+// added tags.
+func dropAddedOpening(back, orig *Tree) *Tree {
+	for _, name := range []string{"ECO", "Opening"} {
+		if orig.Tags.Get(name) == "" {
+			back.Tags.Delete(name)
+		}
+	}
+	return back
+}
+
 func readTestPGN(t *testing.T, path string) ([]*Tree, error) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -153,7 +166,7 @@ func TestSavedPGNReadsBack(t *testing.T) {
 		if err != nil || len(back) != 1 {
 			t.Fatalf("game %d read back: %d games, %v", i, len(back), err)
 		}
-		if got := dumpTree(back[0]); got != want {
+		if got := dumpTree(dropAddedOpening(back[0], tr)); got != want {
 			t.Errorf("game %d changed by save and read:\n%s\nwant:\n%s", i, got, want)
 		}
 	}
@@ -172,7 +185,7 @@ func TestSavedPGNReadsBack(t *testing.T) {
 	if err != nil || len(back) != 1 {
 		t.Fatalf("played game read back: %d games, %v", len(back), err)
 	}
-	if got := dumpTree(back[0]); got != want {
+	if got := dumpTree(dropAddedOpening(back[0], m.tree)); got != want {
 		t.Errorf("played game changed by save and read:\n%s\nwant:\n%s", got, want)
 	}
 	if back[0].Tags.Get("Termination") != "normal" || back[0].Tags.Get("White") != "?" {
@@ -202,7 +215,7 @@ func TestPGNRoundTripFiles(t *testing.T) {
 				t.Errorf("%s game %d: read back %d games, %v\n%s", f, i+1, len(back), err, b)
 				continue
 			}
-			if got, want := dumpTree(back[0]), dumpTree(tr); got != want {
+			if got, want := dumpTree(dropAddedOpening(back[0], tr)), dumpTree(tr); got != want {
 				t.Errorf("%s game %d changed:\n%s\nwant:\n%s", f, i+1, got, want)
 			}
 			games++
@@ -283,7 +296,7 @@ func TestAutosaveKeepsEarlierGames(t *testing.T) {
 		t.Fatalf("autosave file (%v):\n%s", err, data)
 	}
 	back, err := ReadPGN(bytes.NewReader(data), "games.pgn")
-	if len(back) != 2 || err == nil || dumpTree(back[1]) != dumpTree(m.tree) {
+	if len(back) != 2 || err == nil || dumpTree(dropAddedOpening(back[1], m.tree)) != dumpTree(m.tree) {
 		t.Fatalf("read back %d games (%v):\n%s", len(back), err, data)
 	}
 }

@@ -175,6 +175,7 @@ func (v *reviewView) save() string {
 	for i, m := range v.moves {
 		n = n.AddChild(m, v.sans[i])
 	}
+	nameOpening(g, v.start)
 	if err := v.report.Annotate(g); err != nil {
 		return "save: " + err.Error()
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -143,6 +144,14 @@ func TestTeatestGoldens(t *testing.T) {
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
 		{name: "too-small", w: 79, h: 30},
 		{name: "letters", opt: Options{Mode: TwoHumans, Letters: true}, w: 80, h: 24, steps: []any{"e4"}},
+	}
+	bk, learning, _ := testBook(t)
+	scenes = append(scenes, scene{name: "book", opt: Options{Mode: TwoHumans, Book: bk, BookLearning: learning}, w: 80, h: 24,
+		steps: []any{"e4", "e5", "Nf3", "Nc6", keys("esc"), keys("b")}})
+	// The tablebase scene needs the shared tables (TestGoldenTablebase
+	// says when they are missing).
+	if tb, err := tablebase.Open(syzygyDir); err == nil && tb.Files() > 0 {
+		scenes = append(scenes, scene{name: "tablebase", opt: Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: tb}, w: 80, h: 24})
 	}
 	for _, th := range themes.Builtin() {
 		scenes = append(scenes, scene{name: "theme-" + th.Name, opt: Options{Mode: TwoHumans, Theme: th}, w: 80, h: 24,

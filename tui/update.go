@@ -19,8 +19,17 @@ type loadedMsg struct {
 	err   error
 }
 
-// Update handles one message.
+// Update handles one message; what changed the game or the shown position
+// is then published (Options.Publish).
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	if m.unpublished {
+		m.publish()
+	}
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -322,6 +331,10 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Score):
 		m.panel.sideView = !m.panel.sideView
 		return m.saveSettings()
+	case key.Matches(k, km.BookMove):
+		return m.nextBookMove()
+	case key.Matches(k, km.BookMark):
+		return m.markBookMove()
 	case key.Matches(k, km.Help):
 		m.dialog = helpDialog{}
 	}

@@ -167,6 +167,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		}
 		out = append(out, line)
 	}
+	out = append(out, m.know.lines(m.st, w)...)
 	out = append(out, "")
 	n := 0
 	if m.analysisOn || m.running {
@@ -302,7 +303,7 @@ func (m *Model) helpLine() string {
 	if m.focus == focusInput {
 		return pad(m.help.ShortHelpView(inputHelp{m.keys}.ShortHelp()), m.width)
 	}
-	return pad(m.help.ShortHelpView(boardHelp{m.keys}.ShortHelp()), m.width)
+	return pad(m.help.ShortHelpView(boardHelp{k: m.keys}.ShortHelp()), m.width)
 }
 
 // fullHelp is the "?" overlay: the key groups laid out in as many rows of
@@ -311,7 +312,7 @@ func (m *Model) fullHelp(h int) string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.Width = 0
-	groups := boardHelp{m.keys}.FullHelp()
+	groups := boardHelp{k: m.keys, book: m.opt.Book != nil}.FullHelp()
 	var blocks []string
 	for len(groups) > 0 {
 		n := len(groups)
@@ -326,6 +327,14 @@ func (m *Model) fullHelp(h int) string {
 		"input empty, arrows move through the game; esc switches to board keys.",
 		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop).",
 		"Mouse: click a piece, then its destination.",
+	}
+	if m.opt.Book != nil {
+		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓),",
+			"never (✗) or neither, in the book's learning file.")
+	}
+	if m.opt.Tablebase != nil {
+		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a",
+			"capture or pawn move.")
 	}
 	for _, v := range m.opt.Views {
 		notes = append(notes, v.Key+": "+v.Help)

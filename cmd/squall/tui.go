@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,8 +18,10 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
@@ -38,8 +41,11 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
 	fen := fs.String("fen", "", "start from this position")
 	scoreSide := fs.Bool("score-side", false, "show scores from the side to move (default: White's view)")
+	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
+	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
+	bc := broadcastFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: squall [tui] [flags] [FILE.pgn]")
+		fmt.Fprintln(stderr, "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -154,7 +160,44 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	if *bookPath != "" {
+		set.Book = *bookPath
+	}
+	if opt.Book, opt.BookLearning, err = openBook(set.Book); err != nil {
+		if *bookPath != "" {
+			return err
+		}
+		fmt.Fprintln(stderr, "squall: config:", err, "(no book)")
+	}
+	if *syzygy != "" {
+		set.Syzygy = *syzygy
+	}
+	if opt.Tablebase, err = openTablebase(set.Syzygy); err != nil {
+		if *syzygy != "" {
+			return err
+		}
+		fmt.Fprintln(stderr, "squall: config:", err, "(no tablebases)")
+		set.Syzygy = ""
+	}
+
+	// The broadcast starts before the screen does, so that its watch
+	// command is printed where it stays readable after the program ends.
+	b, err := bc.start(stdout)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		opt.Publish = b.Broadcast.Publish
+	}
+
 	eng := newEngine(set, stderr)
+	if tb, ok := eng.(interface {
+		SetTablebase(*tablebase.Tablebase, int, bool)
+	}); ok && opt.Tablebase != nil {
+		// A built-in searcher that probes tables gets the board's, with
+		// the UCI defaults (probe at every depth, 50-move rule on).
+		tb.SetTablebase(opt.Tablebase, 1, true)
+	}
 	m := tui.New(r, eng, opt)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	final, runErr := p.Run()
@@ -162,7 +205,140 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		fm.Close()
 	}
 	eng.Close()
+	if err := b.stop(); err != nil && runErr == nil {
+		runErr = err
+	}
 	return runErr
+}
+
+// openBook reads the Polyglot book at path and its learning side file
+// ("" : no book).
+func openBook(path string) (*book.Book, *book.Learning, error) {
+	if path == "" {
+		return nil, nil, nil
+	}
+	b, err := book.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("book: %w", err)
+	}
+	l, err := book.LoadLearning(book.LearnPath(path))
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, l, nil
+}
+
+// openTablebase indexes the Syzygy tables of a path list ("": none).
+func openTablebase(list string) (*tablebase.Tablebase, error) {
+	if list == "" {
+		return nil, nil
+	}
+	tb, err := tablebase.Open(filepath.SplitList(list)...)
+	if err != nil {
+		return nil, fmt.Errorf("syzygy: %w", err)
+	}
+	if tb.Files() == 0 {
+		return nil, fmt.Errorf("syzygy: no tables (*.rtbw, *.rtbz) in %s", list)
+	}
+	return tb, nil
+}
+
+// broadcastArgs are the flags of `squall --broadcast ROOM`. The SSH server
+// behind the broadcast takes `squall serve`'s flags, each given here with a
+// "broadcast-" prefix (--broadcast-listen ADDR is serve's --listen ADDR),
+// so the two commands cannot drift apart in meaning.
+type broadcastArgs struct {
+	room  string
+	log   string
+	serve []string // serve's flags as given, unprefixed
+}
+
+// broadcastPassed are serve's flags a broadcast takes, with whether each is
+// boolean; --room and --fen do not apply (the broadcast room is the only one).
+var broadcastPassed = []struct {
+	name string
+	bool bool
+	help string
+}{
+	{"listen", false, "address `ADDR` of the broadcast's SSH server (default 127.0.0.1:2222; port 0 picks a free one)"},
+	{"host-key", false, "ed25519 host key `PATH` of the broadcast server (default as for squall serve)"},
+	{"owners", false, "authorized_keys `FILE` of the broadcast server's owners (the broadcast room stays read-only)"},
+	{"private", true, "the broadcast server refuses everyone who is not an owner"},
+	{"max-sessions", false, "at most `N` SSH sessions on the broadcast server (default 64)"},
+	{"max-engines", false, "at most `N` analysing rooms on the broadcast server (default 2)"},
+	{"threads", false, "`N` search threads for the broadcast room's engine (default 1)"},
+	{"hash", false, "hash table of the broadcast room's engine in `MB` (default 64)"},
+}
+
+func broadcastFlags(fs *flag.FlagSet) *broadcastArgs {
+	a := &broadcastArgs{}
+	fs.StringVar(&a.room, "broadcast", "", "publish the board's game to the read-only room `ROOM` of an SSH server started with the board (watch with the ssh command printed at start)")
+	fs.StringVar(&a.log, "broadcast-log", "", "append the broadcast server's connection log to `FILE` (default: discarded, never on the board)")
+	for _, f := range broadcastPassed {
+		name := f.name
+		if f.bool {
+			fs.BoolFunc("broadcast-"+name, f.help, func(v string) error {
+				a.serve = append(a.serve, "--"+name+"="+v)
+				return nil
+			})
+			continue
+		}
+		fs.Func("broadcast-"+name, f.help, func(v string) error {
+			a.serve = append(a.serve, "--"+name, v)
+			return nil
+		})
+	}
+	return a
+}
+
+// start starts the broadcast server when --broadcast was given and prints
+// how to watch; nil without --broadcast.
+func (a *broadcastArgs) start(stdout io.Writer) (*tuiBroadcast, error) {
+	if a.room == "" {
+		if len(a.serve) > 0 || a.log != "" {
+			return nil, errors.New("--broadcast-* flags need --broadcast ROOM")
+		}
+		return nil, nil
+	}
+	var log io.Writer = io.Discard
+	var logFile *os.File
+	if a.log != "" {
+		f, err := os.OpenFile(a.log, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("broadcast log: %w", err)
+		}
+		log, logFile = f, f
+	}
+	s, err := startBroadcast(a.room, a.serve, log)
+	if err != nil {
+		if logFile != nil {
+			logFile.Close()
+		}
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "squall: broadcasting to room %s on %s; watch with: %s\n", a.room, s.Addr, s.WatchCommand())
+	return &tuiBroadcast{broadcastServer: s, log: logFile}, nil
+}
+
+// tuiBroadcast is a running broadcast with its log file.
+type tuiBroadcast struct {
+	*broadcastServer
+	log *os.File
+}
+
+// stop ends the broadcast (viewers are told the broadcaster has quit) and
+// closes the log; nothing for a nil broadcast.
+func (b *tuiBroadcast) stop() error {
+	if b == nil {
+		return nil
+	}
+	err := b.Stop()
+	if b.log != nil {
+		if cerr := b.log.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("broadcast log: %w", cerr)
+		}
+	}
+	return err
 }
 
 // newEngine starts the configured engine: Squall's own searcher, or an
@@ -187,6 +363,9 @@ func newEngine(set tui.Settings, stderr io.Writer) engine.Analyzer {
 			_ = a.SetOption(o.Name, strconv.Itoa(set.Threads))
 		case strings.EqualFold(o.Name, "Hash") && set.Hash > 0:
 			_ = a.SetOption(o.Name, strconv.Itoa(set.Hash))
+		case strings.EqualFold(o.Name, "SyzygyPath") && set.Syzygy != "":
+			// An external engine that probes tables gets the board's.
+			_ = a.SetOption(o.Name, set.Syzygy)
 		}
 	}
 	return a

@@ -3,15 +3,23 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui"
 )
 
 // TestOpenPGN: the good games of a file open; the bad one is named by
@@ -52,6 +60,12 @@ func TestTUIRefusesBadFiles(t *testing.T) {
 		{[]string{bad}, "bad.pgn:1:"},
 		{[]string{empty, "--level", "2"}, "empty.pgn holds no games"},
 		{[]string{bad, empty}, "at most one PGN file"},
+		{[]string{"--book", filepath.Join(dir, "none.bin")}, "book: "},
+		{[]string{"--book", bad}, "book: "}, // 18 bytes: not whole 16-byte entries
+		{[]string{"--syzygy", filepath.Join(dir, "none")}, "syzygy: "},
+		{[]string{"--syzygy", dir}, "syzygy: no tables"},
+		{[]string{"--broadcast-listen", "127.0.0.1:0"}, "--broadcast-* flags need --broadcast ROOM"},
+		{[]string{"--broadcast", "bad name!", "--broadcast-listen", "127.0.0.1:0", "--broadcast-host-key", filepath.Join(dir, "hk")}, "room"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(c.args, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), c.want) {
@@ -63,7 +77,7 @@ func TestTUIRefusesBadFiles(t *testing.T) {
 // TestBoardViews: the suite and review views open by keys the board does
 // not use itself.
 func TestBoardViews(t *testing.T) {
-	taken := "q?fahunRDospctv+-=[]jkKhl"
+	taken := "q?fahunRDospctv+-=[]jkKhlbB"
 	seen := map[string]bool{}
 	for _, v := range boardViews() {
 		if strings.Contains(taken, v.Key) || seen[v.Key] || v.New == nil || v.Help == "" {
@@ -95,5 +109,69 @@ func TestSuiteReport(t *testing.T) {
 	res, err := epd.LoadResults(path)
 	if err != nil || res.Solved != 1 || res.Total != 2 || len(res.Outcomes) != 2 {
 		t.Errorf("saved results %+v, %v", res, err)
+	}
+}
+
+// TestTUIBroadcast: --broadcast starts the SSH server with serve's flags
+// given as --broadcast-*, prints the watch command, and the board's moves
+// and navigation reach the room through Options.Publish; after stop the
+// connection log is closed and publishing fails.
+func TestTUIBroadcast(t *testing.T) {
+	dir := t.TempDir()
+	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
+	bc := broadcastFlags(fs)
+	logPath := filepath.Join(dir, "broadcast.log")
+	err := fs.Parse([]string{"--broadcast", "demo", "--broadcast-listen", "127.0.0.1:0",
+		"--broadcast-host-key", filepath.Join(dir, "host"), "--broadcast-hash", "4", "--broadcast-private=false",
+		"--broadcast-log", logPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host"), "--hash", "4", "--private=false"}
+	if strings.Join(bc.serve, " ") != strings.Join(want, " ") {
+		t.Errorf("serve flags %q, want %q", bc.serve, want)
+	}
+	var stdout bytes.Buffer
+	b, err := bc.start(&stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`watch with: ssh -t -p [0-9]+ localhost room demo\n$`).MatchString(stdout.String()) {
+		t.Errorf("printed %q", stdout.String())
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	m := tui.New(r, nil, tui.Options{Mode: tui.TwoHumans, Publish: b.Broadcast.Publish})
+	send := func(msgs ...tea.Msg) {
+		for _, msg := range msgs {
+			nm, _ := m.Update(msg)
+			m = nm.(tui.Model)
+		}
+	}
+	keys := func(s string) []tea.Msg {
+		var out []tea.Msg
+		for _, r := range s {
+			out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+		return append(out, tea.KeyMsg{Type: tea.KeyEnter})
+	}
+	send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	send(keys("e4")...)
+	send(keys("c5")...)
+	send(tea.KeyMsg{Type: tea.KeyLeft})
+	snap := b.Broadcast.Room().Snapshot()
+	if snap.Ply != 1 || len(snap.Moves) != 2 || snap.GameSAN != "1. e4" {
+		t.Errorf("room shows ply %d of %d moves, %q; want 1. e4 of 1. e4 c5", snap.Ply, len(snap.Moves), snap.GameSAN)
+	}
+	if err := b.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Broadcast.Publish(engine.Game{Start: chess.NewPosition()}, 0); err == nil {
+		t.Error("published after stop")
+	}
+	if _, err := os.Stat(logPath); err != nil {
+		t.Errorf("log file: %v", err)
+	}
+	if err := b.log.Close(); err == nil {
+		t.Error("log file left open")
 	}
 }

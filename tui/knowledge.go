@@ -1,0 +1,215 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine/book"
+	"github.com/squall-chess/squall/engine/opening"
+)
+
+// knowledge is what Squall knows about the shown position without
+// searching: the opening it belongs to, the book's moves, the tablebase's
+// verdict. It is looked up once per shown position (setCur), so drawing
+// the screen costs nothing more.
+type knowledge struct {
+	// opening names the line to the shown position (its deepest named
+	// position, so a game that has left the list keeps its name);
+	// inTheory says the shown position itself is named.
+	opening   opening.Opening
+	hasOpen   bool
+	inTheory  bool
+	bookKey   uint64           // Polyglot key of the shown position
+	cands     []book.Candidate // the book's moves, heaviest first
+	sans      []string         // their SAN
+	bookSel   int              // the book move under consideration (b, B)
+	weightSum int
+	hasTB     bool
+	wdl, dtz  int // Syzygy values for the side to move
+	hasDTZ    bool
+}
+
+// lookUp gathers the knowledge of the shown position.
+func (m *Model) lookUp() knowledge {
+	var k knowledge
+	k.opening, k.hasOpen = opening.Name(m.tree.Start, m.tree.Line(m.cur))
+	_, k.inTheory = opening.Lookup(m.pos)
+	// Polyglot books hold standard chess only (their castling keys assume
+	// the standard start).
+	if b := m.opt.Book; b != nil && !m.pos.Chess960() {
+		k.bookKey = book.Key(m.pos)
+		k.cands = b.Candidates(m.pos, m.opt.BookLearning)
+		for _, c := range k.cands {
+			k.weightSum += int(c.Weight)
+			k.sans = append(k.sans, m.pos.SAN(c.Move))
+		}
+	}
+	// A finished position needs no table: the status line says how it
+	// ended. ProbeWDL itself refuses castling rights and too many pieces.
+	if tb := m.opt.Tablebase; tb != nil && m.pos.HasLegalMoves() {
+		k.wdl, k.hasTB = tb.ProbeWDL(m.pos)
+		if k.hasTB {
+			k.dtz, k.hasDTZ = tb.ProbeDTZ(m.pos)
+		}
+	}
+	return k
+}
+
+// lines draws the knowledge in w cells: the opening, the book moves, the
+// tablebase result, each only when there is something to say.
+func (k *knowledge) lines(st *styles, w int) []string {
+	var out []string
+	if k.hasOpen {
+		s := k.opening.String()
+		if len([]rune(s)) > w {
+			s = k.opening.ECO + " " + k.opening.Family()
+		}
+		// The shown position's own name in the text colour; a name the
+		// line carries from an earlier position, muted.
+		sty := st.muted
+		if k.inTheory {
+			sty = st.text
+		}
+		out = append(out, sty.Render(truncate(s, w)))
+	}
+	if len(k.cands) > 0 {
+		out = append(out, k.bookLine(st, w))
+	}
+	if k.hasTB {
+		out = append(out, st.text.Render(truncate(tbText(k.wdl, k.dtz, k.hasDTZ), w)))
+	}
+	return out
+}
+
+// bookLine is "book: e4 45% d4 35% …": the book's moves with their share of
+// the position's weight, never/always marks as ✗/✓ and the move under
+// consideration underlined. When that move would fall off the end, the
+// list starts from it instead.
+func (k *knowledge) bookLine(st *styles, w int) string {
+	items := make([]string, len(k.cands))
+	for i, c := range k.cands {
+		s := k.sans[i]
+		if k.weightSum > 0 {
+			s += fmt.Sprintf(" %d%%", (int(c.Weight)*100+k.weightSum/2)/k.weightSum)
+		}
+		switch c.Mark {
+		case book.Always:
+			s += "✓"
+		case book.Never:
+			s += "✗"
+		}
+		items[i] = s
+	}
+	first := 0
+	const head = "book:"
+	for {
+		used, last := len(head), first-1
+		if first > 0 {
+			used += 2 // " …"
+		}
+		for i := first; i < len(items); i++ {
+			n := 1 + len([]rune(items[i]))
+			if i < len(items)-1 {
+				n += 2 // room for a trailing " …"
+			}
+			if used+n > w {
+				break
+			}
+			used, last = used+n, i
+		}
+		if last >= k.bookSel || first >= k.bookSel {
+			var b strings.Builder
+			b.WriteString(st.muted.Render(head))
+			if first > 0 {
+				b.WriteString(st.muted.Render(" …"))
+			}
+			for i := first; i <= last; i++ {
+				sty := st.text
+				if i == k.bookSel {
+					sty = sty.Underline(true)
+				}
+				b.WriteString(" " + sty.Render(items[i]))
+			}
+			if last < len(items)-1 {
+				b.WriteString(st.muted.Render(" …"))
+			}
+			return cut(b.String(), w)
+		}
+		first = k.bookSel
+	}
+}
+
+// tbText is the tablebase line: "TB: win, DTZ 13", "TB: draw",
+// "TB: loss, DTZ 8", for the side to move. Wins and losses the 50-move
+// rule turns into draws are "cursed" and "blessed" (Syzygy's words); their
+// DTZ counts from 100 as Syzygy's does.
+func tbText(wdl, dtz int, hasDTZ bool) string {
+	s := map[int]string{-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "win"}[wdl]
+	if wdl != 0 && hasDTZ {
+		s += fmt.Sprintf(", DTZ %d", abs(dtz))
+	}
+	return "TB: " + s
+}
+
+// nextBookMove makes the next book move the one under consideration.
+func (m *Model) nextBookMove() tea.Cmd {
+	k := &m.know
+	if err := m.bookHere(); err != nil {
+		m.setError(err)
+		return nil
+	}
+	k.bookSel = (k.bookSel + 1) % len(k.cands)
+	m.setMessage(fmt.Sprintf("book move %s (%d of %d): B marks it always/never", k.sans[k.bookSel], k.bookSel+1, len(k.cands)))
+	return nil
+}
+
+// markBookMove cycles the mark of the book move under consideration:
+// none → always → never → none, and saves the learning file. The save is
+// done here, in Update, because the learning table is the model's and not
+// safe to read from another goroutine; it is a few lines of text.
+func (m *Model) markBookMove() tea.Cmd {
+	if err := m.bookHere(); err != nil {
+		m.setError(err)
+		return nil
+	}
+	l := m.opt.BookLearning
+	if l == nil {
+		m.setError(fmt.Errorf("book marks need a learning file"))
+		return nil
+	}
+	k := &m.know
+	c, san := k.cands[k.bookSel], k.sans[k.bookSel]
+	next := map[book.Mark]book.Mark{book.Unmarked: book.Always, book.Always: book.Never, book.Never: book.Unmarked}[c.Mark]
+	l.SetMark(k.bookKey, c.Code, next)
+	if err := l.Save(); err != nil {
+		// The mark stays for this session; the engine reads the file.
+		m.setError(fmt.Errorf("book mark %s %s not saved: %w", san, next, err))
+	} else if next == book.Unmarked {
+		m.setMessage(fmt.Sprintf("book move %s: mark cleared", san))
+	} else {
+		m.setMessage(fmt.Sprintf("book move %s marked %s", san, next))
+	}
+	// Effective weights and order follow the marks: look again, keeping
+	// the same move under consideration.
+	sel := m.know.cands[m.know.bookSel].Move
+	m.know = m.lookUp()
+	for i, c := range m.know.cands {
+		if c.Move == sel {
+			m.know.bookSel = i
+		}
+	}
+	return nil
+}
+
+// bookHere reports why the book keys cannot act on the shown position.
+func (m *Model) bookHere() error {
+	switch {
+	case m.opt.Book == nil:
+		return fmt.Errorf("no opening book: start with --book FILE or set book in the config")
+	case len(m.know.cands) == 0:
+		return fmt.Errorf("no book moves in this position")
+	}
+	return nil
+}
