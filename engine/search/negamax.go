@@ -58,6 +58,28 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return ttScore
 	}
 
+	// Syzygy tables: a draw is exact, a win or loss cuts off when it is
+	// outside the window; otherwise a PV node searches on with the
+	// tablebase result as a floor (win) or ceiling (loss) of its score.
+	best, maxScore := -infinity, infinity
+	if ply > 0 && excluded == chess.NullMove {
+		if v, bound, ok := t.probeTB(depth, ply); ok {
+			if bound == boundExact || (bound == boundLower && v >= beta) || (bound == boundUpper && v <= alpha) {
+				t.s.tt.store(key, chess.NullMove, toTT(v, ply), min(depth+6, maxPly-1), bound)
+				return v
+			}
+			if pvNode {
+				if bound == boundLower {
+					best = v
+				} else {
+					maxScore = v
+				}
+			}
+		}
+	}
+	origAlpha := alpha
+	alpha = max(alpha, best)
+
 	inCheck := p.InCheck()
 	f.inCheck = inCheck
 	eval := -infinity
@@ -141,12 +163,10 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		return t.rootSearch(alpha, beta, depth, &mp)
 	}
 
-	best := -infinity
 	bestMove := chess.NullMove
 	moveCount := 0
 	var quiets [64]chess.Move
 	nq := 0
-	origAlpha := alpha
 	for m := mp.next(); m != chess.NullMove; m = mp.next() {
 		if m == excluded {
 			continue
@@ -257,6 +277,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		return drawScore
 	}
+	best = min(best, maxScore)
 	if excluded == chess.NullMove {
 		bound := boundUpper
 		if best >= beta {

@@ -25,6 +25,7 @@ type search struct {
 	// 1 finish first so that even the weakest level has looked at every
 	// legal move once.
 	levelNodes bool
+	tb         tbProbe // Syzygy tables probed inside the tree
 
 	stop       atomic.Bool
 	pondering  atomic.Bool
@@ -70,6 +71,15 @@ func (cs *search) nodes() uint64 {
 	var n uint64
 	for _, t := range cs.threads {
 		n += t.published.Load()
+	}
+	return n
+}
+
+// tbHits sums the threads' published tablebase hits.
+func (cs *search) tbHits() uint64 {
+	var n uint64
+	for _, t := range cs.threads {
+		n += t.tbShown.Load()
 	}
 	return n
 }
@@ -124,7 +134,8 @@ func (cs *search) lineInfo(t *thread, i, depth int) engine.Info {
 		Depth: depth, SelDepth: max(rm.selDepth, depth), MultiPV: i + 1,
 		Score: uciScore(score, b), Nodes: nodes, NPS: nps(nodes, el),
 		HashFull: cs.tt.hashfull(), Time: el,
-		PV: slices.Clone(rm.pv),
+		TBHits: t.tbHits + cs.tbHits() - t.tbShown.Load(),
+		PV:     slices.Clone(rm.pv),
 	}
 	if len(in.PV) == 0 {
 		in.PV = []chess.Move{rm.move}
@@ -251,4 +262,5 @@ func (t *thread) iterate() {
 		cs.stop.Store(true) // the helpers' work is no longer needed
 	}
 	t.published.Store(t.nodes)
+	t.tbShown.Store(t.tbHits)
 }

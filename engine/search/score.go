@@ -8,25 +8,37 @@ import (
 
 // Score bounds. A mate found at ply n scores Mate-n for the winner, so
 // shorter mates score higher; any score beyond mateBound is a mate.
+//
+// A win proved by the Syzygy tables at ply n scores tbWin-n: below every
+// mate (a mate is a surer, and known, result) and above any evaluation,
+// with nearer tablebase wins higher so the search heads for them. Scores
+// from tbWinBound up are tablebase wins or mates.
 const (
-	maxPly    = 128
-	infinity  = 32000
-	mate      = 31000
-	mateBound = mate - 2*maxPly
-	drawScore = 0
+	maxPly     = 128
+	infinity   = 32000
+	mate       = 31000
+	mateBound  = mate - 2*maxPly
+	tbWin      = mateBound - 1
+	tbWinBound = tbWin - maxPly
+	drawScore  = 0
+
+	// tbCP is how a tablebase win at the root is reported in centipawns
+	// (less a centipawn per ply to the tablebase position), Stockfish's
+	// convention: GUIs show it as decisive without calling it a mate.
+	tbCP = 20000
 )
 
 // mateIn is the score of giving mate at ply.
 func matedIn(ply int) int { return -mate + ply }
 
-// toTT converts a score to table form: mate scores count from this node,
-// not from the root, so they stay true when the node is reached at another
-// ply.
+// toTT converts a score to table form: mate and tablebase-win scores
+// count from this node, not from the root, so they stay true when the node
+// is reached at another ply.
 func toTT(s, ply int) int {
 	switch {
-	case s >= mateBound:
+	case s >= tbWinBound:
 		return s + ply
-	case s <= -mateBound:
+	case s <= -tbWinBound:
 		return s - ply
 	}
 	return s
@@ -34,22 +46,27 @@ func toTT(s, ply int) int {
 
 func fromTT(s, ply int) int {
 	switch {
-	case s >= mateBound:
+	case s >= tbWinBound:
 		return s - ply
-	case s <= -mateBound:
+	case s <= -tbWinBound:
 		return s + ply
 	}
 	return s
 }
 
 // uciScore turns an internal score into the engine API's form: centipawns,
-// or mate in full moves.
+// or mate in full moves; a tablebase win is tbCP less its distance in
+// plies.
 func uciScore(s int, bound engine.Bound) engine.Score {
 	switch {
 	case s >= mateBound:
 		return engine.Score{Mate: (mate - s + 1) / 2, Bound: bound}
 	case s <= -mateBound:
 		return engine.Score{Mate: -(mate + s) / 2, Bound: bound}
+	case s >= tbWinBound:
+		return engine.Score{CP: tbCP - (tbWin - s), Bound: bound}
+	case s <= -tbWinBound:
+		return engine.Score{CP: -tbCP + (tbWin + s), Bound: bound}
 	}
 	return engine.Score{CP: s, Bound: bound}
 }

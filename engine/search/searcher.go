@@ -16,6 +16,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/tablebase"
 )
 
 // settings are a Searcher's option values.
@@ -29,8 +30,8 @@ type settings struct {
 	showWDL                bool
 }
 
-// Searcher is the built-in engine. Its methods other than PonderHit must
-// not be called concurrently with Search.
+// Searcher is the built-in engine. Its methods other than PonderHit and
+// SetTablebase must not be called concurrently with Search.
 type Searcher struct {
 	set     settings
 	tt      *table
@@ -39,6 +40,9 @@ type Searcher struct {
 
 	curMu sync.Mutex
 	cur   *search // the running search, for PonderHit
+
+	tbMu sync.Mutex
+	tb   tbProbe // the tables handed over by SetTablebase
 }
 
 // New returns a Searcher with default options (64 MB hash, one thread).
@@ -136,6 +140,25 @@ func (s *Searcher) SetOption(name, value string) error {
 	return nil
 }
 
+// SetTablebase gives the search Syzygy tables to probe inside its tree
+// (nil: none), the least remaining depth at which to probe positions with
+// as many pieces as the largest tables (fewer pieces are always probed;
+// values below 1 act as 1), and whether the 50-move rule counts (cursed
+// wins and blessed losses then score as draws). It implements
+// uci.TablebaseAnalyzer. It may be called at any time: a search already
+// running keeps the tables and settings it started with, and the change
+// applies from the next search. The Searcher only reads tb, which must
+// stay usable while a search that was given it runs.
+func (s *Searcher) SetTablebase(tb *tablebase.Tablebase, probeDepth int, rule50 bool) {
+	p := tbProbe{}
+	if tb.MaxPieces() > 0 {
+		p = tbProbe{tb: tb, pieces: tb.MaxPieces(), depth: max(probeDepth, 1), rule50: rule50}
+	}
+	s.tbMu.Lock()
+	s.tb = p
+	s.tbMu.Unlock()
+}
+
 // NewGame clears the hash table and the threads' histories.
 func (s *Searcher) NewGame() error {
 	s.tt.clear()
@@ -195,7 +218,11 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 	multiPV = max(multiPV, lv.lines)
 	multiPV = min(multiPV, max(1, len(rms)))
 
+	s.tbMu.Lock()
+	tb := s.tb
+	s.tbMu.Unlock()
 	cs := &search{
+		tb:        tb,
 		tt:        s.tt,
 		start:     time.Now(),
 		lim:       lim,
@@ -262,6 +289,8 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		}
 		t.nodes = 0
 		t.published.Store(0)
+		t.tbHits = 0
+		t.tbShown.Store(0)
 		t.nmpMinPly = 0
 		t.completed = 0
 		for i := range t.stack {

@@ -52,6 +52,8 @@ type thread struct {
 
 	nodes     uint64
 	published atomic.Uint64 // nodes, published for the other threads
+	tbHits    uint64        // successful tablebase probes
+	tbShown   atomic.Uint64 // tbHits, published with nodes
 	selDepth  int
 	rootDepth int
 	nmpMinPly int
@@ -70,7 +72,8 @@ func (t *thread) frameAt(ply int) *frame { return &t.stack[ply+2] }
 
 func (t *thread) evaluate() int {
 	v := t.ev.Evaluate(t.p)
-	return max(min(v, mateBound-1), -mateBound+1)
+	// Below the tablebase-win range, which the table adjusts by ply.
+	return max(min(v, tbWinBound-1), -tbWinBound+1)
 }
 
 // tick counts a node and, every 1024 nodes, checks whether to stop. It
@@ -81,6 +84,7 @@ func (t *thread) tick() bool {
 	t.nodes++
 	if t.nodes&1023 == 0 || t.nodes == t.s.nodeLimit {
 		t.published.Store(t.nodes)
+		t.tbShown.Store(t.tbHits)
 		if t.id == 0 {
 			t.s.checkLimits()
 		}

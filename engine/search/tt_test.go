@@ -48,17 +48,19 @@ func TestTTRoundTrip(t *testing.T) {
 	}
 }
 
-// TestTTMateScores: a mate found at one ply and read back at another
-// keeps its distance from the node, so the mate distance reported from
-// the root is right.
+// TestTTMateScores: a mate (or tablebase win) found at one ply and read
+// back at another keeps its distance from the node, so the mate distance
+// reported from the root is right.
 func TestTTMateScores(t *testing.T) {
 	tt := newTable(1)
 	for _, c := range []struct{ score, storePly, probePly, want int }{
-		{mate - 10, 5, 3, mate - 8},          // mate at ply 10; from ply 3 it is 7 plies away
-		{mate - 10, 5, 7, mate - 12},         // reached later: the mate is further from the root
-		{-mate + 9, 4, 2, -mate + 7},         // being mated
-		{-mate + 9, 4, 6, -mate + 11},        //
-		{mateBound - 1, 5, 1, mateBound - 1}, // not a mate: unchanged
+		{mate - 10, 5, 3, mate - 8},            // mate at ply 10; from ply 3 it is 7 plies away
+		{mate - 10, 5, 7, mate - 12},           // reached later: the mate is further from the root
+		{-mate + 9, 4, 2, -mate + 7},           // being mated
+		{-mate + 9, 4, 6, -mate + 11},          //
+		{tbWin - 10, 5, 3, tbWin - 8},          // a tablebase win keeps its distance too
+		{-tbWin + 9, 4, 6, -tbWin + 11},        //
+		{tbWinBound - 1, 5, 1, tbWinBound - 1}, // an evaluation: unchanged
 		{-500, 5, 1, -500},
 	} {
 		key := rand.Uint64() | 1
@@ -181,6 +183,9 @@ func TestTTHashfullClearResize(t *testing.T) {
 	first, last := infos[0].HashFull, infos[len(infos)-1].HashFull
 	prev := 0
 	for _, in := range infos {
+		if in.CurrMove != chess.NullMove {
+			continue // currmove reports (after 1 s, as under -race) carry no hashfull
+		}
 		if in.HashFull < prev {
 			t.Fatalf("hashfull fell from %d to %d", prev, in.HashFull)
 		}

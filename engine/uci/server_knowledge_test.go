@@ -415,7 +415,7 @@ func TestServerSyzygyBad(t *testing.T) {
 		"setoption name SyzygyPath value " + filepath.Join(t.TempDir(), "missing"),
 		"setoption name SyzygyPath value " + t.TempDir(), // no tables
 		"setoption name Syzygy50MoveRule value 1",
-		"setoption name SyzygyProbeDepth value 1", // the searcher does not probe inside its search
+		"setoption name SyzygyProbeDepth value 0", // below its minimum
 	} {
 		s.refused(cmd)
 	}

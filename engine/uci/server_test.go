@@ -317,6 +317,7 @@ func TestServerUCI(t *testing.T) {
 		engine.Option{Name: "BookFile", Type: "string", Default: ""},
 		engine.Option{Name: "BookVariety", Type: "spin", Default: "100", Min: 0, Max: 100},
 		engine.Option{Name: "SyzygyPath", Type: "string", Default: ""},
+		engine.Option{Name: "SyzygyProbeDepth", Type: "spin", Default: "1", Min: 1, Max: 100}, // the searcher probes inside its search
 		engine.Option{Name: "Syzygy50MoveRule", Type: "check", Default: "true"},
 	)
 	var opts []string

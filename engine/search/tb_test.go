@@ -1,0 +1,434 @@
+package search
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/tablebase"
+)
+
+// tbDir is the shared 3-4 piece Syzygy set, outside the repository.
+var tbDir = filepath.Join("..", "..", "..", "shared", "data", "syzygy", "3-4")
+
+func openTB(t testing.TB) *tablebase.Tablebase {
+	t.Helper()
+	tb, err := tablebase.Open(tbDir)
+	if err != nil || tb.MaxPieces() == 0 {
+		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", tbDir, err)
+	}
+	return tb
+}
+
+// tbPosition is a labelled position of the shared endgame set.
+type tbPosition struct {
+	fen string
+	wdl int // for the side to move
+}
+
+func readTBPositions(t *testing.T) []tbPosition {
+	t.Helper()
+	f, err := os.Open(filepath.Join(tbDir, "..", "endgame_wdl_dtz.epd"))
+	if err != nil {
+		t.Skipf("shared endgame positions absent: %v", err)
+	}
+	defer f.Close()
+	var ps []tbPosition
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// "FEN(4 fields) wdl_table N; wdl N; dtz N;"
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 8 || fs[6] != "wdl" {
+			t.Fatalf("unexpected line %q", sc.Text())
+		}
+		w, err := strconv.Atoi(strings.TrimSuffix(fs[7], ";"))
+		if err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		ps = append(ps, tbPosition{fen: strings.Join(fs[:4], " ") + " 0 1", wdl: w})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// tbSearcher is a one-thread Searcher probing tb.
+func tbSearcher(t testing.TB, tb *tablebase.Tablebase) *Searcher {
+	t.Helper()
+	s := New()
+	if err := s.SetOption("Hash", "1"); err != nil {
+		t.Fatal(err)
+	}
+	s.SetTablebase(tb, 1, true)
+	return s
+}
+
+// zeroingInto reports whether p has a capture or pawn move into a
+// position the search probes (not mate, not a draw by material), and
+// whether one of those wins for the side to move.
+func zeroingInto(t *testing.T, tb *tablebase.Tablebase, p *chess.Position) (probed, wins bool) {
+	t.Helper()
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	var u chess.Undo
+	for _, m := range ml.Moves[:ml.N] {
+		if !m.IsCapture() && m.Piece().Type() != chess.Pawn {
+			continue
+		}
+		p.MakeMove(m, &u)
+		if !p.IsCheckmate() && !p.InsufficientMaterial() {
+			probed = true
+			w, ok := tb.ProbeWDL(p)
+			if !ok {
+				t.Fatalf("%s: no WDL after %v", p.FEN(), m)
+			}
+			wins = wins || w == -2
+		}
+		p.UnmakeMove(m, &u)
+	}
+	return probed, wins
+}
+
+// TestTablebaseEndgames searches the labelled endgames with the tables:
+// every score agrees with the label, a win reachable by a capture or pawn
+// move is reported as a tablebase win, and every search whose root has
+// such a move probed the tables and says so in tbhits. Without the tables
+// the same searcher reports no tbhits.
+func TestTablebaseEndgames(t *testing.T) {
+	tb := openTB(t)
+	ps := readTBPositions(t)
+	s := tbSearcher(t, tb)
+	var total uint64
+	decisive := 0
+	for _, tp := range ps {
+		p, err := chess.ParseFEN(tp.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.HasLegalMoves() {
+			continue
+		}
+		probed, wins := zeroingInto(t, tb, p)
+		if err := s.NewGame(); err != nil {
+			t.Fatal(err)
+		}
+		g := engine.Game{Start: p}
+		res, infos := run(t, s, g, engine.Limits{Depth: 6})
+		checkResult(t, p, res, infos)
+		sc := res.Last.Score
+		switch {
+		case tp.wdl == 2 && scoreOrder(sc) <= 0,
+			tp.wdl == -2 && scoreOrder(sc) >= 0,
+			tp.wdl == 0 && (sc.Mate != 0 || sc.CP < -100 || sc.CP > 100):
+			t.Errorf("%s (wdl %d): score %v", tp.fen, tp.wdl, sc)
+		}
+		if wins {
+			decisive++
+			if sc.Mate <= 0 && sc.CP < tbCP-maxPly {
+				t.Errorf("%s: a capture or pawn move wins, but the score is %v", tp.fen, sc)
+			}
+		}
+		if probed && res.Last.TBHits == 0 {
+			t.Errorf("%s: no tbhits", tp.fen)
+		}
+		total += res.Last.TBHits
+	}
+	if decisive < 20 || total == 0 {
+		t.Errorf("%d positions with a winning capture or pawn move, %d tbhits: the set no longer tests probing", decisive, total)
+	}
+	s.SetTablebase(nil, 1, true)
+	for _, tp := range ps[:20] {
+		res, _ := run(t, s, game(t, tp.fen), engine.Limits{Depth: 4})
+		if res.Last.TBHits != 0 {
+			t.Errorf("%s: %d tbhits without tables", tp.fen, res.Last.TBHits)
+		}
+	}
+}
+
+// TestTablebaseOnlyWinningMove: where a single move keeps the win, the
+// search with tables plays it at every depth (the tables prove the other
+// moves drawn or lost, and must not make the winning one look no better),
+// with one thread and with Lazy SMP.
+func TestTablebaseOnlyWinningMove(t *testing.T) {
+	tb := openTB(t)
+	for _, c := range []struct{ fen, move string }{
+		{"4k3/8/8/8/8/4b3/1K6/n7 b - - 0 1", "e3d4"},  // only Bd4+ saves the knight
+		{"8/2k5/8/p2K2P1/8/8/8/8 w - - 0 1", "g5g6"},  // the pawn race
+		{"3K4/8/2P5/5k2/8/8/5r2/8 b - - 0 1", "f5e6"}, // the king stops the pawn
+		{"5k2/8/4K3/8/3r1B2/8/8/8 b - - 0 1", "d4f4"}, // into KRvK
+		{"8/8/Q1q5/8/8/2k5/4K3/8 w - - 0 1", "a6c6"},  // into KQvK
+		{"8/6K1/1k1P4/8/7p/8/8/8 b - - 0 1", "b6c6"},  // catch the pawn first
+		{"8/8/3k2q1/8/8/R7/1K6/8 w - - 0 1", "a3a6"},  // the skewer
+		{"8/4N3/8/k7/8/5p2/1K6/8 b - - 0 1", "f3f2"},  // the pawn runs
+		{"7K/8/8/N6P/7k/8/8/8 w - - 0 1", "h5h6"},     // the pawn runs
+		{"8/8/8/2r5/1K6/8/3P4/k7 b - - 0 1", "c5d5"},  // cut the king off
+		{"8/1KP5/8/8/4k3/8/8/3r4 w - - 0 1", "c7c8q"}, // the queen, not a rook
+		{"R7/8/8/4k3/8/K7/8/4r3 b - - 0 1", "e1a1"},   // the skewer
+		{"8/8/K6k/8/8/5R2/7b/8 w - - 0 1", "f3h3"},    // the pin
+		{"1K6/8/1b2k3/8/7R/8/8/8 w - - 0 1", "h4h6"},  // the skewer
+		{"8/k7/6N1/8/8/5p2/8/2K5 b - - 0 1", "f3f2"},  // the pawn runs
+		{"K4N2/8/8/8/3p4/8/1k6/8 b - - 0 1", "d4d3"},  // the pawn runs
+		{"8/8/7k/8/1N5K/8/2r5/8 b - - 0 1", "c2c4"},   // the fork
+		{"8/1P6/2k5/6b1/8/8/8/7K w - - 0 1", "b7b8q"}, // promote at once
+		{"8/2k5/8/8/8/4Qr2/6K1/8 b - - 0 1", "f3e3"},  // the queen for the rook
+		{"8/4r3/8/K7/4R3/8/8/5k2 w - - 0 1", "e4e7"},  // the trade of rooks
+	} {
+		g := game(t, c.fen)
+		p := rootOf(t, g)
+		// The premise: exactly one move wins.
+		rm, ok := tb.RootMoves(p, true)
+		if !ok {
+			t.Fatalf("%s: not in the tables", c.fen)
+		}
+		var wins []string
+		for _, r := range rm {
+			if r.WDL == 2 {
+				wins = append(wins, r.Move.UCI(false))
+			}
+		}
+		if len(wins) != 1 || wins[0] != c.move {
+			t.Fatalf("%s: winning moves %v, the test expects only %s", c.fen, wins, c.move)
+		}
+		for _, lim := range []struct{ depth, threads int }{{2, 1}, {4, 1}, {6, 1}, {8, 1}, {8, 2}} {
+			s := tbSearcher(t, tb)
+			if err := s.SetOption("Threads", strconv.Itoa(lim.threads)); err != nil {
+				t.Fatal(err)
+			}
+			res, infos := run(t, s, g, engine.Limits{Depth: lim.depth})
+			checkResult(t, p, res, infos)
+			if got := res.BestMove.UCI(false); got != c.move || scoreOrder(res.Last.Score) <= 0 {
+				t.Errorf("%s depth %d threads %d: %s %v, want %s winning", c.fen, lim.depth, lim.threads, got, res.Last.Score, c.move)
+			}
+		}
+	}
+}
+
+// TestTablebaseScore checks the conversion of WDL values to scores and
+// that tablebase scores keep their meaning through the hash table and in
+// the reported score.
+func TestTablebaseScore(t *testing.T) {
+	const ply = 7
+	for _, c := range []struct {
+		wdl    int
+		rule50 bool
+		score  int
+		bound  int
+	}{
+		{2, true, tbWin - ply, boundLower},
+		{1, true, 2, boundExact}, // cursed win: a draw, a little better than one
+		{0, true, 0, boundExact},
+		{-1, true, -2, boundExact},
+		{-2, true, -tbWin + ply, boundUpper},
+		{2, false, tbWin - ply, boundLower},
+		{1, false, tbWin - ply, boundLower}, // without the 50-move rule, a win
+		{0, false, 0, boundExact},
+		{-1, false, -tbWin + ply, boundUpper},
+		{-2, false, -tbWin + ply, boundUpper},
+	} {
+		s, b := tbScore(c.wdl, ply, c.rule50)
+		if s != c.score || b != c.bound {
+			t.Errorf("tbScore(%d, %d, %v) = %d, %d; want %d, %d", c.wdl, ply, c.rule50, s, b, c.score, c.bound)
+		}
+	}
+	// Between evaluations and mates, on both sides, at every ply.
+	for ply := 0; ply < maxPly; ply++ {
+		win, _ := tbScore(2, ply, true)
+		if win < tbWinBound || win >= mateBound {
+			t.Fatalf("tablebase win at ply %d scores %d, outside [%d, %d)", ply, win, tbWinBound, mateBound)
+		}
+		if loss, _ := tbScore(-2, ply, true); loss != -win {
+			t.Fatalf("tablebase loss at ply %d scores %d, win %d", ply, loss, win)
+		}
+		if m := mate - ply; win >= m {
+			t.Fatalf("tablebase win at ply %d (%d) not below a mate at that ply (%d)", ply, win, m)
+		}
+	}
+	// Stored at ply 3 from a probe at ply 7 (four plies on), the win
+	// read at ply 5 is still four plies on: tbWin-9.
+	stored := toTT(tbWin-7, 3)
+	if got := fromTT(stored, 5); got != tbWin-9 {
+		t.Errorf("a tablebase win through the table: %d, want %d", got, tbWin-9)
+	}
+	if got := fromTT(toTT(-tbWin+7, 3), 5); got != -tbWin+9 {
+		t.Errorf("a tablebase loss through the table: %d, want %d", got, -tbWin+9)
+	}
+	if got := fromTT(toTT(1234, 3), 5); got != 1234 {
+		t.Errorf("an evaluation through the table: %d", got)
+	}
+	if got := uciScore(tbWin-4, engine.Lower); got != (engine.Score{CP: tbCP - 4, Bound: engine.Lower}) {
+		t.Errorf("uciScore(tablebase win in 4 plies) = %+v", got)
+	}
+	if got := uciScore(-tbWin+4, engine.Exact); got != (engine.Score{CP: -tbCP + 4}) {
+		t.Errorf("uciScore(tablebase loss in 4 plies) = %+v", got)
+	}
+	if got := uciScore(mate-3, engine.Exact); got != (engine.Score{Mate: 2}) {
+		t.Errorf("uciScore(mate in 3 plies) = %+v", got)
+	}
+}
+
+// TestTablebaseProbeConditions checks which positions the search probes:
+// only after a capture or pawn move, without castling rights, with few
+// enough pieces, at the largest piece count only from the probe depth,
+// and never a checkmate (the search scores it as the mate it is).
+func TestTablebaseProbeConditions(t *testing.T) {
+	tb := openTB(t)
+	cs := &search{tb: tbProbe{tb: tb, pieces: tb.MaxPieces(), depth: 3, rule50: true}}
+	th := newThread(0)
+	th.s = cs
+	for _, c := range []struct {
+		fen   string
+		depth int
+		ok    bool
+		score int
+	}{
+		{"8/8/8/8/8/2k5/8/K2q4 w - - 0 1", 1, true, -tbWin + 4},  // KvKQ, 3 pieces: at any depth, in check too
+		{"8/8/8/8/8/2k5/8/K2q4 w - - 1 1", 5, false, 0},          // the counter is not 0
+		{"8/7p/8/8/8/2k5/8/K2q4 w - - 0 1", 2, false, 0},         // 4 pieces below the probe depth
+		{"8/7p/8/8/8/2k5/8/K2q4 w - - 0 1", 3, true, -tbWin + 4}, // 4 pieces at it
+		{"8/6pp/8/8/8/2k5/8/K2q4 w - - 0 1", 9, false, 0},        // 5 pieces
+		{"4k3/8/8/8/8/8/8/R3K3 b Q - 0 1", 9, false, 0},          // castling rights
+		{"8/8/R2k4/8/8/K7/8/4r3 b - - 0 1", 9, true, 0},          // KRvKR, drawn
+		{"8/8/8/8/8/2k5/1q6/K7 w - - 0 1", 9, false, 0},          // mated
+		{"k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", 9, true, 0},           // stalemate
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		th.p = p
+		hits := th.tbHits
+		v, _, ok := th.probeTB(c.depth, 4)
+		if ok != c.ok || (ok && v != c.score) {
+			t.Errorf("%s depth %d: probe %d %v, want %d %v", c.fen, c.depth, v, ok, c.score, c.ok)
+		}
+		if th.tbHits-hits != uint64(b2i(ok)) {
+			t.Errorf("%s: tbhits went from %d to %d", c.fen, hits, th.tbHits)
+		}
+		if p.FEN() != c.fen {
+			t.Errorf("probing changed the position to %s", p.FEN())
+		}
+	}
+	// The search's probe allocates nothing (Lazy SMP threads probe it
+	// millions of times), in check or not.
+	for _, fen := range []string{"8/8/8/3k4/8/1PK5/8/4r3 w - - 0 1", "8/8/8/8/8/2k5/8/K2q4 w - - 0 1"} {
+		th.p, _ = chess.ParseFEN(fen)
+		if n := testing.AllocsPerRun(100, func() { th.probeTB(9, 4) }); n != 0 {
+			t.Errorf("%s: a probe allocates %v times", fen, n)
+		}
+	}
+}
+
+// TestSetTablebaseDuringSearch: tables dropped while a search runs leave
+// that search probing the tables it started with; the next search has
+// none. Run with -race, it also checks the hand-over with Lazy SMP
+// threads probing.
+func TestSetTablebaseDuringSearch(t *testing.T) {
+	tb := openTB(t)
+	s := tbSearcher(t, tb)
+	if err := s.SetOption("Threads", "3"); err != nil {
+		t.Fatal(err)
+	}
+	g := game(t, "8/8/8/p2K4/8/6P1/8/2k5 w - - 0 1")
+	var hits []uint64
+	res, err := s.Search(t.Context(), g, engine.Limits{Depth: 12}, func(in engine.Info) {
+		if in.Depth == 0 {
+			return
+		}
+		hits = append(hits, in.TBHits)
+		if in.Depth == 6 {
+			s.SetTablebase(nil, 1, true) // during the search
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) < 12 || hits[5] == 0 || res.Last.TBHits <= hits[5] {
+		t.Errorf("tbhits by depth %v, last %d: the search stopped probing when the tables were dropped", hits, res.Last.TBHits)
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i] < hits[i-1] {
+			t.Errorf("tbhits by depth %v decrease", hits)
+		}
+	}
+	res, _ = run(t, s, g, engine.Limits{Depth: 8})
+	if res.Last.TBHits != 0 {
+		t.Errorf("after SetTablebase(nil): %d tbhits", res.Last.TBHits)
+	}
+}
+
+// BenchmarkTablebaseSearch compares a 4-piece endgame searched to a fixed
+// depth with and without probing: nps, and the nodes and tbhits each
+// search needs.
+func BenchmarkTablebaseSearch(b *testing.B) {
+	tb := openTB(b)
+	g := game(b, "8/8/8/2r5/1K6/8/3P4/k7 b - - 0 1")
+	for _, probe := range []bool{false, true} {
+		name := "noprobe"
+		if probe {
+			name = "probe"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := New()
+			if err := s.SetOption("Hash", "16"); err != nil {
+				b.Fatal(err)
+			}
+			if probe {
+				s.SetTablebase(tb, 1, true)
+			}
+			var nodes, hits uint64
+			for b.Loop() {
+				b.StopTimer()
+				if err := s.NewGame(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				res, _ := run(b, s, g, engine.Limits{Depth: 16})
+				nodes += res.Last.Nodes
+				hits += res.Last.TBHits
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nps")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			b.ReportMetric(float64(hits)/float64(b.N), "tbhits/op")
+		})
+	}
+}
+
+// BenchmarkTablebaseProbe is the cost of one probe made by the search,
+// over positions of the shared endgame set (tables already mapped).
+func BenchmarkTablebaseProbe(b *testing.B) {
+	tb := openTB(b)
+	f, err := os.Open(filepath.Join(tbDir, "..", "endgame_wdl_dtz.epd"))
+	if err != nil {
+		b.Skipf("shared endgame positions absent: %v", err)
+	}
+	defer f.Close()
+	var ps []*chess.Position
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		p, err := chess.ParseFEN(strings.Join(fs[:4], " ") + " 0 1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	th := newThread(0)
+	th.s = &search{tb: tbProbe{tb: tb, pieces: tb.MaxPieces(), depth: 1, rule50: true}}
+	for _, p := range ps { // map the files
+		th.p = p
+		th.probeTB(1, 1)
+	}
+	i := 0
+	for b.Loop() {
+		th.p = ps[i%len(ps)]
+		th.probeTB(1, 1)
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "probes/s")
+}
