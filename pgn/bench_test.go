@@ -4,18 +4,9 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuTime is the process's user+system time: on a shared machine, MB per
-// CPU second says more than MB per wall second.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func reportCPU(b *testing.B, bytes int, start time.Duration) {
 	if d := cpuTime() - start; d > 0 {

@@ -1,26 +1,32 @@
 package pgn
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
-	"strconv"
-	"strings"
+	"os/exec"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
-// The big-file check streams this much PGN; it runs only with
-// SQUALL_PGN_BIG=1 since it takes several CPU seconds.
+// The big-file check: a PGN file of at least bigSize bytes, made by
+// repeating the shared games, must be read (moves validated, then skimmed
+// for the index) with a peak RSS of at most bigMaxRSS, whatever its size.
 const (
 	bigSize   = 200 << 20
 	bigMaxRSS = 50 << 20
+
+	// bigFileEnv tells the re-executed test binary to read this file and
+	// bigGamesEnv how many games it must find there.
+	bigFileEnv  = "SQUALL_PGN_BIG_FILE"
+	bigGamesEnv = "SQUALL_PGN_BIG_GAMES" // "games moves"
 )
 
 // repeatReader yields unit reps times without holding more than one copy,
-// so a file of any size can be read without writing it to disk.
+// so a stream of any size can be read without writing it to disk.
 type repeatReader struct {
 	unit []byte
 	off  int // into unit
@@ -43,111 +49,166 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// bigInput returns a reader of at least bigSize bytes of repeated shared
-// games, its exact size and its number of games.
-func bigInput(t testing.TB) (io.Reader, int64, int) {
-	if os.Getenv("SQUALL_PGN_BIG") == "" {
-		t.Skip("set SQUALL_PGN_BIG=1 to stream a 200 MB file")
-	}
-	unit, games := sharedGames(t)
-	reps := (bigSize + len(unit) - 1) / len(unit)
-	return &repeatReader{unit: unit, reps: reps}, int64(reps) * int64(len(unit)), reps * games
+// bigInput describes the big input: its size and how many games and moves
+// a reader must find in it.
+type bigInput struct {
+	size         int64
+	games, moves int
 }
 
-// peakRSS is the process's peak resident set size (VmHWM), in bytes.
-func peakRSS(t testing.TB) int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		t.Skipf("no /proc: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatalf("VmHWM %q: %v", v, err)
-			}
-			return kb << 10
+// bigStream returns a stream of at least bigSize bytes of repeated shared
+// games and what it holds.
+func bigStream(t testing.TB) (*repeatReader, bigInput) {
+	unit, _ := sharedGames(t)
+	games, moves := readBig(t, bytes.NewReader(unit))
+	reps := (bigSize + len(unit) - 1) / len(unit)
+	return &repeatReader{unit: unit, reps: reps}, bigInput{int64(reps) * int64(len(unit)), reps * games, reps * moves}
+}
+
+// readBig parses every game of in with full move validation, checks each
+// came back without error and returns the number of games and of moves
+// (variations included).
+func readBig(t testing.TB, in io.Reader) (games, moves int) {
+	r := NewReader(in, "big.pgn")
+	var count func(*Node)
+	count = func(n *Node) {
+		for _, c := range n.Children {
+			moves++
+			count(c)
 		}
 	}
-	t.Skip("no VmHWM in /proc/self/status")
-	return 0
-}
-
-// resetPeakRSS makes VmHWM start again from the current RSS (Linux 4.0+),
-// after returning freed memory to the system, so that setup and earlier
-// tests in the same process do not count; failure is ignored, which can
-// only make the check stricter.
-func resetPeakRSS() {
-	debug.FreeOSMemory()
-	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
-}
-
-// readBig parses the whole stream with full move validation and checks
-// every game came back without error.
-func readBig(t testing.TB, in io.Reader, wantGames int) {
-	r := NewReader(in, "big.pgn")
-	n := 0
 	for {
 		g, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			return games, moves
 		}
 		if err != nil {
-			t.Fatalf("game %d: %v", n+1, err)
+			t.Fatalf("game %d: %v", games+1, err)
 		}
-		if len(g.Root.Children) == 0 && g.Tag("White") == "" {
-			t.Fatalf("game %d is empty", n+1)
-		}
-		n++
-	}
-	if n != wantGames {
-		t.Fatalf("read %d games, want %d", n, wantGames)
+		count(g.Root)
+		games++
 	}
 }
 
-// TestBigFileMemory streams a file of over 200 MB through the reader and
-// the index skim: memory must stay flat (peak RSS at most 50 MB), since the
-// reader holds one game at a time.
+// TestBigFileMemory writes a file of over 200 MB and has a fresh process
+// (this test binary again) read it twice, once with full move validation
+// and once skimming for the index; the child's peak RSS must stay at most
+// 50 MB, since the reader holds one game at a time. The parent's memory
+// does not count: it never reads the file.
 func TestBigFileMemory(t *testing.T) {
-	in, size, games := bigInput(t)
-	resetPeakRSS()
-	readBig(t, in, games)
-	afterParse := peakRSS(t)
+	if path := os.Getenv(bigFileEnv); path != "" {
+		readBigFile(t, path)
+		return
+	}
+	if testing.Short() {
+		t.Skip("writes and reads a 200 MB file")
+	}
+	path, big := writeBigFile(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBigFileMemory$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), bigFileEnv+"="+path, fmt.Sprintf("%s=%d %d", bigGamesEnv, big.games, big.moves))
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("reading in a child process: %v\n%s", err, out)
+	}
+	if !bytes.Contains(out, []byte("--- PASS: TestBigFileMemory")) {
+		t.Fatalf("the child did not run the test:\n%s", out)
+	}
+	peak, ok := childPeakRSS(cmd.ProcessState)
+	if !ok {
+		t.Skip("no peak RSS for child processes on this system")
+	}
+	t.Logf("%d MB, %d games, %d moves; the child ran %v:\n%s", big.size>>20, big.games, big.moves,
+		time.Since(start).Round(time.Millisecond), childLog(out))
+	t.Logf("child peak RSS %.1f MB (limit %d MB)", float64(peak)/(1<<20), bigMaxRSS>>20)
+	if peak > bigMaxRSS {
+		t.Errorf("peak RSS %.1f MB reading a %d MB file, want at most %d MB", float64(peak)/(1<<20), big.size>>20, bigMaxRSS>>20)
+	}
+}
 
-	in, _, _ = bigInput(t)
-	n := 0
-	for _, err := range NewReader(in, "big.pgn").Entries() {
+// writeBigFile writes the big file into a temporary directory and returns
+// its path and what it holds.
+func writeBigFile(t *testing.T) (string, bigInput) {
+	in, big := bigStream(t)
+	path := filepath.Join(t.TempDir(), "big.pgn")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.Copy(f, in); err != nil {
+		t.Fatalf("writing %s: %v", path, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatalf("writing %s: %v", path, err)
+	}
+	return path, big
+}
+
+// readBigFile is the child's side of TestBigFileMemory.
+func readBigFile(t *testing.T, path string) {
+	var want bigInput
+	if _, err := fmt.Sscan(os.Getenv(bigGamesEnv), &want.games, &want.moves); err != nil {
+		t.Fatalf("%s: %v", bigGamesEnv, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, skim := range []bool{false, true} {
+		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n++
-	}
-	if n != games {
-		t.Fatalf("index found %d games, want %d", n, games)
-	}
-	peak := peakRSS(t)
-	t.Logf("%d MB, %d games: peak RSS %.1f MB after parsing, %.1f MB after indexing",
-		size>>20, games, float64(afterParse)/(1<<20), float64(peak)/(1<<20))
-	if peak > bigMaxRSS {
-		t.Errorf("peak RSS %d MB, want at most %d MB", peak>>20, bigMaxRSS>>20)
+		start := time.Now()
+		games, moves := 0, 0
+		if skim {
+			for _, err := range NewReader(f, path).Entries() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				games++
+			}
+		} else {
+			games, moves = readBig(t, f)
+		}
+		d := time.Since(start)
+		f.Close()
+		if games != want.games || !skim && moves != want.moves {
+			t.Fatalf("read %d games, %d moves (skim %v), want %d, %d", games, moves, skim, want.games, want.moves)
+		}
+		what := "parsed with move validation"
+		if skim {
+			what = "skimmed for the index"
+		}
+		t.Logf("%s: %d games in %v, %.0f MB/s", what, games, d.Round(time.Millisecond), float64(info.Size())/1e6/d.Seconds())
 	}
 }
 
-// BenchmarkParseBig is BenchmarkParse on a streamed 200 MB file, reporting
-// peak RSS too.
+// childLog picks the child's own log lines out of its output.
+func childLog(out []byte) string {
+	var b bytes.Buffer
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		if bytes.Contains(l, []byte("big_test.go")) {
+			fmt.Fprintf(&b, "\t%s\n", bytes.TrimSpace(l))
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkParseBig is BenchmarkParse on a 200 MB stream generated on the
+// fly, so the input takes no memory.
 func BenchmarkParseBig(b *testing.B) {
-	_, size, _ := bigInput(b)
-	b.SetBytes(size)
-	resetPeakRSS()
+	_, big := bigStream(b)
+	b.SetBytes(big.size)
 	start := cpuTime()
 	for b.Loop() {
-		in, _, games := bigInput(b)
-		readBig(b, in, games)
+		in, _ := bigStream(b)
+		if games, moves := readBig(b, in); games != big.games || moves != big.moves {
+			b.Fatalf("read %d games, %d moves, want %d, %d", games, moves, big.games, big.moves)
+		}
 	}
-	reportCPU(b, int(size), start)
-	b.ReportMetric(float64(peakRSS(b))/(1<<20), "peak-RSS-MB")
+	reportCPU(b, int(big.size), start)
 }
 
 // TestRepeatReader checks the generator itself: exact size and content.

@@ -6,42 +6,10 @@ import (
 	"time"
 )
 
-// addComment records a comment read after a move: embedded [%...] commands
-// go to *c (allocated on the first one), the remaining text (whitespace
-// collapsed) to the returned list. A comment that held only commands adds
-// no text.
-func addComment(list []string, c **Commands, raw string, parseCommands bool) []string {
-	if parseCommands && strings.Contains(raw, "[%") {
-		var rest strings.Builder
-		for {
-			i := strings.Index(raw, "[%")
-			if i < 0 {
-				break
-			}
-			j := strings.IndexByte(raw[i:], ']')
-			if j < 0 {
-				break
-			}
-			rest.WriteString(raw[:i])
-			rest.WriteByte(' ')
-			if *c == nil {
-				*c = new(Commands)
-			}
-			(*c).add(raw[i : i+j+1])
-			raw = raw[i+j+1:]
-		}
-		rest.WriteString(raw)
-		text := collapse(rest.String())
-		if text == "" {
-			return list
-		}
-		return append(list, text)
-	}
-	return append(list, collapse(raw))
-}
-
 // collapse trims s and turns every run of whitespace into one space; it
 // returns s itself (no allocation) when there is nothing to change.
+// Whitespace is ASCII's: other spaces (U+00A0 in French text, say) are kept
+// as written.
 func collapse(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -54,16 +22,37 @@ func collapse(s string) string {
 	if clean {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return string(appendCollapsed(make([]byte, 0, len(s)), s))
+}
+
+// appendCollapsed appends s to dst as collapse returns it.
+func appendCollapsed[T ~string | ~[]byte](dst []byte, s T) []byte {
+	start := len(dst)
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isSpace(c) {
+			space = len(dst) > start
+			continue
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// add parses one command "[%name args]" into c, keeping it verbatim in
-// Other when it is unknown, malformed or a repeat of one already set.
-func (c *Commands) add(cmd string) {
+// set parses one command "[%name args]" into c. It returns false when the
+// command is unknown, malformed or a repeat of one already set, for the
+// caller to keep it verbatim in c.Other. cmd does not escape, so a caller
+// converting it from bytes allocates nothing for a short command.
+func (c *Commands) set(cmd string) bool {
 	// Collapsed, so a command wrapped across lines reads the same.
 	body := collapse(cmd[2 : len(cmd)-1])
 	name, arg, _ := strings.Cut(body, " ")
@@ -72,20 +61,20 @@ func (c *Commands) add(cmd string) {
 	case "clk":
 		if d, ok := parseClock(arg); ok && !c.HasClock {
 			c.Clock, c.HasClock = d, true
-			return
+			return true
 		}
 	case "emt":
 		if d, ok := parseClock(arg); ok && !c.HasEMT {
 			c.EMT, c.HasEMT = d, true
-			return
+			return true
 		}
 	case "eval":
 		if e, ok := parseEval(arg); ok && c.Eval.Kind == NoEval {
 			c.Eval = e
-			return
+			return true
 		}
 	}
-	c.Other = append(c.Other, collapse(cmd))
+	return false
 }
 
 // parseClock reads H:MM:SS, M:SS or S, each with an optional fraction.
@@ -95,7 +84,8 @@ func parseClock(s string) (time.Duration, bool) {
 	}
 	whole, frac, hasFrac := strings.Cut(s, ".")
 	var d time.Duration
-	for i, part := range strings.Split(whole, ":") {
+	for i := 0; ; i++ {
+		part, rest, more := strings.Cut(whole, ":")
 		if i > 2 || part == "" || len(part) > 6 {
 			return 0, false
 		}
@@ -104,6 +94,10 @@ func parseClock(s string) (time.Duration, bool) {
 			return 0, false
 		}
 		d = d*60 + time.Duration(n)
+		if !more {
+			break
+		}
+		whole = rest
 	}
 	d *= time.Second
 	if hasFrac {

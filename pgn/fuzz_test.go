@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/squall-chess/squall/engine/chess"
 )
 
 // FuzzReader feeds arbitrary bytes to the reader (and so to SAN parsing):
@@ -44,6 +47,7 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("Index found %d games, reader %d (%v)", len(entries), len(games), err)
 		}
 		for i, g := range games {
+			checkSAN(t, "fuzz", g)
 			if entries[i].Offset != g.Offset {
 				t.Fatalf("game %d at %d, Index says %d", i, g.Offset, entries[i].Offset)
 			}
@@ -76,13 +80,120 @@ func readWithErrors(data []byte) (games []*Game, errs []error) {
 	return games, errs
 }
 
-// sameTagProblem reports whether a written game rereads with the problem
-// the original had in its tags (an unsupported Variant, say, which leaves
-// the game without moves): the writer keeps every tag, so such a game
-// keeps its reason, though not its place. A problem in the movetext must
+// sameTagProblem reports whether a written game rereads with a problem
+// its tags had (an unsupported Variant, say, which leaves the game without
+// moves): the writer keeps every tag, so such a game keeps its reason,
+// though not its place. A malformed tag line hides the problems of the
+// tags read from it ([Variant "x"] followed by junk), and the writer
+// mends the line, so they show afterwards. A problem in the movetext must
 // not survive writing, which drops what follows it.
 func sameTagProblem(orig, back error) bool {
 	var a, b *Error
-	return errors.As(orig, &a) && errors.As(back, &b) && a.Move == "" && b.Move == "" &&
-		a.Err != nil && b.Err != nil && a.Err.Error() == b.Err.Error()
+	if !errors.As(orig, &a) || !errors.As(back, &b) || a.Move != "" || b.Move != "" || a.Err == nil || b.Err == nil {
+		return false
+	}
+	was, is := a.Err.Error(), b.Err.Error()
+	return was == is || strings.HasPrefix(was, "malformed tag line") &&
+		(strings.HasPrefix(is, "unsupported variant") || strings.HasPrefix(is, "FEN tag"))
+}
+
+// FuzzResolve checks the reader's own SAN code against the chess package:
+// a move the fast path (fastSAN) finds must be the move chess.ParseSAN
+// finds, and the SAN the reader writes for a legal move (sanBody, and the
+// check or mate suffix from hasLegalMoves) must be chess.Position.SAN's.
+// Positions are those of the test games, picked by pos.
+func FuzzResolve(f *testing.F) {
+	positions := gamePositions(f)
+	for i := 0; i < len(positions); i += 97 {
+		p := positions[i]
+		var ml chess.MoveList
+		p.GenerateLegal(&ml)
+		for j, m := range ml.Moves[:ml.N] {
+			if j%5 == 0 {
+				f.Add(uint16(i), p.SAN(m))
+			}
+		}
+	}
+	for _, s := range []string{"O-O", "0-0-0", "exd6", "a8=Q+", "a8Q", "Nbd2", "R1e1", "Qh4#", "Kg1", "e8=K", "Ng1xf3", "bxc8=N#"} {
+		f.Add(uint16(0), s)
+	}
+	f.Fuzz(func(t *testing.T, pos uint16, san string) {
+		p := positions[int(pos)%len(positions)].Clone()
+		r := NewReader(nil, "")
+		m, fast, err := r.resolve(p, []byte(san))
+		if err != nil {
+			return
+		}
+		if m == chess.NullMove {
+			if fast || p.InCheck() {
+				t.Fatalf("%q: null move (fast %v) in %s", san, fast, p.FEN())
+			}
+			return
+		}
+		if !p.IsLegal(m) {
+			t.Fatalf("%q: illegal %v in %s", san, m, p.FEN())
+		}
+		if fast {
+			if want, err := p.ParseSAN(san); err != nil || want != m {
+				t.Fatalf("%q: fast path found %v, ParseSAN %v (%v) in %s", san, m, want, err, p.FEN())
+			}
+		}
+		// What symbolToken writes: sanBody needs r.ml as fastSAN leaves it.
+		if _, ok := r.fastSAN(p, []byte(p.SAN(m))); !ok {
+			return
+		}
+		got := string(r.sanBody(nil, m))
+		var u chess.Undo
+		p.MakeMove(m, &u)
+		if p.InCheck() {
+			if hasLegalMoves(p) != p.HasLegalMoves() {
+				t.Fatalf("hasLegalMoves wrong after %v in %s", m, p.FEN())
+			}
+			got += map[bool]string{true: "+", false: "#"}[p.HasLegalMoves()]
+		}
+		p.UnmakeMove(m, &u)
+		if want := p.SAN(m); got != want {
+			t.Fatalf("reader writes %q, want %q in %s", got, want, p.FEN())
+		}
+	})
+}
+
+// gamePositions returns every position of the test games, variations
+// included, Chess960 ones too.
+func gamePositions(t testing.TB) []*chess.Position {
+	var out []*chess.Position
+	for _, f := range testFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, _ := readWithErrors(data)
+		for _, g := range games {
+			p, err := g.StartPosition()
+			if err != nil {
+				continue
+			}
+			var walk func(*Node)
+			walk = func(n *Node) {
+				out = append(out, p.Clone())
+				for _, c := range n.Children {
+					var u chess.Undo
+					if c.Move == chess.NullMove {
+						p.MakeNullMove(&u)
+						walk(c)
+						p.UnmakeNullMove(&u)
+						continue
+					}
+					p.MakeMove(c.Move, &u)
+					walk(c)
+					p.UnmakeMove(c.Move, &u)
+				}
+			}
+			walk(g.Root)
+		}
+	}
+	if len(out) < 1000 {
+		t.Fatalf("only %d positions", len(out))
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,8 @@ const (
 )
 
 // Reader reads games one at a time from a PGN stream. Its memory use does
-// not grow with the input, only with the largest game.
+// not grow with the input, only with the largest game: once the next game
+// has been read, the Reader keeps nothing of a game the caller dropped.
 type Reader struct {
 	// ParseCommands controls whether [%clk], [%eval] and other embedded
 	// commands are taken out of comments into Node.Commands (the default)
@@ -47,13 +49,19 @@ type Reader struct {
 
 	// Move replay and tree building.
 	ml       chess.MoveList
-	sanBuf   []byte
-	intern   map[string]string
-	sans     sanTable
 	path     []*Node
 	undos    []chess.Undo
 	frames   []frame
-	slab     []Node
+	nodes    slab[Node]
+	children slab[*Node]
+	strs     slab[string]
+	commands slab[Commands]
+	nags     slab[uint8]
+	sans     []textSpan      // of the game's moves, in the order of their nodes
+	text     []byte          // SAN and comment text of the game being read
+	fixes    []textFix       // where each comment's text goes
+	pending  []textSpan      // comments waiting for the next move
+	scratch  []byte          // a comment's text around its commands
 	start    *chess.Position // parsed from startFEN; never moves
 	startFEN string
 	pos      chess.Position // the position of the game being read
@@ -70,7 +78,8 @@ type frame struct {
 // NewReader returns a Reader for r; name (usually the file name) prefixes
 // error positions and may be "".
 func NewReader(r io.Reader, name string) *Reader {
-	rd := &Reader{ParseCommands: true, name: name, intern: make(map[string]string)}
+	rd := &Reader{ParseCommands: true, name: name}
+	rd.newSlabs()
 	rd.src.reset(r, 0, 1)
 	return rd
 }
@@ -127,19 +136,33 @@ func (r *Reader) token(keep bool) tokKind {
 	s := &r.src
 	r.newlines = 0
 	for {
+		// Blanks, the bulk of the bytes between tokens, skipped in the
+		// buffer. Stray closing brackets are dropped with them: there is
+		// nothing to close.
+		for s.pos < s.end {
+			c := s.buf[s.pos]
+			if c == '\n' {
+				r.newlines++
+				s.pos++
+				s.line++
+				s.lineStart = s.base + int64(s.pos)
+				continue
+			}
+			if !skipped[c] {
+				break
+			}
+			s.pos++
+		}
 		c, ok := s.peek()
 		if !ok {
 			return tEOF
 		}
+		if c == '\n' || skipped[c] {
+			continue // the buffer was refilled
+		}
 		r.tokOff, r.tokLine = s.offset(), s.line
 		r.tokCol = int(r.tokOff-s.lineStart) + 1
 		switch c {
-		case ' ', '\t', '\r', '\v', '\f', '}', ']':
-			// Stray closing brackets are dropped: there is nothing to close.
-			s.advance()
-		case '\n':
-			r.newlines++
-			s.advance()
 		case '%':
 			if s.atLineStart() {
 				s.skipLine()
@@ -198,6 +221,14 @@ func (r *Reader) symbol() tokKind {
 	r.tok, r.tokLong = r.src.readWhile(r.tok[:0], &delims, maxToken)
 	return tSymbol
 }
+
+// skipped are the bytes token skips between tokens, besides '\n'.
+var skipped = func() (d [256]bool) {
+	for _, c := range []byte(" \t\r\v\f}]") {
+		d[c] = true
+	}
+	return d
+}()
 
 // delims are the bytes that end a symbol.
 var delims = func() (d [256]bool) {
@@ -274,7 +305,6 @@ type gameState struct {
 	// wantBefore: the next comment precedes a move (after '(' or ')')
 	// rather than following cur.
 	wantBefore bool
-	pending    []string
 	err        *Error
 	result     string
 	content    bool // anything besides whitespace was read
@@ -371,7 +401,7 @@ loop:
 			if r.nag < 0 {
 				r.fail(&st, "", errors.New("malformed NAG (want $0 to $255)"))
 			} else if keep && st.err == nil {
-				st.cur.NAGs = append(st.cur.NAGs, uint8(r.nag))
+				st.cur.NAGs = r.appendNAG(st.cur.NAGs, uint8(r.nag))
 			}
 		case tOpen:
 			st.content = true
@@ -475,16 +505,17 @@ func (r *Reader) parseTags(line []byte) bool {
 		for i < n && isBlank(line[i]) {
 			i++
 		}
-		n0 := len(r.arena)
-		for i < n && !isBlank(line[i]) && line[i] != '"' && line[i] != ']' && line[i] != '[' {
-			r.arena = append(r.arena, line[i])
-			i++
+		j := i
+		for j < n && !isBlank(line[j]) && line[j] != '"' && line[j] != ']' && line[j] != '[' {
+			j++
 		}
-		n1 := len(r.arena)
-		if n1 == n0 {
-			r.arena = r.arena[:n0]
+		if j == i {
 			return false
 		}
+		n0 := len(r.arena)
+		r.arena = append(r.arena, line[i:j]...)
+		n1 := len(r.arena)
+		i = j
 		for i < n && isBlank(line[i]) {
 			i++
 		}
@@ -503,13 +534,20 @@ func (r *Reader) parseTags(line []byte) bool {
 				r.arena = append(r.arena, line[i:end]...)
 				i = end
 			} else {
-				for j := i; j < end; j++ {
-					c := line[j]
-					if c == '\\' && j+1 < end && (line[j+1] == '"' || line[j+1] == '\\') {
-						j++
-						c = line[j]
+				for j := i; j < end; {
+					// Runs without a backslash are copied whole.
+					k := bytes.IndexByte(line[j:end], '\\')
+					if k < 0 {
+						r.arena = append(r.arena, line[j:end]...)
+						break
 					}
-					r.arena = append(r.arena, c)
+					r.arena = append(r.arena, line[j:j+k]...)
+					j += k
+					if j+1 < end && (line[j+1] == '"' || line[j+1] == '\\') {
+						j++ // an escape: keep what it escapes
+					}
+					r.arena = append(r.arena, line[j])
+					j++
 				}
 				i = end + 1
 			}
@@ -617,8 +655,13 @@ func variantOK(v string) bool {
 
 func (r *Reader) startMoves(st *gameState) {
 	g := st.g
+	r.startText()
 	g.Root = r.newNode()
 	st.cur = g.Root
+	// Cleared to their capacity: stale pointers past the length would
+	// keep earlier games alive.
+	clear(r.path[:cap(r.path)])
+	clear(r.frames[:cap(r.frames)])
 	r.path, r.undos, r.frames = r.path[:0], r.undos[:0], r.frames[:0]
 	if v := g.Tag("Variant"); !variantOK(v) {
 		r.fail(st, "", fmt.Errorf("unsupported variant %q", v))
@@ -633,12 +676,13 @@ func (r *Reader) startMoves(st *gameState) {
 	st.startPly = 2*(p.FullmoveNumber()-1) + int(p.SideToMove())
 }
 
-// finishMoves attaches comments still waiting for a move.
+// finishMoves attaches comments still waiting for a move and fills in the
+// text of every comment.
 func (r *Reader) finishMoves(st *gameState) {
-	if st.cur != nil && len(st.pending) > 0 {
-		st.cur.After = append(st.cur.After, st.pending...)
-		st.pending = nil
+	if st.cur != nil {
+		r.attachPending(st.cur)
 	}
+	r.finishText()
 }
 
 // startPosition is g.StartPosition without its allocations in the common
@@ -663,23 +707,6 @@ func (r *Reader) startPosition(g *Game) (*chess.Position, error) {
 		r.pos.SetChess960(true)
 	}
 	return &r.pos, nil
-}
-
-func (r *Reader) newNode() *Node {
-	if len(r.slab) == cap(r.slab) {
-		r.slab = make([]Node, 0, 64)
-	}
-	r.slab = r.slab[:len(r.slab)+1]
-	return &r.slab[len(r.slab)-1]
-}
-
-func (r *Reader) comment(st *gameState) {
-	text := string(r.tok)
-	if st.wantBefore {
-		st.pending = append(st.pending, collapse(text))
-		return
-	}
-	st.cur.After = addComment(st.cur.After, &st.cur.Commands, text, r.ParseCommands)
 }
 
 // suffixNAG returns the NAG of a suffix annotation ("!?", "+-", "±"). A
@@ -730,7 +757,7 @@ func (r *Reader) symbolToken(st *gameState) {
 		return
 	}
 	if nag, ok := suffixNAG(tok); ok {
-		st.cur.NAGs = append(st.cur.NAGs, nag)
+		st.cur.NAGs = r.appendNAG(st.cur.NAGs, nag)
 		return
 	}
 	if string(tok) == "e.p." || string(tok) == "ep" {
@@ -754,37 +781,38 @@ func (r *Reader) symbolToken(st *gameState) {
 	}
 	n := r.newNode()
 	n.Move = m
-	if fast {
-		// The canonical SAN from the moves fastSAN generated, and the
-		// suffix from the position after the move: cheaper than
-		// AppendSAN, which makes the move again.
-		r.sanBuf = r.sanBody(r.sanBuf[:0], m)
+	// The canonical SAN goes with the comments into the game's text
+	// (finishText sets n.SAN).
+	a := len(r.text)
+	switch {
+	case fast:
+		// From the moves fastSAN generated, and the suffix from the
+		// position after the move: cheaper than AppendSAN, which makes
+		// the move again.
+		r.text = r.sanBody(r.text, m)
 		r.play(st.p, m)
 		if st.p.InCheck() {
-			if st.p.HasLegalMoves() {
-				r.sanBuf = append(r.sanBuf, '+')
+			if hasLegalMoves(st.p) {
+				r.text = append(r.text, '+')
 			} else {
-				r.sanBuf = append(r.sanBuf, '#')
+				r.text = append(r.text, '#')
 			}
 		}
-		n.SAN = r.sanString(m, r.sanBuf)
-	} else {
-		if m == chess.NullMove {
-			n.SAN = "--"
-		} else {
-			r.sanBuf = st.p.AppendSAN(r.sanBuf[:0], m)
-			n.SAN = r.internSAN(r.sanBuf)
-		}
+	case m == chess.NullMove:
+		r.text = append(r.text, "--"...)
+		r.play(st.p, m)
+	default:
+		r.text = st.p.AppendSAN(r.text, m)
 		r.play(st.p, m)
 	}
+	r.sans = append(r.sans, textSpan{a, len(r.text)})
 	if nag != 0 {
-		n.NAGs = append(n.NAGs, nag)
+		n.NAGs = r.appendNAG(n.NAGs, nag)
 	}
-	if len(st.pending) > 0 {
-		n.Before = st.pending
-		st.pending = nil
+	if len(r.pending) > 0 {
+		r.setBefore(n)
 	}
-	st.cur.addChild(n)
+	r.addChild(st.cur, n)
 	r.path = append(r.path, n)
 	st.cur = n
 	st.wantBefore = false
@@ -838,101 +866,19 @@ func (r *Reader) moveLabel(st *gameState, tok []byte) string {
 	return strconv.Itoa(ply/2+1) + dots + " " + string(tok)
 }
 
-// sanString returns b (the SAN of m) as a string, shared by every
-// occurrence of the same move text. The key needs more than m: the same move
-// may be disambiguated by file or rank, or give check or mate.
-func (r *Reader) sanString(m chess.Move, b []byte) string {
-	// The text depends on where the move goes from and to, the piece,
-	// the promotion, castling and whether it captures, not on what it
-	// captures or whether a pawn moves two squares.
-	key := uint64(m.From()) | uint64(m.To())<<6 | uint64(m.Piece())<<12 | uint64(m.Promotion())<<16 |
-		uint64(len(b))<<32 | uint64(b[1])<<40 | uint64(b[len(b)-1])<<48
-	if m.IsCastle() {
-		key |= 1 << 20
-	}
-	if m.IsCapture() {
-		key |= 1 << 21
-	}
-	return r.sans.get(key, b)
-}
-
-// sanTable maps sanString keys to strings: an open-addressing hash table
-// with linear probing, cheaper than a map for one uint64 key. It grows from
-// a small size, so reading one game stays cheap, and is emptied rather
-// than grown past sanTableMax entries to bound memory on odd input.
-type sanTable struct {
-	keys []uint64 // 0 is an empty slot; real keys hold a length, never 0
-	sans []string
-	n    int
-}
-
-const sanTableMax = 1 << 16
-
-func (t *sanTable) get(key uint64, b []byte) string {
-	if len(t.keys) == 0 {
-		t.reset(256)
-	}
-	mask := len(t.keys) - 1
-	i := t.slot(key)
-	for ; t.keys[i] != 0; i = (i + 1) & mask {
-		if t.keys[i] == key {
-			return t.sans[i]
+// hasLegalMoves is p.HasLegalMoves, called after a check: a king with a
+// safe square to go to is the common answer and much cheaper to find than
+// counting every legal move.
+func hasLegalMoves(p *chess.Position) bool {
+	us := p.SideToMove()
+	ksq := p.KingSquare(us)
+	occ := p.Occupied() &^ chess.SquareBB(ksq) // the king does not block its own attackers
+	for b := chess.KingAttacks(ksq) &^ p.ByColor(us); b != 0; {
+		if !p.Attacked(b.PopLSB(), us, occ) {
+			return true
 		}
 	}
-	s := string(b)
-	if 2*(t.n+1) > len(t.keys) {
-		t.grow()
-		mask = len(t.keys) - 1
-		for i = t.slot(key); t.keys[i] != 0; i = (i + 1) & mask {
-		}
-	}
-	t.keys[i], t.sans[i] = key, s
-	t.n++
-	return s
-}
-
-func (t *sanTable) slot(key uint64) int {
-	return int((key * 0x9E3779B97F4A7C15) >> 32 & uint64(len(t.keys)-1))
-}
-
-func (t *sanTable) reset(size int) {
-	t.keys, t.sans, t.n = make([]uint64, size), make([]string, size), 0
-}
-
-// grow doubles the table, or empties it at the size limit.
-func (t *sanTable) grow() {
-	if len(t.keys) >= sanTableMax {
-		clear(t.keys)
-		clear(t.sans)
-		t.n = 0
-		return
-	}
-	keys, sans := t.keys, t.sans
-	t.reset(2 * len(keys))
-	mask := len(t.keys) - 1
-	for j, k := range keys {
-		if k == 0 {
-			continue
-		}
-		i := t.slot(k)
-		for t.keys[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.keys[i], t.sans[i] = k, sans[j]
-		t.n++
-	}
-}
-
-func (r *Reader) internSAN(b []byte) string {
-	if s, ok := r.intern[string(b)]; ok {
-		return s
-	}
-	if len(r.intern) > 1<<16 {
-		clear(r.intern)
-	}
-	s := string(b)
-	r.intern[s] = s
-	return s
+	return p.HasLegalMoves()
 }
 
 func (r *Reader) openVariation(st *gameState) {
@@ -944,7 +890,7 @@ func (r *Reader) openVariation(st *gameState) {
 		r.fail(st, "", errors.New("variation '(' before any move it could replace"))
 		return
 	}
-	r.attachPending(st)
+	r.attachPending(st.cur)
 	main := st.cur
 	r.frames = append(r.frames, frame{main: main, depth: len(r.path) - 1})
 	r.unplay(st.p)
@@ -956,7 +902,7 @@ func (r *Reader) closeVariation(st *gameState) {
 	if len(r.frames) == 0 {
 		return // stray ')': nothing to close
 	}
-	r.attachPending(st)
+	r.attachPending(st.cur)
 	f := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]
 	for len(r.path) > f.depth {
@@ -966,13 +912,4 @@ func (r *Reader) closeVariation(st *gameState) {
 	r.path = append(r.path, f.main)
 	st.cur = f.main
 	st.wantBefore = true
-}
-
-// attachPending gives comments that found no following move to the last
-// move of the line.
-func (r *Reader) attachPending(st *gameState) {
-	if len(st.pending) > 0 {
-		st.cur.After = append(st.cur.After, st.pending...)
-		st.pending = nil
-	}
 }

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/squall-chess/squall/engine/chess"
 )
@@ -420,27 +422,209 @@ func TestCanonicalSAN(t *testing.T) {
 		data, _ := os.ReadFile(f)
 		games, _ := readAll(t, f, data)
 		for _, g := range games {
-			p, err := g.StartPosition()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var walk func(*Node)
-			walk = func(node *Node) {
-				for _, c := range node.Children {
-					if want := p.SAN(c.Move); c.SAN != want {
-						t.Errorf("%s: %q, want %q", f, c.SAN, want)
-					}
-					var u chess.Undo
-					p.MakeMove(c.Move, &u)
-					walk(c)
-					p.UnmakeMove(c.Move, &u)
-					n++
-				}
-			}
-			walk(g.Root)
+			n += checkSAN(t, f, g)
 		}
 	}
 	if n < 20000 {
 		t.Errorf("only %d moves checked", n)
+	}
+}
+
+// checkSAN replays every move of g and checks its SAN is what
+// chess.Position.SAN writes and parses back to the move; it returns the
+// number of moves checked.
+func checkSAN(t testing.TB, name string, g *Game) int {
+	t.Helper()
+	p, err := g.StartPosition()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	var walk func(*Node)
+	walk = func(node *Node) {
+		for _, c := range node.Children {
+			var u chess.Undo
+			if c.Move == chess.NullMove {
+				if c.SAN != "--" {
+					t.Errorf("%s: null move written %q", name, c.SAN)
+				}
+				p.MakeNullMove(&u)
+				walk(c)
+				p.UnmakeNullMove(&u)
+				continue
+			}
+			if want := p.SAN(c.Move); c.SAN != want {
+				t.Errorf("%s: %q, want %q", name, c.SAN, want)
+			} else if m, err := p.ParseSAN(c.SAN); err != nil || m != c.Move {
+				t.Errorf("%s: %q parses as %v, %v", name, c.SAN, m, err)
+			}
+			p.MakeMove(c.Move, &u)
+			walk(c)
+			p.UnmakeMove(c.Move, &u)
+			n++
+		}
+	}
+	walk(g.Root)
+	return n
+}
+
+// TestEditingKeepsNeighbours: the reader hands out NAG, comment and child
+// lists carved from shared chunks; growing one of them (as an editor does)
+// must not write into another node or game.
+func TestEditingKeepsNeighbours(t *testing.T) {
+	const in = "1. e4 $1 {a} (1. d4 $2 {b}) e5 {[%cal Ra1a8] c} *\n\n" +
+		"1. d4 $3 {d} (1. c4 $4 {e}) d5 {[%csl Ga1] f} *\n"
+	orig, _ := readAll(t, "x", []byte(in))
+	games, _ := readAll(t, "x", []byte(in))
+	for _, g := range games {
+		for _, n := range []*Node{g.Root.Children[0], g.Root.Children[1], g.Root.Next().Next()} {
+			n.NAGs = append(n.NAGs, 99)
+			n.After = append(n.After, "edited")
+			if n.Commands != nil {
+				n.Commands.Other = append(n.Commands.Other, "[%x]")
+			}
+		}
+		g.Root.AddChild(chess.NullMove, "--")
+		g.Root.Next().AddChild(chess.NullMove, "--")
+	}
+	for i, g := range games {
+		o := orig[i]
+		for j, n := range []*Node{g.Root.Children[0], g.Root.Children[1], g.Root.Next().Next()} {
+			on := []*Node{o.Root.Children[0], o.Root.Children[1], o.Root.Next().Next()}[j]
+			if !reflect.DeepEqual(n.NAGs, append(on.NAGs[:len(on.NAGs):len(on.NAGs)], 99)) ||
+				!reflect.DeepEqual(n.After, append(on.After[:len(on.After):len(on.After)], "edited")) {
+				t.Errorf("game %d node %d: NAGs %v, comments %q", i, j, n.NAGs, n.After)
+			}
+			if n.Commands != nil && len(n.Commands.Other) != len(on.Commands.Other)+1 {
+				t.Errorf("game %d node %d: commands %v", i, j, n.Commands.Other)
+			}
+		}
+		if len(g.Root.Children) != 3 || g.Root.Children[2].SAN != "--" || g.Root.Children[1].SAN != o.Root.Children[1].SAN {
+			t.Errorf("game %d: root children %v", i, g.Root.Children)
+		}
+	}
+}
+
+// TestAllocationsPerGame: reading allocates per game (the Game, its tags
+// and its text) and per chunk of moves, not per move, comment, NAG,
+// clock or variation.
+func TestAllocationsPerGame(t *testing.T) {
+	for _, f := range []string{"testdata/pgn-parser/twic-01-232games.pgn", "testdata/notnil-chess/0005.pgn", "testdata/chess-library/variations.pgn"} {
+		one, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one = append(one, "\n\n"...)
+		games, _ := readAll(t, f, one)
+		moves := 0
+		for _, g := range games {
+			var count func(*Node)
+			count = func(n *Node) {
+				for _, c := range n.Children {
+					moves++
+					count(c)
+				}
+			}
+			count(g.Root)
+		}
+		reps := max(2, (50+len(games)-1)/len(games)) // warm-up is per reader, not per game
+		data := bytes.Repeat(one, reps)
+		allocs := testing.AllocsPerRun(3, func() {
+			for range NewReader(bytes.NewReader(data), "").All() {
+			}
+		})
+		// A budget that allocating once a move, or even once every
+		// few moves, would break.
+		budget := float64(reps) * float64(10*len(games)+moves/16)
+		t.Logf("%s: %d games, %d moves: %.0f allocations (budget %.0f)", f, len(games)*reps, moves*reps, allocs, budget)
+		if allocs > budget {
+			t.Errorf("%s: %.0f allocations for %d games and %d moves", f, allocs, len(games)*reps, moves*reps)
+		}
+	}
+}
+
+// TestReaderKeepsOneGame: once a game has been read and dropped, nothing
+// the reader holds may keep it alive, or memory would grow with the file
+// (storage chunks shared between games once chained every game to the one
+// before). Each game must be collectable once the next one is read.
+func TestReaderKeepsOneGame(t *testing.T) {
+	var data []byte
+	for _, f := range []string{"testdata/notnil-chess/0005.pgn", "testdata/chess-library/variations.pgn", "testdata/pgn-parser/32games.pgn"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(append(data, b...), "\n\n"...)
+	}
+	data = bytes.Repeat(data, 2)
+	var seen []weak.Pointer[Node]
+	for g, err := range NewReader(bytes.NewReader(data), "").All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := g.Root
+		for last.Next() != nil {
+			last = last.Next()
+		}
+		seen = append(seen, weak.Make(last))
+		if k := len(seen) - 2; k >= 0 {
+			runtime.GC()
+			if seen[k].Value() != nil {
+				t.Fatalf("game %d still alive after reading game %d", k+1, k+2)
+			}
+		}
+	}
+	if len(seen) < 60 {
+		t.Fatalf("only %d games", len(seen))
+	}
+}
+
+// TestCommandForms: embedded commands are read whatever their spacing;
+// unknown, malformed and repeated ones are kept verbatim (collapsed).
+func TestCommandForms(t *testing.T) {
+	for _, tc := range []struct {
+		comment string
+		want    Commands
+		text    []string
+	}{
+		{"[%clk 0:01:02]", Commands{Clock: 62 * time.Second, HasClock: true}, nil},
+		{"[% clk  0:01:02 ] x", Commands{Clock: 62 * time.Second, HasClock: true}, []string{"x"}},
+		{"a [%clk\n1:00:00.25]\tb", Commands{Clock: time.Hour + 250*time.Millisecond, HasClock: true}, []string{"a b"}},
+		{"[%eval -0.5] [%eval 1.0]", Commands{Eval: Eval{Centipawns, -50, 0}, Other: []string{"[%eval 1.0]"}}, nil},
+		{"[%clks 1] [%clk x] [%cal  Ra1a8,Rb2b4,Rc3c5,Rd4d6,Re5e7,Rf6f8]", Commands{Other: []string{
+			"[%clks 1]", "[%clk x]", "[%cal Ra1a8,Rb2b4,Rc3c5,Rd4d6,Re5e7,Rf6f8]"}}, nil},
+		{"[%emt 0:00:05] [%eval #-3,20]", Commands{EMT: 5 * time.Second, HasEMT: true, Eval: Eval{Mate, -3, 20}}, nil},
+	} {
+		games, errs := readAll(t, "c", []byte("1. e4 {"+tc.comment+"} *"))
+		if len(errs) != 0 {
+			t.Fatalf("%q: %v", tc.comment, errs)
+		}
+		n := games[0].Root.Next()
+		if n.Commands == nil || !reflect.DeepEqual(*n.Commands, tc.want) || !reflect.DeepEqual(n.After, tc.text) {
+			t.Errorf("%q: commands %+v, text %q; want %+v, %q", tc.comment, n.Commands, n.After, tc.want, tc.text)
+		}
+	}
+}
+
+// TestCommentWhitespace: a comment is trimmed and each run of ASCII
+// whitespace becomes one space; other spaces (U+00A0 in French text) are
+// text, kept through a write and a read.
+func TestCommentWhitespace(t *testing.T) {
+	const in = "1. e4 {  Très\u00a0bien :\r\n\t le\u00a0 centre } ( {\n avant } 1. d4 {} ) *"
+	games, errs := readAll(t, "w", []byte(in))
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	g := games[0]
+	e4, d4 := g.Root.Children[0], g.Root.Children[1]
+	if want := []string{"Très\u00a0bien : le\u00a0 centre"}; !reflect.DeepEqual(e4.After, want) {
+		t.Errorf("comment %q, want %q", e4.After, want)
+	}
+	if !reflect.DeepEqual(d4.Before, []string{"avant"}) || !reflect.DeepEqual(d4.After, []string{""}) {
+		t.Errorf("variation comments %q, %q", d4.Before, d4.After)
+	}
+	back, _ := readAll(t, "w", []byte(g.String()))
+	if !sameTree(back[0].Root, g.Root) {
+		t.Errorf("comments changed by a write:\n%s", g.String())
 	}
 }
