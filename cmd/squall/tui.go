@@ -41,6 +41,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
 	fen := fs.String("fen", "", "start from this position")
 	scoreSide := fs.Bool("score-side", false, "show scores from the side to move (default: White's view)")
+	engineCmd := fs.String("engine", "", "UCI engine `CMD` to play and analyse with instead of the built-in one, e.g. /usr/games/stockfish (default from config)")
 	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
 	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
 	bc := broadcastFlags(fs)
@@ -160,6 +161,9 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	if *engineCmd != "" {
+		set.Engine = *engineCmd // for this run only, like --book: not saved to the config
+	}
 	if *bookPath != "" {
 		set.Book = *bookPath
 	}
