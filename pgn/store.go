@@ -162,7 +162,14 @@ func (r *Reader) setBefore(n *Node) {
 // move of the line, as comments after it.
 func (r *Reader) attachPending(n *Node) {
 	for _, s := range r.pending {
-		r.addText(n, fixAfter, s)
+		// A comment meant to precede a move that never came follows n
+		// instead, and so holds commands like any other such comment
+		// (as it will when the game is written and read again).
+		if raw := r.text[s.a:s.b]; r.ParseCommands && bytes.Contains(raw, cmdOpen) {
+			r.afterComment(n, raw)
+		} else {
+			r.addText(n, fixAfter, s)
+		}
 	}
 	r.pending = r.pending[:0]
 }
@@ -236,7 +243,12 @@ func (r *Reader) comment(st *gameState) {
 		r.pending = append(r.pending, s)
 		return
 	}
-	n := st.cur
+	r.afterComment(st.cur, raw)
+}
+
+// afterComment adds a comment that follows n's move, its embedded commands
+// taken out into n.Commands.
+func (r *Reader) afterComment(n *Node, raw []byte) {
 	if !r.ParseCommands || !bytes.Contains(raw, cmdOpen) {
 		s, _ := r.collapsedText(raw) // an empty comment is kept, as {}
 		r.addText(n, fixAfter, s)
