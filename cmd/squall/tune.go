@@ -64,8 +64,8 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	w := p.Weights()
 	src, err := tune.GoSource(&w, []string{
 		cmdline,
-		fmt.Sprintf("%d positions (%d training, %d validation); K = %.4f", len(ds.Samples), len(ds.Samples)-len(ds.Samples)/10, len(ds.Samples)/10, r.K),
-		fmt.Sprintf("MSE training %.6f -> %.6f, validation %.6f -> %.6f", r.TrainBefore, r.TrainAfter, r.ValidBefore, r.ValidAfter),
+		fmt.Sprintf("%d positions (%d training, %d validation); K = %.4f", len(ds.Samples), r.Train, r.Valid, r.K),
+		fmt.Sprintf("MSE training (target: λ-blend) %.6f -> %.6f, validation (target: results) %.6f -> %.6f", r.TrainBefore, r.TrainAfter, r.ValidBefore, r.ValidAfter),
 	})
 	if err != nil {
 		return err

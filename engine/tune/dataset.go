@@ -70,7 +70,11 @@ func ParseResult(s string) (float32, error) {
 // counted in Skipped.
 func Load(r io.Reader, name string) (*Dataset, error) {
 	d := &Dataset{}
-	e := eval.New()
+	// Features are taken with the seed weights, not the compiled-in ones:
+	// the endgame scale depends on which side the score favours, so the
+	// features (and the fit) would otherwise depend on the last tuning run.
+	seed := eval.SeedWeights()
+	e := eval.NewWithWeights(&seed)
 	var f eval.Features
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)

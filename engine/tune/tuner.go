@@ -167,6 +167,7 @@ type Options struct {
 // Result summarises a run.
 type Result struct {
 	K                       float64
+	Train, Valid            int // positions in each set
 	TrainBefore, TrainAfter float64
 	ValidBefore, ValidAfter float64
 }
@@ -184,7 +185,7 @@ func (d *Dataset) Tune(p Params, opt Options) Result {
 			}
 		}
 	}
-	r := Result{K: k, TrainBefore: d.MSE(train, p, k), ValidBefore: d.MSE(valid, p, k)}
+	r := Result{K: k, Train: len(train), Valid: len(valid), TrainBefore: d.MSE(train, p, k), ValidBefore: d.MSE(valid, p, k)}
 	if opt.Log != nil {
 		fmt.Fprintf(opt.Log, "K = %.4f; %d training, %d validation positions; MSE train %.6f valid %.6f\n",
 			k, len(train), len(valid), r.TrainBefore, r.ValidBefore)
