@@ -2,8 +2,11 @@ package search
 
 import "github.com/squall-chess/squall/engine/chess"
 
-// lmpLimit is the number of quiet moves worth trying at a shallow depth
-// before late-move pruning drops the rest.
+// lmpLimit is the number of moves (the hash move and captures counted)
+// worth trying at a shallow depth before late-move pruning drops the
+// remaining quiet moves. The move that reaches it is still tried, as in
+// Stockfish: at depth 1 that is two moves, so a node whose first move
+// fails (a hash move from another line, say) still gets a second try.
 func lmpLimit(depth int, improving bool) int {
 	if improving {
 		return 3 + depth*depth
@@ -175,21 +178,31 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		quiet := m.IsQuiet()
 		lmrDepth := max(depth-1-lmrTable[min(depth, 63)][min(moveCount, 63)], 0)
 
-		if best > -mateBound && hasNonPawnMaterial(p, p.SideToMove()) {
-			if quiet {
-				if !inCheck && moveCount >= lmpLimit(depth, improving) && depth <= 8 {
-					mp.skipQuiets = true
-					continue
-				}
-				// Futility (MadChess): hopeless quiet moves near the leaves.
+		// Shallow-depth pruning is off once every move so far loses, to
+		// a mate or in the tablebases (Stockfish's guard: only the moves
+		// left can save the game), and while alpha is already a mate for
+		// the side to move (the margins below compare evaluations, so
+		// against a mate score every quiet move looks futile, even one
+		// that mates sooner).
+		if best > -tbWinBound && alpha < mateBound && hasNonPawnMaterial(p, p.SideToMove()) {
+			if quiet && !inCheck && moveCount > lmpLimit(depth, improving) && depth <= 8 {
+				mp.skipQuiets = true
+				continue
+			}
+			if quiet && !givesCheck(p, m) {
+				// Futility (MadChess): hopeless quiet moves near the
+				// leaves. The quiets after this one are skipped one by
+				// one, not all at once: a checking move among them is
+				// not hopeless.
 				if !inCheck && lmrDepth <= 8 && eval+100+100*lmrDepth <= alpha {
-					mp.skipQuiets = true
 					continue
 				}
 				if lmrDepth <= 8 && !p.SEE(m, -30*lmrDepth*lmrDepth) {
 					continue
 				}
 			} else if depth <= 6 && !p.SEE(m, -90*depth) {
+				// Captures and quiet checks risk material for a tactic
+				// (Stockfish prunes checks with the captures' margin).
 				continue
 			}
 		}
@@ -429,8 +442,10 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 	for m := mp.next(); m != chess.NullMove; m = mp.next() {
 		moves++
 		if !inCheck {
-			// Delta pruning: even winning the piece cannot reach alpha.
-			if m.Promotion() == chess.NoPieceType && standPat+chess.SEEValue(m.Captured().Type())+200 <= alpha {
+			// Delta pruning: even winning the piece cannot reach alpha,
+			// unless the capture checks and so may mate.
+			if m.Promotion() == chess.NoPieceType && standPat+chess.SEEValue(m.Captured().Type())+200 <= alpha &&
+				!givesCheck(p, m) {
 				continue
 			}
 			if !p.SEE(m, 0) {

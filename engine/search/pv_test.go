@@ -107,35 +107,44 @@ func TestMultiPV(t *testing.T) {
 	}
 }
 
-// TestSearchMoves: searchmoves restricts the root, even to a bad move.
+// TestSearchMoves: searchmoves restricts the root, even to moves the
+// engine would not play. The restriction leaves out the unrestricted best
+// move, whichever it is (that depends on the evaluation), so a search that
+// ignored searchmoves would be caught playing or reporting it.
 func TestSearchMoves(t *testing.T) {
-	// White can take a hanging queen with d1d8; restrict to two pawn moves.
 	g := game(t, "3qk3/8/8/8/8/8/PP6/3QK3 w - - 0 1")
 	root := rootOf(t, g)
-	allowed := []chess.Move{}
-	for _, u := range []string{"a2a3", "b2b4"} {
-		m, err := root.ParseUCI(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		allowed = append(allowed, m)
-	}
 	free, _ := run(t, New(), g, engine.Limits{Depth: 5})
-	if free.BestMove.UCI(false) != "d1d8" {
-		t.Fatalf("unrestricted bestmove %v, want d1d8 (the test relies on it)", free.BestMove)
+	var ml chess.MoveList
+	root.GenerateLegal(&ml)
+	var allowed []chess.Move
+	for _, m := range ml.Moves[:ml.N] {
+		if m != free.BestMove && len(allowed) < 2 {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) != 2 || !root.IsLegal(free.BestMove) {
+		t.Fatalf("unrestricted bestmove %v, %d legal moves: no two others to restrict to", free.BestMove, ml.N)
 	}
 	res, infos := run(t, New(), g, engine.Limits{Depth: 5, MultiPV: 3, SearchMoves: allowed})
 	checkResult(t, root, res, infos)
 	if !slices.Contains(allowed, res.BestMove) {
-		t.Fatalf("bestmove %v outside searchmoves %v", res.BestMove, allowed)
+		t.Fatalf("bestmove %v outside searchmoves %v (unrestricted best %v)", res.BestMove, allowed, free.BestMove)
 	}
+	lines := map[int]bool{}
 	for _, in := range infos {
 		if in.MultiPV > 2 {
 			t.Fatalf("line %d reported with 2 searchmoves", in.MultiPV)
 		}
 		if !slices.Contains(allowed, in.PV[0]) {
-			t.Fatalf("PV %v starts outside searchmoves", in.PV)
+			t.Fatalf("PV %v starts outside searchmoves %v", in.PV, allowed)
 		}
+		if in.Depth == 5 && in.CurrMove == chess.NullMove {
+			lines[in.MultiPV] = true
+		}
+	}
+	if len(lines) != 2 {
+		t.Fatalf("%d lines at depth 5 with MultiPV 3 and 2 searchmoves, want 2", len(lines))
 	}
 	// A searchmoves list with no legal move: no move to play.
 	res, err := New().Search(t.Context(), g, engine.Limits{Depth: 3, SearchMoves: []chess.Move{chess.NullMove}}, nil)

@@ -151,6 +151,38 @@ func TestTablebaseEndgames(t *testing.T) {
 	}
 }
 
+// TestTablebaseEndgamesDeeper: the labelled endgames' scores also agree
+// with the labels at depths 7 to 9, where more of the tree ends in probed
+// positions and a line that loses in the tables must not make the search
+// stop looking for the move that holds.
+func TestTablebaseEndgamesDeeper(t *testing.T) {
+	tb := openTB(t)
+	ps := readTBPositions(t)
+	s := tbSearcher(t, tb)
+	for depth := 7; depth <= 9; depth++ {
+		for _, tp := range ps {
+			p, err := chess.ParseFEN(tp.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.HasLegalMoves() {
+				continue
+			}
+			if err := s.NewGame(); err != nil {
+				t.Fatal(err)
+			}
+			res, _ := run(t, s, engine.Game{Start: p}, engine.Limits{Depth: depth})
+			sc := res.Last.Score
+			switch {
+			case tp.wdl == 2 && scoreOrder(sc) <= 0,
+				tp.wdl == -2 && scoreOrder(sc) >= 0,
+				tp.wdl == 0 && (sc.Mate != 0 || sc.CP < -100 || sc.CP > 100):
+				t.Errorf("%s (wdl %d): score %v at depth %d, PV %v", tp.fen, tp.wdl, sc, depth, res.Last.PV)
+			}
+		}
+	}
+}
+
 // TestTablebaseOnlyWinningMove: where a single move keeps the win, the
 // search with tables plays it at every depth (the tables prove the other
 // moves drawn or lost, and must not make the winning one look no better),

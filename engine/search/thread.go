@@ -169,3 +169,50 @@ func givesCheckCheap(p *chess.Position, m chess.Move) bool {
 	}
 	return chess.PieceAttacks(pc.Type(), m.To(), occ).Has(ksq)
 }
+
+// givesCheck reports whether m, legal in p, checks the opponent, directly
+// or by discovery, without making it: the search decides whether to prune
+// a move before playing it, and a checking move is never "hopeless" as its
+// static value suggests (it may mate), so it is kept from the pruning that
+// is meant for quiet moves.
+func givesCheck(p *chess.Position, m chess.Move) bool {
+	us := p.SideToMove()
+	ksq := p.KingSquare(us.Other())
+	from, to := m.From(), m.To()
+	occ := p.Occupied() ^ chess.SquareBB(from)
+	ours := p.ByColor(us) &^ chess.SquareBB(from)
+	if m.IsCastle() {
+		// The king leaves from, the rook leaves to; the rook lands on
+		// RookTo and is the only castling piece that can check.
+		rto := m.RookTo()
+		occ = occ&^chess.SquareBB(to) | chess.SquareBB(m.KingTo()) | chess.SquareBB(rto)
+		ours &^= chess.SquareBB(to)
+		if chess.RookAttacks(rto, occ).Has(ksq) {
+			return true
+		}
+	} else {
+		occ |= chess.SquareBB(to)
+		if m.IsEnPassant() {
+			occ ^= chess.SquareBB(chess.MakeSquare(to.File(), from.Rank()))
+		}
+		pt := m.Piece().Type()
+		if pr := m.Promotion(); pr != chess.NoPieceType {
+			pt = pr
+		}
+		switch pt {
+		case chess.Pawn:
+			if chess.PawnAttacks(us, to).Has(ksq) {
+				return true
+			}
+		case chess.King:
+		default:
+			if chess.PieceAttacks(pt, to, occ).Has(ksq) {
+				return true
+			}
+		}
+	}
+	// Discovered: one of our other sliders now sees the king.
+	diag := ours & (p.ByType(chess.Bishop) | p.ByType(chess.Queen))
+	orth := ours & (p.ByType(chess.Rook) | p.ByType(chess.Queen))
+	return chess.BishopAttacks(ksq, occ)&diag != 0 || chess.RookAttacks(ksq, occ)&orth != 0
+}
