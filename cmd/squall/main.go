@@ -21,19 +21,20 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"suite":   {"run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N", runSuite},
-		"perft":   {"count leaf nodes of the legal move tree", runPerft},
-		"tui":     {"open the terminal board (the default with no command)", runTUI},
-		"eval":    {"print the static evaluation of a position, term by term", runEval},
-		"tune":    {"fit the evaluation weights to game results (Texel tuning)", runTune},
-		"datagen": {"play self-play games and write labelled positions for tuning", runDatagen},
-		"uci":     {"speak the UCI protocol on stdin/stdout (for GUIs and match runners)", runUCI},
-		"bench":   {"search fixed positions to a fixed depth; print the node count and speed", runBench},
-		"serve":   {"share live analysis over SSH (rooms of viewers; owners move)", runServe},
-		"book":    {"build, list and teach Polyglot opening books (build, probe, learn)", runBook},
-		"tb":      {"probe Syzygy endgame tablebases (wdl, dtz, best moves)", runTB},
-		"match":   {"play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT", runMatch},
-		"review":  {"review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN", runReview},
+		"suite":    {"run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N", runSuite},
+		"perft":    {"count leaf nodes of the legal move tree", runPerft},
+		"tui":      {"open the terminal board (the default with no command)", runTUI},
+		"eval":     {"print the static evaluation of a position, term by term", runEval},
+		"tune":     {"fit the evaluation weights to game results (Texel tuning)", runTune},
+		"datagen":  {"play self-play games and write labelled positions for tuning", runDatagen},
+		"uci":      {"speak the UCI protocol on stdin/stdout (for GUIs and match runners)", runUCI},
+		"bench":    {"search fixed positions to a fixed depth; print the node count and speed", runBench},
+		"serve":    {"share live analysis over SSH (rooms of viewers; owners move)", runServe},
+		"book":     {"build, list and teach Polyglot opening books (build, probe, learn)", runBook},
+		"tb":       {"probe Syzygy endgame tablebases (wdl, dtz, best moves)", runTB},
+		"endgames": {"play random tablebase-labelled endings against another engine: won ones converted, drawn ones held", runEndgames},
+		"match":    {"play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT", runMatch},
+		"review":   {"review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN", runReview},
 	}
 }
 

@@ -112,16 +112,12 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		Concurrency: *concurrency, SPRT: sprt,
 	}
 
-	var pgnFile *os.File
+	var pgnFile *pendingFile
 	if *pgnOut != "" {
-		// Written to a temporary file beside the target and renamed at
-		// the end, so an existing file is never left half-overwritten.
-		pgnFile, err = os.CreateTemp(filepath.Dir(*pgnOut), filepath.Base(*pgnOut)+".*.tmp")
-		if err != nil {
+		if pgnFile, err = createPending(*pgnOut); err != nil {
 			return err
 		}
-		defer os.Remove(pgnFile.Name()) // a no-op once renamed
-		defer pgnFile.Close()
+		defer pgnFile.discard()
 		cfg.PGN = pgnFile
 	}
 
@@ -142,13 +138,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		printMatchReport(stdout, rep, sprt)
 	}
 	if pgnFile != nil && len(rep.Games) > 0 {
-		if err := pgnFile.Sync(); err != nil {
-			return err
-		}
-		if err := pgnFile.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(pgnFile.Name(), *pgnOut); err != nil {
+		if err := pgnFile.commit(); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%d games written to %s\n", len(rep.Games), *pgnOut)
@@ -162,31 +152,39 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 // matchPlayer makes a Player for an -e flag: the built-in searcher in
 // process, or a UCI engine started from the command line.
 func matchPlayer(ctx context.Context, cmd, name string, opts optionList) (match.Player, error) {
-	apply := func(a engine.Analyzer) (engine.Analyzer, error) {
-		for _, o := range opts {
-			if err := a.SetOption(o[0], o[1]); err != nil {
-				a.Close()
-				return nil, fmt.Errorf("option %s=%s: %w", o[0], o[1], err)
-			}
-		}
-		return a, nil
-	}
 	if strings.TrimSpace(cmd) == builtinEngine {
 		return match.Player{Name: name, New: func() (engine.Analyzer, error) {
-			return apply(search.New())
+			return applyOptions(search.New(), opts)
 		}}, nil
 	}
 	path, args, err := uci.ParseCommand(cmd)
 	if err != nil {
 		return match.Player{}, err
 	}
+	return uciPlayer(ctx, path, args, name, opts), nil
+}
+
+// uciPlayer makes a Player that starts the UCI engine path with args and
+// sets opts on it.
+func uciPlayer(ctx context.Context, path string, args []string, name string, opts optionList) match.Player {
 	return match.Player{Name: name, New: func() (engine.Analyzer, error) {
 		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
 		if err != nil {
 			return nil, err
 		}
-		return apply(c)
-	}}, nil
+		return applyOptions(c, opts)
+	}}
+}
+
+// applyOptions sets opts on a fresh engine, closing it if one is refused.
+func applyOptions(a engine.Analyzer, opts optionList) (engine.Analyzer, error) {
+	for _, o := range opts {
+		if err := a.SetOption(o[0], o[1]); err != nil {
+			a.Close()
+			return nil, fmt.Errorf("option %s=%s: %w", o[0], o[1], err)
+		}
+	}
+	return a, nil
 }
 
 // parseSPRTFlag reads "elo0,elo1[,alpha,beta]" or ParseSPRT's key=value
@@ -257,4 +255,40 @@ func fmtElo(x float64) string {
 		return "inf"
 	}
 	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+// pendingFile is an output file written under a temporary name beside its
+// target and renamed over it only when complete, so that an existing file
+// is never left half-overwritten by an interrupted run.
+type pendingFile struct {
+	*os.File
+	target string
+}
+
+func createPending(path string) (*pendingFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &pendingFile{File: f, target: path}, nil
+}
+
+// commit syncs the file and renames it over the target.
+func (f *pendingFile) commit() error {
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", f.target, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", f.target, err)
+	}
+	if err := os.Rename(f.Name(), f.target); err != nil {
+		return fmt.Errorf("write %s: %w", f.target, err)
+	}
+	return nil
+}
+
+// discard drops the file unless it was committed.
+func (f *pendingFile) discard() {
+	f.Close()
+	os.Remove(f.Name()) // a no-op once renamed
 }

@@ -220,8 +220,11 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 		}
 		side := p.SideToMove()
 		who := g.player(side)
-		lim := engine.Limits{Nodes: r.cfg.Nodes, Depth: r.cfg.Depth}
+		lim := engine.Limits{Nodes: r.cfg.Nodes, Depth: r.cfg.Depth, MoveTime: r.cfg.MoveTime}
 		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if r.cfg.MoveTime > 0 {
+			sctx, cancel = context.WithTimeout(ctx, r.cfg.MoveTime+r.cfg.Margin)
+		}
 		if timed {
 			lim.WTime, lim.BTime = clock[chess.White], clock[chess.Black]
 			lim.WInc, lim.BInc = r.cfg.TC.Inc, r.cfg.TC.Inc
@@ -248,6 +251,9 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 				detail += " (" + serr.Error() + ")"
 			}
 			g.lose(side, TimeForfeit, name, detail)
+			return broken, nil
+		case r.cfg.MoveTime > 0 && used > r.cfg.MoveTime+r.cfg.Margin:
+			g.lose(side, TimeForfeit, name, fmt.Sprintf("used %v of a %v move time", used.Round(time.Millisecond), r.cfg.MoveTime))
 			return broken, nil
 		case errors.Is(serr, uci.ErrIllegalMove):
 			g.lose(side, IllegalMove, name, serr.Error())

@@ -43,6 +43,15 @@ type Config struct {
 	// Nodes and Depth, when set, bound every search as well as the clock.
 	Nodes uint64
 	Depth int
+	// MoveTime, when set, gives every move this long (UCI "go movetime"),
+	// for games without a clock; overrunning it by more than Margin
+	// forfeits.
+	MoveTime time.Duration
+	// FirstToMove plays each opening once, with the first engine as the
+	// side to move, instead of once with each colour: for tests of one
+	// side of a position (converting a won ending, holding a drawn one).
+	// Games is then not rounded up, and Stats.Pairs stays empty.
+	FirstToMove bool
 	// MaxPlies adjudicates a draw after this many plies (0 = never).
 	MaxPlies int
 	// Concurrency is the number of games played at once (at least 1).
@@ -140,6 +149,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	total := (cfg.Games + 1) / 2 * 2
+	if cfg.FirstToMove {
+		total = cfg.Games
+	}
 	jobs := make(chan job)
 	results := make(chan done)
 	go func() {
@@ -147,6 +159,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		for n := 1; n <= total; n++ {
 			pair := (n - 1) / 2
 			j := job{number: n, opening: pair % len(cfg.Openings), white: (n - 1) % 2}
+			if cfg.FirstToMove {
+				j.opening = (n - 1) % len(cfg.Openings)
+				j.white = 0
+				if cfg.Openings[j.opening].SideToMove() == chess.Black {
+					j.white = 1
+				}
+			}
 			// Each game gets its own copy: a Position is not safe for
 			// concurrent use, not even for reading (SAN makes moves).
 			j.start = cfg.Openings[j.opening].Clone()
@@ -193,12 +212,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		g := d.game
 		byNumber[g.Number] = g
 		rep.record(g)
-		pair := (g.Number - 1) / 2
-		if twin, ok := pending[pair]; ok {
-			delete(pending, pair)
-			rep.Pairs[twin.Points()+g.Points()]++
-		} else {
-			pending[pair] = g
+		// With FirstToMove a game has no twin: each is its own test.
+		if pair := (g.Number - 1) / 2; !cfg.FirstToMove {
+			if twin, ok := pending[pair]; ok {
+				delete(pending, pair)
+				rep.Pairs[twin.Points()+g.Points()]++
+			} else {
+				pending[pair] = g
+			}
 		}
 		if cfg.PGN != nil && runErr == nil {
 			if err := writePGN(cfg.PGN, g, r.names, cfg); err != nil {
@@ -285,10 +306,13 @@ func check(cfg *Config) error {
 	if cfg.Games < 1 {
 		return errors.New("match: no games to play")
 	}
-	if cfg.TC.Base <= 0 && cfg.Nodes == 0 && cfg.Depth == 0 {
-		return errors.New("match: no time control, node or depth limit: games would never end")
+	if cfg.TC.Base <= 0 && cfg.Nodes == 0 && cfg.Depth == 0 && cfg.MoveTime <= 0 {
+		return errors.New("match: no time control, move time, node or depth limit: games would never end")
 	}
-	if cfg.TC.Base < 0 || cfg.TC.Inc < 0 || cfg.Margin < 0 {
+	if cfg.TC.Base > 0 && cfg.MoveTime > 0 {
+		return errors.New("match: both a clock and a move time: choose one")
+	}
+	if cfg.TC.Base < 0 || cfg.TC.Inc < 0 || cfg.Margin < 0 || cfg.MoveTime < 0 {
 		return errors.New("match: negative time")
 	}
 	cfg.Concurrency = max(cfg.Concurrency, 1)

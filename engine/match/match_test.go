@@ -26,6 +26,8 @@ type fake struct {
 	block bool
 	sleep time.Duration
 	err   error // returned with the move
+	// limits, if set, sees the limits of every search.
+	limits func(engine.Limits)
 	// closed counts Close calls across the instances of one factory.
 	closed *atomic.Int32
 }
@@ -42,7 +44,10 @@ func (f *fake) Close() error {
 	return nil
 }
 
-func (f *fake) Search(ctx context.Context, g engine.Game, _ engine.Limits, _ func(engine.Info)) (engine.Result, error) {
+func (f *fake) Search(ctx context.Context, g engine.Game, lim engine.Limits, _ func(engine.Info)) (engine.Result, error) {
+	if f.limits != nil {
+		f.limits(lim)
+	}
 	p, err := g.Position()
 	if err != nil {
 		return engine.Result{}, err
@@ -295,6 +300,58 @@ func TestTimeForfeit(t *testing.T) {
 		if rep.Pairs != (Pentanomial{0, 0, 0, 0, 1}) || len(rep.Incidents) != 2 {
 			t.Errorf("%s: pairs %v, incidents %v", slow.name, rep.Pairs, rep.Incidents)
 		}
+	}
+}
+
+// FirstToMove plays each opening once with the first engine to move, and
+// a move time bounds every move: the slow second engine forfeits at its
+// first move in every game.
+func TestFirstToMoveAndMoveTime(t *testing.T) {
+	ops := positions(t, chess.StartFEN, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+	var mu sync.Mutex
+	var moveTimes []time.Duration
+	quick := fake{name: "Quick", choose: firstMove, limits: func(l engine.Limits) {
+		mu.Lock()
+		defer mu.Unlock()
+		moveTimes = append(moveTimes, l.MoveTime)
+	}}
+	rep, err := Run(context.Background(), Config{
+		Players:  [2]Player{player(quick, nil), player(fake{name: "Sleepy", choose: firstMove, sleep: 400 * time.Millisecond}, nil)},
+		Openings: ops, Games: 3, MoveTime: 100 * time.Millisecond, Margin: 50 * time.Millisecond,
+		FirstToMove: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != 3 || rep.Pairs != (Pentanomial{}) || rep.Wins != 3 {
+		t.Fatalf("%d games, pairs %v, stats %+v", len(rep.Games), rep.Pairs, rep.Stats)
+	}
+	for i, g := range rep.Games {
+		op := i % len(ops)
+		wantWhite := 0
+		if ops[op].SideToMove() == chess.Black {
+			wantWhite = 1
+		}
+		if g.Opening != op || g.White != wantWhite || g.Termination != TimeForfeit || len(g.Moves) != 1 {
+			t.Errorf("game %d: opening %d white %d, %v after %d plies", g.Number, g.Opening, g.White, g.Termination, len(g.Moves))
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(moveTimes) != 3 {
+		t.Fatalf("the first engine searched %d times, want 3", len(moveTimes))
+	}
+	for _, mt := range moveTimes {
+		if mt != 100*time.Millisecond {
+			t.Errorf("search got move time %v", mt)
+		}
+	}
+	// A clock and a move time together are refused.
+	if _, err := Run(context.Background(), Config{
+		Players:  [2]Player{player(quick, nil), player(quick, nil)},
+		Openings: ops, Games: 2, MoveTime: time.Second, TC: TimeControl{Base: time.Second},
+	}); err == nil {
+		t.Error("clock and move time: no error")
 	}
 }
 

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/match"
+	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/engine/uci"
+)
+
+// runEndgames tests how Squall plays endings: it draws random positions
+// whose tablebase value is known and plays each out against another engine
+// with Squall to move, counting the won ones converted and the drawn ones
+// held.
+func runEndgames(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("endgames", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
+	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
+	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
+	want := fs.String("want", "win", "win: positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold")
+	count := fs.Int("count", 20, "positions per material given with -material, or in all")
+	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
+	moveTime := fs.Duration("movetime", time.Second, "time per move for both engines")
+	opponent := fs.String("opponent", "/usr/games/stockfish", "the other engine's UCI command line")
+	var oppOpts, ownOpts optionList
+	fs.Var(&oppOpts, "o2", "option Name=Value for the opponent (repeatable)")
+	fs.Var(&ownOpts, "o1", "option Name=Value for Squall (repeatable)")
+	concurrency := fs.Int("concurrency", 1, "games played at once")
+	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--opponent CMD] [--no-tb] [--pgn OUT]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 || *tbPath == "" || *count < 1 || (*want != "win" && *want != "draw") {
+		fs.Usage()
+		return errors.New("want --syzygy, a positive --count and --want win or draw")
+	}
+	tb, err := tablebase.Open(filepath.SplitList(*tbPath)...)
+	if err != nil {
+		return err
+	}
+	if tb.Files() == 0 {
+		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", *tbPath)
+	}
+
+	keep := func(_ *chess.Position, wdl int) bool { return wdl == 2 }
+	if *want == "draw" {
+		keep = func(p *chess.Position, wdl int) bool { return wdl == 0 && weaker(p) }
+	}
+	rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
+	var starts []*chess.Position
+	var probes int
+	if *materials != "" {
+		for _, m := range strings.Split(*materials, ",") {
+			ps, n, err := tb.Sample(rng, strings.TrimSpace(m), *count, 200000, keep)
+			probes += n
+			if err != nil {
+				return err
+			}
+			if len(ps) < *count {
+				return fmt.Errorf("%s: found only %d positions to %s in %d tries", m, len(ps), *want, n)
+			}
+			starts = append(starts, ps...)
+		}
+	} else {
+		var fours []string
+		for _, name := range tb.Tables() {
+			if len(name) == 5 { // four pieces and the 'v'
+				fours = append(fours, name)
+			}
+		}
+		if len(fours) == 0 {
+			return fmt.Errorf("no 4-piece tables in %s", *tbPath)
+		}
+		for tries := 0; len(starts) < *count; tries++ {
+			if tries > 1000**count {
+				return fmt.Errorf("found only %d positions to %s", len(starts), *want)
+			}
+			ps, n, err := tb.Sample(rng, fours[rng.IntN(len(fours))], 1, 2000, keep)
+			probes += n
+			if err != nil {
+				return err
+			}
+			starts = append(starts, ps...)
+		}
+	}
+	fmt.Fprintf(stdout, "%d positions drawn (seed %d, %d WDL probes)\n", len(starts), *seed, probes)
+
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
+	}
+	if !*noTB {
+		ownOpts = append(ownOpts, [2]string{"SyzygyPath", *tbPath})
+	}
+	oppPath, oppArgs, err := uci.ParseCommand(*opponent)
+	if err != nil {
+		return fmt.Errorf("--opponent: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := match.Config{
+		// Squall runs as a UCI child, as a GUI would run it: the tables'
+		// root move filtering is the UCI server's.
+		Players:     [2]match.Player{uciPlayer(ctx, exe, []string{"uci"}, "Squall", ownOpts), uciPlayer(ctx, oppPath, oppArgs, "", oppOpts)},
+		Openings:    starts,
+		Games:       len(starts),
+		MoveTime:    *moveTime,
+		Margin:      time.Second, // judges hangs, not milliseconds: a move time is not a clock
+		FirstToMove: true,
+		Concurrency: *concurrency,
+		Event:       "Squall endgames",
+	}
+	var pgnFile *pendingFile
+	if *pgnOut != "" {
+		if pgnFile, err = createPending(*pgnOut); err != nil {
+			return err
+		}
+		defer pgnFile.discard()
+		cfg.PGN = pgnFile
+	}
+	good := 0
+	success := func(g *match.Game) bool {
+		if *want == "win" {
+			return g.Points() == 2
+		}
+		return g.Points() >= 1
+	}
+	cfg.Progress = func(p match.Progress) {
+		g := p.Game
+		mark := "ok"
+		if success(g) {
+			good++
+		} else {
+			mark = "FAILED"
+		}
+		fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
+			g.Start.FEN(), g.Result, g.Detail, len(g.Moves), mark)
+	}
+	rep, runErr := match.Run(ctx, cfg)
+	verb := "converted"
+	if *want == "draw" {
+		verb = "held"
+	}
+	if rep.Stats.Games > 0 {
+		tables := "with the tables"
+		if *noTB {
+			tables = "without tables"
+		}
+		fmt.Fprintf(stdout, "\n%s %s %d/%d positions (%s to move, %s, %v a move, against %s); %d incidents\n",
+			rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, rep.Names[1], len(rep.Incidents))
+		for _, in := range rep.Incidents {
+			fmt.Fprintf(stdout, "  %s\n", in)
+		}
+	}
+	if pgnFile != nil && len(rep.Games) > 0 {
+		if err := pgnFile.commit(); err != nil {
+			return err
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	return runErr
+}
+
+// pieceValue ranks material for deciding which side is the weaker one.
+var pieceValue = [...]int{chess.Pawn: 1, chess.Knight: 3, chess.Bishop: 3, chess.Rook: 5, chess.Queen: 9}
+
+// weaker reports whether the side to move has less material than the
+// other: in a drawn position it is the side that must hold the draw.
+func weaker(p *chess.Position) bool {
+	us, them := p.SideToMove(), p.SideToMove().Other()
+	var own, other int
+	for pt := chess.Pawn; pt <= chess.Queen; pt++ {
+		own += pieceValue[pt] * p.Pieces(us, pt).Count()
+		other += pieceValue[pt] * p.Pieces(them, pt).Count()
+	}
+	return own < other
+}
+
+// materialName is the table name of p's material, the side to move first
+// ("KRvKP").
+func materialName(p *chess.Position) string {
+	side := func(c chess.Color) string {
+		s := "K"
+		for _, pt := range []chess.PieceType{chess.Queen, chess.Rook, chess.Bishop, chess.Knight, chess.Pawn} {
+			s += strings.Repeat(string("PNBRQ"[pt-chess.Pawn]), p.Pieces(c, pt).Count())
+		}
+		return s
+	}
+	return side(p.SideToMove()) + "v" + side(p.SideToMove().Other())
+}

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// runMainEnv makes the test binary behave as squall itself when set: tests
+// of commands that start Squall as a UCI child (os.Executable() + "uci")
+// then get a working engine.
+const runMainEnv = "SQUALL_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
