@@ -10,6 +10,7 @@ package tui
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -120,10 +121,16 @@ type Options struct {
 	Publish func(g engine.Game, ply int) error
 
 	// Book is an opening book whose moves for the shown position are
-	// listed with their weights; BookLearning (nil: none) is its learning
-	// side file, where the never/always marks set from the board go.
+	// listed with their weights; in a game (not in analysis) the engine
+	// plays from it while it has a move. BookLearning (nil: none) is its
+	// learning side file: the never/always marks set from the board go
+	// there, and each game's result is credited to the book moves the
+	// engine played in it.
 	Book         *book.Book
 	BookLearning *book.Learning
+	// BookRand is the random source of the engine's choice among book
+	// moves (tests seed it); nil means one seeded unpredictably.
+	BookRand *rand.Rand
 	// Tablebase, when set, gives the Syzygy result of shown positions
 	// with few enough pieces.
 	Tablebase *tablebase.Tablebase
@@ -193,6 +200,14 @@ type Model struct {
 	// know is what the opening list, book and tablebase say about the
 	// shown position, looked up when it is shown.
 	know knowledge
+	// rng chooses the engine's book moves; pendingBook is a chosen book
+	// move not yet delivered (a bookMsg); bookLine the book moves the
+	// engine played in the game in progress, and learned says the game's
+	// result has been credited to them.
+	rng         *rand.Rand
+	pendingBook *bookWait
+	bookLine    []bookPlay
+	learned     bool
 	// unpublished says the game or the shown position changed since the
 	// last Publish; publishOff that Publish failed and is not called again.
 	unpublished bool
@@ -217,6 +232,12 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt: opt, r: r, eng: a, keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV),
+		rng: opt.BookRand,
+	}
+	if m.rng == nil {
+		// Seeded from the runtime's random source once; every choice
+		// after that is the model's own.
+		m.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	m.st = newStyles(r, opt.Theme, opt.Letters)
 	if opt.Autosave != "" {
@@ -304,6 +325,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 	m.tree = NewTree(start)
 	m.mode, m.human, m.level = mode, human, level
 	m.over, m.banner, m.result = false, "", "*"
+	m.pendingBook, m.bookLine, m.learned = nil, nil, false
 	m.clock = newClocks(base, inc)
 	m.tagGame()
 	m.newGame = true
@@ -322,6 +344,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 func (m *Model) loadGame(t *Tree) {
 	m.tree = t
 	m.mode, m.over, m.banner = Analysis, false, ""
+	m.pendingBook, m.bookLine, m.learned = nil, nil, false
 	m.result = t.Result
 	m.clock = newClocks(0, 0)
 	m.newGame = true

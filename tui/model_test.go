@@ -155,7 +155,7 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 			}
 			if r := runCmd(c); r != nil {
 				switch r.(type) {
-				case infoMsg, doneMsg:
+				case infoMsg, doneMsg, bookMsg:
 					return r
 				}
 			}

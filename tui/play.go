@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -72,12 +73,25 @@ func (m *Model) humanMayMove() error {
 
 // playMove plays m (legal in the shown position) and returns what follows:
 // the engine's reply, a new analysis, the autosave, the end of the game.
-func (m *Model) playMove(mv chess.Move) tea.Cmd {
+func (m *Model) playMove(mv chess.Move) tea.Cmd { return m.play(mv, false) }
+
+// play is playMove; fromBook says the engine plays mv from its book: the
+// move is recorded for learning (before a result it may bring is learned
+// from), commented as a book move and announced.
+func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	mover := m.pos.SideToMove()
 	inGame := m.mode != Analysis && !m.over && m.atEnd()
+	var note string
+	if fromBook {
+		m.recordBook(mv)
+		note = "book move " + sanLine(m.pos, []chess.Move{mv})[0]
+	}
 	n := m.tree.Play(m.cur, m.pos, mv)
+	if fromBook && !slices.Contains(n.Comments, bookComment) {
+		n.Comments = append(n.Comments, bookComment)
+	}
 	m.setCur(n)
-	m.message, m.msgIsErr = "", false
+	m.message, m.msgIsErr = note, false
 	var cmds []tea.Cmd
 	if inGame {
 		now := m.opt.Now()
@@ -141,6 +155,7 @@ func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 	m.tree.Tags.Set("Termination", termination)
 	m.clock.stop(m.opt.Now())
 	m.ticking = false
+	m.learnBook(result)
 	cmds := []tea.Cmd{m.autosave()}
 	if m.opt.QuitOnGameOver {
 		m.quitting = true
@@ -181,6 +196,10 @@ func (m *Model) sync() tea.Cmd {
 	case m.analysisOn:
 		want = searchAnalysis
 	}
+	if m.pendingBook != nil && m.pendingBook.node == m.cur && want == searchMove {
+		return nil // the engine's book move is on its way
+	}
+	m.pendingBook = nil // superseded: its message is dropped when it comes
 	if m.running && m.run.kind == want && m.run.node == m.cur &&
 		(want != searchAnalysis || m.run.multi == m.multiPV) {
 		return nil
@@ -192,6 +211,13 @@ func (m *Model) sync() tea.Cmd {
 	m.panel.thinking = false
 	if want == 0 {
 		return nil
+	}
+	if want == searchMove {
+		// The engine's move comes from the book while the book has one;
+		// analysis and hints always search.
+		if mv, ok := m.pickBook(); ok {
+			return m.startBookMove(mv)
+		}
 	}
 	var lim engine.Limits
 	switch want {
@@ -411,6 +437,7 @@ func (m *Model) takeback() tea.Cmd {
 	for n.Parent != nil && m.tree.Position(n).SideToMove() != m.human {
 		n = m.tree.Truncate(n)
 	}
+	m.dropBookAfter(n.Ply())
 	if m.over {
 		m.over, m.banner, m.result = false, "", "*"
 		m.tree.Result = "*"

@@ -43,6 +43,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case doneMsg:
 		cmd := m.handleDone(msg)
 		return m, cmd
+	case bookMsg:
+		cmd := m.handleBook(msg)
+		return m, cmd
 	case tickMsg:
 		cmd := m.handleTick()
 		return m, cmd

@@ -330,7 +330,8 @@ func (m *Model) fullHelp(h int) string {
 	}
 	if m.opt.Book != nil {
 		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓),",
-			"never (✗) or neither, in the book's learning file.")
+			"never (✗) or neither, in the book's learning file. In games the engine",
+			"plays from the book, and each result teaches it which lines to prefer.")
 	}
 	if m.opt.Tablebase != nil {
 		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a",
