@@ -23,6 +23,13 @@ import (
 // (OwnBook, BookFile, BookVariety) and Syzygy tables (SyzygyPath,
 // Syzygy50MoveRule, and SyzygyProbeDepth for a TablebaseAnalyzer), which
 // work with any Analyzer; see server_knowledge.go.
+//
+// With OwnBook on, the book learns from the server's games. UCI never tells
+// an engine the result, so the score of the 10th search after the server's
+// last book move (or of an earlier one that sees a mate) stands in for it:
+// +1.50 or better is a win, -1.50 or worse a loss, anything between a draw,
+// which teaches nothing. Once per game, the result is credited to the book
+// moves the server played, in BookFile's side file (BookFile + ".learn").
 type Server struct {
 	a      engine.Analyzer
 	author string
@@ -41,6 +48,9 @@ type Server struct {
 	done         chan struct{}
 	untilStopped bool
 	ponder       *serverPonder // nil unless the search was "go ponder"
+	// move is the running or finished "go" when book learning counts it,
+	// until learnFromMove takes it after the search is over.
+	move *serverMove
 }
 
 // serverPonder hands a ponderhit to the Analyzer only once the search has
@@ -74,6 +84,13 @@ func (sp *serverPonder) ponderHit(a engine.Analyzer) {
 	if sp.reported {
 		a.PonderHit()
 	}
+}
+
+// wasHit reports whether ponderhit was received.
+func (sp *serverPonder) wasHit() bool {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.hit
 }
 
 // report notes that the search is running and passes on a ponderhit that
@@ -146,20 +163,25 @@ func (s *Server) searching() bool {
 	}
 }
 
-// stopSearch stops the running search and waits for its bestmove.
+// stopSearch stops the running search and waits for its bestmove. The
+// finished search is then taken into book learning, as by wait.
 func (s *Server) stopSearch() {
 	if s.done == nil {
 		return
 	}
 	s.cancel()
 	<-s.done
+	s.learnFromMove()
 }
 
-// wait lets a running limited search finish.
+// wait lets a running limited search finish, then takes it into book
+// learning: only here, and in stopSearch, is a search known to be over, so
+// that its result can be read without a race.
 func (s *Server) wait() {
 	if s.done != nil {
 		<-s.done
 	}
+	s.learnFromMove()
 }
 
 // Handle executes one command line and reports whether it was "quit".
@@ -184,6 +206,7 @@ func (s *Server) Handle(line string) bool {
 			return false
 		}
 		s.wait()
+		s.know.game = bookGame{}
 		if err := s.a.NewGame(); err != nil {
 			s.errorf("ucinewgame: %v", err)
 		}
@@ -419,8 +442,10 @@ func (s *Server) serverGo(f []string) {
 		return
 	}
 	chess960 := s.chess960 || p.Chess960()
+	s.know.game.follow(s.start.FEN(), len(s.moves))
+	mv := s.gameMove(lim)
 	if m, ok := s.bookMove(p, lim, chess960); ok {
-		s.serverBookGo(p, m, lim)
+		s.serverBookGo(p, m, lim, mv)
 		return
 	}
 	tbHits := s.tablebaseRoot(p, &lim)
@@ -435,6 +460,10 @@ func (s *Server) serverGo(f []string) {
 		}
 	}
 	s.ponder = sp
+	if mv != nil {
+		mv.ponder = sp
+	}
+	s.move = mv
 	g := engine.Game{Start: s.start, Moves: s.moves}
 	go func() {
 		defer cancel()
@@ -452,6 +481,9 @@ func (s *Server) serverGo(f []string) {
 		}
 		// bestmove and the end of the search are one step (see searching).
 		line := serverBestMove(p, res, chess960)
+		if mv != nil {
+			mv.res, mv.ok = res, err == nil // read after done is closed
+		}
 		s.outMu.Lock()
 		fmt.Fprintln(s.out, line)
 		s.out.Flush()

@@ -20,6 +20,12 @@ import (
 // move answers "go" without a search, and Syzygy tables, which restrict the
 // root moves of a search in a tablebase position to those that keep its
 // result (a won ending is converted, a drawn one held).
+//
+// The book learns from the server's own games (typhoon's book learning, as
+// Crafty does it over protocols that never tell an engine the result): the
+// score of the learnAfter-th search after the server's last book move of a
+// game stands in for the game's result, and is credited to every book move
+// the server played in that game, in the learning file next to the book.
 
 // TablebaseAnalyzer is an Analyzer that can also probe Syzygy tables inside
 // its search. The server hands it the tables of SyzygyPath together with
@@ -57,6 +63,55 @@ type serverKnowledge struct {
 	tb           *tablebase.Tablebase
 	tbProbeDepth int
 	tb50         bool
+
+	game bookGame // the game being played, for book learning
+}
+
+// Book learning judges a game by the score of a search out of the book.
+const (
+	// learnAfter is the search out of the book whose score is taken
+	// (Crafty's choice). Earlier, the score still mostly echoes the book's
+	// own view of the opening (near equality for any sound line); much
+	// later, it says more about the middlegame play than about the line,
+	// and the game may be over before the GUI asks again.
+	learnAfter = 10
+	// learnMargin (centipawns, from the server's side) is the score taken
+	// for a win or, negated, a loss. One and a half pawns out of the
+	// opening is rarely thrown away between engines of similar strength;
+	// anything closer is a draw, which teaches nothing.
+	learnMargin = 150
+)
+
+// bookGame is what book learning keeps of the game being played. UCI has no
+// game: a game starts at "ucinewgame", or when a "go" comes for another
+// start position or fewer moves than the last one (a GUI that never sends
+// ucinewgame, or a takeback).
+type bookGame struct {
+	start    string        // FEN of the game's start position
+	plies    int           // moves from start at the last "go"
+	played   []book.Played // book moves the server played, each once
+	searches int           // game moves searched since the last book move
+	learned  bool          // the line has been judged: once per game
+}
+
+// follow notes a "go" for the game from start after plies moves, starting a
+// new game when it is not the one being played.
+func (g *bookGame) follow(start string, plies int) {
+	if start != g.start || plies < g.plies {
+		*g = bookGame{}
+	}
+	g.start, g.plies = start, plies
+}
+
+// serverMove is a "go" that may be a move of the game, kept until its search
+// is over: a book move, or a search the server's book learning counts.
+type serverMove struct {
+	book   *book.Played  // the book move answered; nil for a search
+	ponder *serverPonder // "go ponder": a move of the game only after ponderhit
+	// res and ok (the search returned no error) are written by the search
+	// goroutine before it closes done, and read only after done is closed.
+	res engine.Result
+	ok  bool
 }
 
 func newServerKnowledge() serverKnowledge {
@@ -158,6 +213,7 @@ func (s *Server) openBook(path string) error {
 	k := &s.know
 	if path == "" {
 		k.bookPath, k.book, k.learning = "", nil, nil
+		k.game = bookGame{}
 		return nil
 	}
 	b, err := book.Open(path)
@@ -169,6 +225,7 @@ func (s *Server) openBook(path string) error {
 		return err
 	}
 	k.bookPath, k.book, k.learning = path, b, l
+	k.game = bookGame{} // the moves played so far belong to the old book
 	s.println("info string book %s: %d entries", path, b.Len())
 	return nil
 }
@@ -214,28 +271,116 @@ func (s *Server) passTablebase() {
 	}
 }
 
+// serverGameMove reports whether a "go" with lim asks for a move of a game:
+// the search would end by itself (a clock, depth, nodes or movetime).
+// Infinite analysis, a mate search and searchmoves are the GUI asking for a
+// search, not for a move to play.
+func serverGameMove(lim engine.Limits) bool {
+	if lim.Infinite || lim.Mate > 0 || len(lim.SearchMoves) > 0 {
+		return false
+	}
+	return lim.WTime != 0 || lim.BTime != 0 || lim.MoveTime != 0 || lim.Depth != 0 || lim.Nodes != 0
+}
+
 // bookMove returns the book's move for p when the book should answer this
-// "go": OwnBook is on, the game is standard chess, and the search would end
-// by itself (a clock, depth, nodes or movetime). Infinite analysis, a mate
-// search and searchmoves are the GUI asking for a search, so they get one.
+// "go": OwnBook is on, the game is standard chess, and lim asks for a move
+// of a game (analysis gets a search).
 func (s *Server) bookMove(p *chess.Position, lim engine.Limits, chess960 bool) (chess.Move, bool) {
 	k := &s.know
-	if !k.ownBook || k.book == nil || chess960 {
-		return chess.NullMove, false
-	}
-	if lim.Infinite || lim.Mate > 0 || len(lim.SearchMoves) > 0 {
-		return chess.NullMove, false
-	}
-	if lim.WTime == 0 && lim.BTime == 0 && lim.MoveTime == 0 && lim.Depth == 0 && lim.Nodes == 0 {
+	if !k.ownBook || k.book == nil || chess960 || !serverGameMove(lim) {
 		return chess.NullMove, false
 	}
 	return k.book.Pick(p, k.rng, k.variety, k.learning)
 }
 
+// gameMove returns the record of a "go" for book learning, or nil when the
+// go does not count: OwnBook off, no book (or learning) loaded, or analysis.
+func (s *Server) gameMove(lim engine.Limits) *serverMove {
+	k := &s.know
+	if !k.ownBook || k.book == nil || k.learning == nil || !serverGameMove(lim) {
+		return nil
+	}
+	return &serverMove{}
+}
+
+// learnFromMove takes the finished "go" into the game's book learning; it
+// runs on the server's goroutine once the search is over (done closed). A
+// book move is added to the game's line; a search out of the book is
+// counted, and the learnAfter-th one (or an earlier one that sees a mate,
+// as the game may end before the GUI asks again) judges the line: the
+// learning file is updated and saved, once per game.
+func (s *Server) learnFromMove() {
+	mv := s.move
+	s.move = nil
+	k := &s.know
+	g := &k.game
+	if mv == nil || k.learning == nil || g.learned {
+		return
+	}
+	if mv.ponder != nil && !mv.ponder.wasHit() {
+		return // pondered on a move the opponent did not play
+	}
+	if mv.book != nil {
+		if !slices.Contains(g.played, *mv.book) {
+			g.played = append(g.played, *mv.book)
+		}
+		g.searches = 0
+		return
+	}
+	// A search that failed, found no move (the game is over) or reported
+	// no score says nothing of the line.
+	if len(g.played) == 0 || !mv.ok || mv.res.BestMove == chess.NullMove || mv.res.Last.Depth == 0 {
+		return
+	}
+	g.searches++
+	score := mv.res.Last.Score
+	if g.searches < learnAfter && score.Mate == 0 {
+		return
+	}
+	g.learned = true
+	r := learnResult(score)
+	moves := "book moves"
+	if len(g.played) == 1 {
+		moves = "book move"
+	}
+	s.println("info string book learning: %s for %d %s", learnResultName(r), len(g.played), moves)
+	if r == book.Draw {
+		return // nothing to credit, nothing to write
+	}
+	k.learning.Update(g.played, r)
+	if err := k.learning.Save(); err != nil {
+		s.errorf("book learning: %v", err)
+	}
+}
+
+// learnResult is the result a search's score stands for, from the side to
+// move (the server's).
+func learnResult(sc engine.Score) book.Result {
+	switch {
+	case sc.Mate > 0 || sc.Mate == 0 && sc.CP >= learnMargin:
+		return book.Win
+	case sc.Mate < 0 || sc.Mate == 0 && sc.CP <= -learnMargin:
+		return book.Loss
+	}
+	return book.Draw
+}
+
+func learnResultName(r book.Result) string {
+	switch r {
+	case book.Win:
+		return "win"
+	case book.Loss:
+		return "loss"
+	}
+	return "draw"
+}
+
 // serverBookGo answers "go" with a book move: at once, or for "go ponder"
 // when pondering ends (ponderhit or stop), as a search would. The ponder
 // move offered is the book's heaviest reply, if it has one.
-func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits) {
+//
+// mv, if not nil, records the move for book learning.
+func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits, mv *serverMove) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.cancel, s.done, s.untilStopped = cancel, done, lim.Ponder
@@ -245,6 +390,11 @@ func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits
 	} else {
 		cancel()
 	}
+	if mv != nil {
+		mv.book = &book.Played{Key: book.Key(p), Move: book.EncodeMove(m)}
+		mv.ponder = s.ponder
+	}
+	s.move = mv
 	res := engine.Result{BestMove: m}
 	q := p.Clone()
 	var u chess.Undo

@@ -2,12 +2,18 @@ package uci
 
 import (
 	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/search"
@@ -479,5 +485,525 @@ func TestServerSyzygyAnalyzer(t *testing.T) {
 	s.quiet("setoption name SyzygyPath value <empty>")
 	if a.calls != 4 || a.tb != nil {
 		t.Errorf("after SyzygyPath <empty>: %d calls, tb %v", a.calls, a.tb != nil)
+	}
+}
+
+// Book learning: the server judges its book line by the score of its 10th
+// search out of the book, since UCI never tells it the result.
+
+// srvScoreAnalyzer is an Analyzer whose every search plays the first legal
+// move (or the move the test sets) at a score the test chooses, so that
+// book learning can be driven to any result. "go ponder" waits for
+// ponderhit or stop, "go infinite" for stop.
+type srvScoreAnalyzer struct {
+	mu    sync.Mutex
+	score engine.Score
+	play  string // UCI move to play when legal; "" for the first legal move
+	mute  bool   // report nothing: a search stopped before its first score
+	hit   chan struct{}
+}
+
+func newSrvScoreAnalyzer() *srvScoreAnalyzer {
+	return &srvScoreAnalyzer{hit: make(chan struct{}, 1)}
+}
+
+func (a *srvScoreAnalyzer) set(sc engine.Score, play string) {
+	a.mu.Lock()
+	a.score, a.play = sc, play
+	a.mu.Unlock()
+}
+
+func (a *srvScoreAnalyzer) setMute(mute bool) {
+	a.mu.Lock()
+	a.mute = mute
+	a.mu.Unlock()
+}
+
+func (a *srvScoreAnalyzer) Name() string             { return "score" }
+func (a *srvScoreAnalyzer) Options() []engine.Option { return nil }
+func (a *srvScoreAnalyzer) SetOption(name, _ string) error {
+	return fmt.Errorf("no option %q", name)
+}
+func (a *srvScoreAnalyzer) NewGame() error { return nil }
+func (a *srvScoreAnalyzer) Close() error   { return nil }
+
+func (a *srvScoreAnalyzer) PonderHit() {
+	select {
+	case a.hit <- struct{}{}:
+	default:
+	}
+}
+
+func (a *srvScoreAnalyzer) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	p, err := g.Position()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N == 0 {
+		return engine.Result{}, nil
+	}
+	a.mu.Lock()
+	best := ml.Moves[0]
+	if m, ok := srvFindMove(p, a.play); ok {
+		best = m
+	}
+	in := engine.Info{Depth: 1, Score: a.score, Nodes: 1, PV: []chess.Move{best}}
+	mute := a.mute
+	a.mu.Unlock()
+	if mute {
+		return engine.Result{BestMove: best}, nil
+	}
+	select {
+	case <-a.hit: // left by an earlier search
+	default:
+	}
+	info(in) // the server passes a ponderhit on once the search has reported
+	switch {
+	case lim.Ponder:
+		select {
+		case <-ctx.Done():
+		case <-a.hit:
+		}
+	case lim.Infinite:
+		<-ctx.Done()
+	}
+	return engine.Result{BestMove: best, Last: in}, nil
+}
+
+// The learning test book: 1.e4 from the start, 3.Bb5 after 1.e4 e5 2.Nf3
+// Nc6 (reached again after searches), and 3.c4 after 1.d4 d5 (reached in
+// the tests from another start position).
+var srvLearnBook = []srvBookMove{
+	{"", "e2e4", 1},
+	{"e2e4 e7e5 g1f3 b8c6", "f1b5", 1},
+	{"d2d4 d7d5", "c2c4", 1},
+}
+
+// srvLearner plays games for book learning: the server plays White, first
+// from the book, then by searches of a srvScoreAnalyzer; the opponent
+// answers each move with its first legal move.
+type srvLearner struct {
+	*srvSession
+	a       *srvScoreAnalyzer
+	path    string   // the book; its learning file is book.LearnPath(path)
+	start   string   // FEN of the game's start; "" for the start position
+	moves   []string // the game so far
+	reports []string // book learning lines not yet taken
+}
+
+func newSrvLearner(t *testing.T) *srvLearner {
+	t.Helper()
+	a := newSrvScoreAnalyzer()
+	l := &srvLearner{srvSession: newSrvSessionWith(t, a), a: a, path: srvWriteBook(t, srvLearnBook)}
+	l.quiet("setoption name OwnBook value true")
+	l.exchange("setoption name BookFile value " + l.path)
+	return l
+}
+
+// note keeps the book learning lines (and errors) among lines.
+func (l *srvLearner) note(lines []string) {
+	for _, x := range lines {
+		if strings.HasPrefix(x, "info string book learning") || strings.HasPrefix(x, "info string error") {
+			l.reports = append(l.reports, x)
+		}
+	}
+}
+
+// sendPosition sends the game's position and updates the mirror.
+func (l *srvLearner) sendPosition() {
+	l.t.Helper()
+	cmd, p := "position startpos", chess.NewPosition()
+	if l.start != "" {
+		var err error
+		if p, err = chess.ParseFEN(l.start); err != nil {
+			l.t.Fatal(err)
+		}
+		cmd = "position fen " + l.start
+	}
+	var u chess.Undo
+	for _, tok := range l.moves {
+		m, err := p.ParseUCI(tok)
+		if err != nil {
+			l.t.Fatalf("game move %s: %v", tok, err)
+		}
+		p.MakeMove(m, &u)
+	}
+	if len(l.moves) > 0 {
+		cmd += " moves " + strings.Join(l.moves, " ")
+	}
+	l.note(l.exchange(cmd))
+	l.pos = p
+}
+
+// reply plays the server's move m and the opponent's answer, or its first
+// legal move when answer is "".
+func (l *srvLearner) reply(m, answer string) {
+	l.t.Helper()
+	q := l.pos.Clone()
+	mv, ok := srvFindMove(q, m)
+	if !ok {
+		l.t.Fatalf("%s is not legal in %s", m, q.FEN())
+	}
+	var u chess.Undo
+	q.MakeMove(mv, &u)
+	var ml chess.MoveList
+	q.GenerateLegal(&ml)
+	if ml.N == 0 {
+		l.t.Fatalf("the test game ended after %v %s", l.moves, m)
+	}
+	if answer == "" {
+		answer = ml.Moves[0].UCI(false)
+	}
+	l.moves = append(l.moves, m, answer)
+}
+
+// bookMove asks for a move where the book has want, and plays it.
+func (l *srvLearner) bookMove(want string) {
+	l.t.Helper()
+	l.sendPosition()
+	_, lines := l.search("wtime 10000 btime 10000")
+	if m, _ := srvBookAnswer(l.t, lines); m != want {
+		l.t.Fatalf("book move %s, want %s", m, want)
+	}
+	l.reply(want, "")
+}
+
+// searchOut asks for a move out of the book, scored sc, and plays it.
+func (l *srvLearner) searchOut(sc engine.Score) {
+	l.t.Helper()
+	l.searchPlaying(sc, "", "")
+}
+
+// searchPlaying is searchOut with the server's move (when legal) and the
+// opponent's answer chosen ("" for the first legal move).
+func (l *srvLearner) searchPlaying(sc engine.Score, play, answer string) {
+	l.t.Helper()
+	l.sendPosition()
+	l.a.set(sc, play)
+	best, lines := l.search("wtime 10000 btime 10000")
+	srvSearched(l.t, "out of the book", lines)
+	l.note(lines)
+	if play != "" && best[1] != play {
+		l.t.Fatalf("searched %s, the test set %s", best[1], play)
+	}
+	l.reply(best[1], answer)
+}
+
+// srvShuffle is knights out and back, repeated to at least n plies: a game
+// that returns to its start position (as the book's key sees it).
+func srvShuffle(n int) []string {
+	var moves []string
+	for len(moves) < n {
+		moves = append(moves, "g1f3", "g8f6", "f3g1", "f6g8")
+	}
+	return moves
+}
+
+// settle sends the game's position again, by which the server takes the
+// last search into book learning, and returns the learning lines printed
+// since the last settle.
+func (l *srvLearner) settle() []string {
+	l.t.Helper()
+	l.sendPosition()
+	r := l.reports
+	l.reports = nil
+	return r
+}
+
+// learned returns the learning file's score of the book move move after
+// the moves after, and fails unless the book's Candidates agree with it.
+func (l *srvLearner) learned(after, move string) int {
+	l.t.Helper()
+	lf, err := book.LoadLearning(book.LearnPath(l.path))
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	p := srvPlay(l.t, after)
+	m, err := p.ParseUCI(move)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	score, _ := lf.Lookup(book.Key(p), book.EncodeMove(m))
+	b, err := book.Open(l.path)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	found := false
+	for _, c := range b.Candidates(p, lf) {
+		if c.Move == m {
+			found = true
+			if c.Score != score {
+				l.t.Errorf("Candidates show %s after %q at %d, the file %d", move, after, c.Score, score)
+			}
+		}
+	}
+	if !found {
+		l.t.Errorf("%s after %q is not among the book's Candidates", move, after)
+	}
+	return score
+}
+
+// noLearningFile fails if the learning file was written.
+func (l *srvLearner) noLearningFile(what string) {
+	l.t.Helper()
+	if data, err := os.ReadFile(book.LearnPath(l.path)); !errors.Is(err, fs.ErrNotExist) {
+		l.t.Errorf("%s: learning file written (%v):\n%s", what, err, data)
+	}
+}
+
+func srvCP(cp int) engine.Score  { return engine.Score{CP: cp} }
+func srvMate(n int) engine.Score { return engine.Score{Mate: n} }
+func srvScores(n int, sc engine.Score) []engine.Score {
+	return slices.Repeat([]engine.Score{sc}, n)
+}
+
+// TestServerBookLearnScore plays 1.e4 from the book and then searches at
+// the given scores: the 10th search out of the book judges the line (one
+// seeing a mate at once), and nothing after it counts.
+func TestServerBookLearnScore(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		scores []engine.Score
+		at     int    // the search that judges the line
+		result string // as reported
+		want   int    // e2e4's learning score
+	}{
+		{"loss", srvScores(10, srvCP(-300)), 10, "loss", -1},
+		{"win at +150", append(srvScores(9, srvCP(0)), srvCP(150)), 10, "win", 1},
+		{"loss at -150", append(srvScores(9, srvCP(0)), srvCP(-150)), 10, "loss", -1},
+		{"draw at +149", append(srvScores(9, srvCP(0)), srvCP(149)), 10, "draw", 0},
+		{"draw at -149", append(srvScores(9, srvCP(0)), srvCP(-149)), 10, "draw", 0},
+		{"only the 10th counts", append(srvScores(9, srvCP(900)), srvCP(100)), 10, "draw", 0},
+		{"mate at the 10th", append(srvScores(9, srvCP(0)), srvMate(7)), 10, "win", 1},
+		{"mate seen early", []engine.Score{srvCP(0), srvCP(0), srvMate(3)}, 3, "win", 1},
+		{"mated early", []engine.Score{srvCP(0), srvMate(-2)}, 2, "loss", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newSrvLearner(t)
+			l.bookMove("e2e4")
+			for i, sc := range tc.scores {
+				l.searchOut(sc)
+				got := l.settle()
+				if i+1 < tc.at {
+					if len(got) > 0 {
+						t.Fatalf("after search %d: %q, want nothing before search %d", i+1, got, tc.at)
+					}
+					continue
+				}
+				want := "info string book learning: " + tc.result + " for 1 book move"
+				if len(got) != 1 || got[0] != want {
+					t.Fatalf("after search %d: %q, want %q", i+1, got, want)
+				}
+			}
+			if tc.want == 0 {
+				l.noLearningFile("a draw")
+			} else if got := l.learned("", "e2e4"); got != tc.want {
+				t.Errorf("e2e4 learned %d, want %d", got, tc.want)
+			}
+			// Once per game: more searches, even at the opposite score,
+			// change nothing.
+			before, _ := os.ReadFile(book.LearnPath(l.path))
+			for range learnAfter + 1 {
+				l.searchOut(srvCP(-600 * max(tc.want, 1)))
+			}
+			if got := l.settle(); len(got) > 0 {
+				t.Errorf("searches after the line was judged printed %q", got)
+			}
+			if after, _ := os.ReadFile(book.LearnPath(l.path)); string(after) != string(before) {
+				t.Errorf("learning file changed after the line was judged:\n%s\nthen\n%s", before, after)
+			}
+		})
+	}
+}
+
+// TestServerBookLearnNotCounted: analysis (infinite, mate, searchmoves), a
+// ponder search that is not played (stop, no ponderhit) and a search that
+// reported no score do not count; a ponder search that gets ponderhit does.
+func TestServerBookLearnNotCounted(t *testing.T) {
+	l := newSrvLearner(t)
+	l.bookMove("e2e4")
+	for range learnAfter - 2 {
+		l.searchOut(srvCP(-300))
+	}
+	l.sendPosition()
+	for _, args := range []string{"infinite", "ponder wtime 10000 btime 10000", ""} {
+		l.send(strings.TrimSpace("go " + args))
+		l.note(l.expect("info depth"))
+		l.send("stop")
+		l.note(l.expect("bestmove"))
+	}
+	var ml chess.MoveList
+	l.pos.GenerateLegal(&ml)
+	for _, args := range []string{"depth 3 mate 2", "depth 3 searchmoves " + ml.Moves[1].UCI(false)} {
+		_, lines := l.search(args)
+		l.note(lines)
+	}
+	// A search that reported no score says nothing of the line.
+	l.a.set(srvCP(-300), "")
+	l.a.setMute(true)
+	_, lines := l.search("wtime 10000 btime 10000")
+	l.note(lines)
+	l.a.setMute(false)
+	if got := l.settle(); len(got) > 0 {
+		t.Fatalf("analysis at the 9th search printed %q", got)
+	}
+	l.searchOut(srvCP(-300)) // the 9th
+	if got := l.settle(); len(got) > 0 {
+		t.Fatalf("9th search printed %q", got)
+	}
+	// The 10th, pondered and played.
+	l.a.set(srvCP(-300), "")
+	l.send("go ponder wtime 10000 btime 10000")
+	l.note(l.expect("info depth"))
+	l.send("ponderhit")
+	lines = l.expect("bestmove")
+	l.note(lines)
+	l.reply(strings.Fields(lines[len(lines)-1])[1], "")
+	if got := l.settle(); len(got) != 1 || got[0] != "info string book learning: loss for 1 book move" {
+		t.Fatalf("10th search, pondered and hit: %q, want a loss learned", got)
+	}
+	if got := l.learned("", "e2e4"); got != -1 {
+		t.Errorf("e2e4 learned %d, want -1", got)
+	}
+}
+
+// TestServerBookLearnPonderBook: a book move pondered on but not played
+// (stop) is not part of the game's line.
+func TestServerBookLearnPonderBook(t *testing.T) {
+	l := newSrvLearner(t)
+	l.sendPosition()
+	l.send("go ponder wtime 10000 btime 10000")
+	l.send("stop")
+	srvBookAnswer(t, l.expect("bestmove"))
+	// The GUI plays its own 1.d4 instead: no book move of the server's.
+	l.moves = []string{"d2d4", "e7e5"}
+	for range learnAfter + 1 {
+		l.searchOut(srvCP(-300))
+	}
+	if got := l.settle(); len(got) > 0 {
+		t.Errorf("a game without a book move played printed %q", got)
+	}
+	l.noLearningFile("no book move played")
+}
+
+// TestServerBookLearnGames: each game is judged on its own, whether the
+// GUI sends ucinewgame, a shorter game, or another start position.
+func TestServerBookLearnGames(t *testing.T) {
+	l := newSrvLearner(t)
+	game := func(what string, want int) {
+		t.Helper()
+		l.bookMove("e2e4")
+		for range learnAfter {
+			l.searchOut(srvCP(-300))
+		}
+		if got := l.settle(); len(got) != 1 || got[0] != "info string book learning: loss for 1 book move" {
+			t.Fatalf("%s: %q, want a loss learned", what, got)
+		}
+		if got := l.learned("", "e2e4"); got != want {
+			t.Errorf("%s: e2e4 learned %d, want %d", what, got, want)
+		}
+	}
+	game("first game", -1)
+	// ucinewgame, then a game as long as the last one: only ucinewgame
+	// tells the server that it is a new game.
+	l.note(l.exchange("ucinewgame"))
+	l.moves = srvShuffle(len(l.moves))
+	game("after ucinewgame", -2)
+	l.moves = nil // a GUI that never sends ucinewgame: the game got shorter
+	game("shorter game", -3)
+
+	// Another start position, with as many moves as the game before: a
+	// new game, whose count starts afresh and whose line is its own.
+	l.moves = nil
+	l.bookMove("e2e4")
+	for range 3 {
+		l.searchOut(srvCP(-300))
+	}
+	l.start = srvPlay(t, "d2d4 d7d5").FEN()
+	l.moves = srvShuffle(len(l.moves)) // as long as the game left
+	l.bookMove("c2c4")
+	for i := range learnAfter {
+		l.searchOut(srvCP(-300))
+		got := l.settle()
+		if i+1 < learnAfter && len(got) > 0 {
+			t.Fatalf("another start, search %d: %q; the last game's searches were counted", i+1, got)
+		}
+		if i+1 == learnAfter && (len(got) != 1 || got[0] != "info string book learning: loss for 1 book move") {
+			t.Fatalf("another start, search %d: %q, want a loss learned", i+1, got)
+		}
+	}
+	if got := l.learned("d2d4 d7d5", "c2c4"); got != -1 {
+		t.Errorf("another start: c2c4 learned %d, want -1", got)
+	}
+	if got := l.learned("", "e2e4"); got != -3 {
+		t.Errorf("another start: e2e4 learned %d, want still -3", got)
+	}
+}
+
+// TestServerBookLearnBackInBook: the server's searches lead back into the
+// book; the count starts again after its last book move, and the line
+// judged is both book moves.
+func TestServerBookLearnBackInBook(t *testing.T) {
+	l := newSrvLearner(t)
+	l.bookMove("e2e4")
+	l.moves[len(l.moves)-1] = "e7e5"
+	// 2.Nc3 Nf6 3.Nb1 Ng8 4.Nf3 Nc6: 1.e4 e5 2.Nf3 Nc6 again.
+	l.searchPlaying(srvCP(0), "b1c3", "g8f6")
+	l.searchPlaying(srvCP(0), "c3b1", "f6g8")
+	l.searchPlaying(srvCP(0), "g1f3", "b8c6")
+	l.bookMove("f1b5")
+	for i := range learnAfter {
+		l.searchOut(srvCP(-300))
+		got := l.settle()
+		if i+1 < learnAfter && len(got) > 0 {
+			t.Fatalf("search %d after the last book move: %q; the searches before it were counted", i+1, got)
+		}
+		if i+1 == learnAfter && (len(got) != 1 || got[0] != "info string book learning: loss for 2 book moves") {
+			t.Fatalf("search %d after the last book move: %q, want a loss for both", i+1, got)
+		}
+	}
+	if e4, bb5 := l.learned("", "e2e4"), l.learned("e2e4 e7e5 g1f3 b8c6", "f1b5"); e4 != -1 || bb5 != -1 {
+		t.Errorf("learned e2e4 %d, f1b5 %d; want -1 for both", e4, bb5)
+	}
+}
+
+// TestServerBookLearnOwnBookOff: searches with OwnBook off are not the
+// server's book games, and learn nothing.
+func TestServerBookLearnOwnBookOff(t *testing.T) {
+	l := newSrvLearner(t)
+	l.bookMove("e2e4")
+	l.quiet("setoption name OwnBook value false")
+	for range learnAfter + 1 {
+		l.searchOut(srvCP(-300))
+	}
+	if got := l.settle(); len(got) > 0 {
+		t.Errorf("OwnBook off printed %q", got)
+	}
+	l.noLearningFile("OwnBook off")
+}
+
+// TestServerBookLearnSaveError: a learning file that cannot be written is
+// reported, and the server carries on.
+func TestServerBookLearnSaveError(t *testing.T) {
+	l := newSrvLearner(t)
+	// A directory in the file's place: the rename over it fails, even
+	// for root.
+	if err := os.Mkdir(book.LearnPath(l.path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l.bookMove("e2e4")
+	for range learnAfter {
+		l.searchOut(srvCP(-300))
+	}
+	got := l.settle()
+	if len(got) != 2 || got[0] != "info string book learning: loss for 1 book move" ||
+		!strings.HasPrefix(got[1], "info string error: book learning: write "+book.LearnPath(l.path)) {
+		t.Fatalf("learning with an unwritable file printed %q, want the loss and an error", got)
+	}
+	l.searchOut(srvCP(0))
+	if got := l.settle(); len(got) > 0 {
+		t.Errorf("after the failed save: %q", got)
 	}
 }
