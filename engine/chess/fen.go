@@ -240,27 +240,7 @@ func (p *Position) parseEnPassant(s string) error {
 // letters (the rook files), as UCI GUIs expect in Chess960 mode.
 func (p *Position) FEN() string {
 	var b strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			pc := p.board[MakeSquare(f, r)]
-			if pc == NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(pc.Letter())
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
+	b.WriteString(BoardFEN(&p.board))
 	if p.side == White {
 		b.WriteString(" w ")
 	} else {
@@ -311,4 +291,34 @@ func sortCastling(b []byte) {
 			b[j], b[j-1] = b[j-1], b[j]
 		}
 	}
+}
+
+// BoardFEN is the piece placement field of a FEN for board, indexed by
+// Square (a1 = 0), NoPiece on empty squares. Code that sets positions up
+// square by square (random endings, tests) writes a FEN with it and lets
+// ParseFEN judge whether the result is legal.
+func BoardFEN(board *[64]Piece) string {
+	var b strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			pc := board[MakeSquare(f, r)]
+			if pc == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(pc.Letter())
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
 }

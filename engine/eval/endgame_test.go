@@ -143,20 +143,21 @@ func TestKPKAgainstStockfish(t *testing.T) {
 	checked := 0
 	deadline := time.Now().Add(20 * time.Second)
 	for checked < 60 && time.Now().Before(deadline) {
-		var board [64]byte
+		var board [64]chess.Piece
 		wk, bk, pw := rng.Intn(64), rng.Intn(64), 8+rng.Intn(48)
 		if wk == bk || wk == pw || bk == pw {
 			continue
 		}
-		board[wk], board[bk], board[pw] = 'K', 'k', 'P'
+		board[wk], board[bk] = chess.MakePiece(chess.White, chess.King), chess.MakePiece(chess.Black, chess.King)
+		board[pw] = chess.MakePiece(chess.White, chess.Pawn)
 		if rng.Intn(2) == 0 { // give Black the pawn half the time
-			board[pw] = 'p'
+			board[pw] = chess.MakePiece(chess.Black, chess.Pawn)
 		}
 		stm := "w"
 		if rng.Intn(2) == 0 {
 			stm = "b"
 		}
-		fen := boardFEN(board) + " " + stm + " - - 0 1"
+		fen := chess.BoardFEN(&board) + " " + stm + " - - 0 1"
 		p, err := chess.ParseFEN(fen)
 		if err != nil || !p.HasLegalMoves() {
 			continue
@@ -187,32 +188,6 @@ func TestKPKAgainstStockfish(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d random KPK positions agree with Stockfish", checked)
-}
-
-func boardFEN(b [64]byte) string {
-	var sb strings.Builder
-	for r := 7; r >= 0; r-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			c := b[r*8+f]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(c)
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if r > 0 {
-			sb.WriteByte('/')
-		}
-	}
-	return sb.String()
 }
 
 // The mating drives must prefer the defending king at the edge (KQK, KRK)

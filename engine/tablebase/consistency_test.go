@@ -2,7 +2,6 @@ package tablebase
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -11,55 +10,30 @@ import (
 // randomPosition places material m (white = first side) on random squares,
 // colours swapped when swap is set, and returns a legal position or nil.
 func randomPosition(r *rand.Rand, m *material, swap bool) *chess.Position {
-	var board [64]byte
+	var board [64]chess.Piece
 	for c := 0; c < 2; c++ {
 		for pt := 1; pt <= 6; pt++ {
 			for n := 0; n < m.counts[c][pt]; n++ {
 				for {
 					s := r.IntN(64)
-					if board[s] != 0 || (pt == 1 && (s < 8 || s >= 56)) {
+					if board[s] != chess.NoPiece || (pt == 1 && (s < 8 || s >= 56)) {
 						continue
 					}
-					letter := "PNBRQK"[pt-1]
-					col := c
+					col := chess.Color(c)
 					if swap {
-						col = 1 - c
+						col = col.Other()
 					}
-					if col == 1 {
-						letter += 'a' - 'A'
-					}
-					board[s] = letter
+					board[s] = chess.MakePiece(col, chess.PieceType(pt))
 					break
 				}
 			}
-		}
-	}
-	var sb strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			if b := board[rank*8+f]; b != 0 {
-				if empty > 0 {
-					sb.WriteByte(byte('0' + empty))
-					empty = 0
-				}
-				sb.WriteByte(b)
-			} else {
-				empty++
-			}
-		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			sb.WriteByte('/')
 		}
 	}
 	side := " w"
 	if r.IntN(2) == 1 {
 		side = " b"
 	}
-	p, err := chess.ParseFEN(sb.String() + side + " - - 0 1")
+	p, err := chess.ParseFEN(chess.BoardFEN(&board) + side + " - - 0 1")
 	if err != nil {
 		return nil
 	}

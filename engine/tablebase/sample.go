@@ -63,47 +63,25 @@ func (tb *Tablebase) Sample(rng *rand.Rand, material string, n, tries int, keep 
 // on ranks 2-7), with a random colour for the first side and a random side
 // to move.
 func randomFEN(rng *rand.Rand, sides []string) string {
-	var board [64]byte
-	first := rng.IntN(2) // 0: the first side is White
+	var board [64]chess.Piece
+	first := chess.Color(rng.IntN(2)) // the first side's colour
 	for i, s := range sides {
-		white := (i == 0) == (first == 0)
+		c := first
+		if i == 1 {
+			c = first.Other()
+		}
 		for _, r := range s {
+			pt := chess.PieceType(strings.IndexRune(" PNBRQK", r))
 			sq := rng.IntN(64)
-			for board[sq] != 0 || (r == 'P' && (sq < 8 || sq >= 56)) {
+			for board[sq] != chess.NoPiece || (pt == chess.Pawn && (sq < 8 || sq >= 56)) {
 				sq = rng.IntN(64)
 			}
-			c := byte(r)
-			if !white {
-				c += 'a' - 'A'
-			}
-			board[sq] = c
-		}
-	}
-	var b strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for file := 0; file < 8; file++ {
-			c := board[rank*8+file]
-			if c == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(c)
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			b.WriteByte('/')
+			board[sq] = chess.MakePiece(c, pt)
 		}
 	}
 	side := " w"
 	if rng.IntN(2) == 1 {
 		side = " b"
 	}
-	return b.String() + side + " - - 0 1"
+	return chess.BoardFEN(&board) + side + " - - 0 1"
 }
