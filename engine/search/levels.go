@@ -18,13 +18,22 @@ type level struct {
 	lines   int    // MultiPV lines searched to choose from
 }
 
-// levelFor maps an Elo rating to a level: the node budget doubles every
-// 130 Elo, from 60 nodes at 800, and the margin shrinks from 100 cp at 800
-// to 0 at 2600.
+// levelFor maps an Elo rating to a level. The node budget is 60 nodes at
+// 800 and doubles every 130 Elo up to 1500 (2,500 nodes), then every 90
+// Elo: measured against Stockfish's UCI_Elo at 10+0.1, one curve that
+// matched at 1500 left 2200 some 270 Elo short, as a deeper search gains
+// less per doubling than a shallow one loses (docs/ELO.md, levels). The margin shrinks from 100
+// cp at 800 to 61 at 1500 and 0 at 2300.
 func levelFor(elo int) level {
 	elo = max(minElo, min(elo, maxElo))
-	nodes := 60 * math.Pow(2, float64(elo-minElo)/130)
-	margin := max(0, (2600-elo)/18)
+	nodes := 60 * math.Pow(2, float64(min(elo, 1500)-minElo)/130)
+	if elo > 1500 {
+		nodes *= math.Pow(2, float64(elo-1500)/90)
+	}
+	margin := (2600 - elo) / 18
+	if elo > 1500 {
+		margin = max(0, 61*(2300-elo)/800)
+	}
 	lines := 1
 	if margin > 0 {
 		lines = 4

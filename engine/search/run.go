@@ -25,7 +25,10 @@ type search struct {
 	// 1 finish first so that even the weakest level has looked at every
 	// legal move once.
 	levelNodes bool
-	tb         tbProbe // Syzygy tables probed inside the tree
+	// level: a playing level chooses the move among the main thread's
+	// lines.
+	level bool
+	tb    tbProbe // Syzygy tables probed inside the tree
 
 	stop       atomic.Bool
 	pondering  atomic.Bool
@@ -146,6 +149,11 @@ func (cs *search) lineInfo(t *thread, i, depth int) engine.Info {
 	return in
 }
 
+// helpersChosen reports whether the search's move may come from a helper
+// thread: not for a playing level or MultiPV, whose lines are the main
+// thread's, the ones reported.
+func (cs *search) helpersChosen() bool { return cs.multiPV == 1 && !cs.level }
+
 // iterate is iterative deepening with aspiration windows, run by every
 // thread; the main thread (id 0) also reports and manages time.
 func (t *thread) iterate() {
@@ -163,11 +171,21 @@ func (t *thread) iterate() {
 	prevScore := 0
 	instability := 0.0
 	for depth := 1; depth <= maxDepth; depth++ {
-		// Lazy SMP: helper threads search a little deeper on odd ids so
-		// the threads' trees differ and fill the table for each other.
+		// Lazy SMP: helpers make their trees differ from the main
+		// thread's so that the threads fill the table for each other.
+		// Odd helpers search every other depth, those of the parity of
+		// the last one (a depth-limited search's target): they reach it
+		// after half the iterations, ordering their moves by the main
+		// thread's shallower entries, and end the search if they get
+		// there first. Even helpers search one ply deeper.
 		d := depth
 		if t.id > 0 && depth > 1 {
-			d += t.id & 1
+			if t.id&1 == 1 && (maxDepth-depth)%2 == 1 {
+				continue
+			}
+			if t.id&1 == 0 {
+				d++
+			}
 		}
 		t.rootDepth = d
 		for i := range t.rootMoves {
@@ -215,6 +233,14 @@ func (t *thread) iterate() {
 		}
 		t.completed = d
 		if t.id != 0 {
+			// A helper that completes the requested depth ends a
+			// depth-limited search: its result is as deep as the main
+			// thread's would be, and comes sooner (see Search, which
+			// takes the deepest thread's move).
+			if cs.lim.Depth > 0 && d >= cs.lim.Depth && cs.helpersChosen() {
+				cs.stop.Store(true)
+				break
+			}
 			continue
 		}
 		for i := 0; i < cs.multiPV; i++ {

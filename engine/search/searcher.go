@@ -232,6 +232,7 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		plan:      planTime(lim, root.SideToMove(), s.set.overhead),
 		hit:       make(chan struct{}),
 		nodeLimit: lim.Nodes,
+		level:     lv.limited,
 	}
 	if lv.limited && (cs.nodeLimit == 0 || lv.nodes < cs.nodeLimit) {
 		cs.nodeLimit, cs.levelNodes = lv.nodes, true
@@ -327,11 +328,28 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 	wg.Wait()
 
 	main := threads[0]
-	best := main.rootMoves[0]
+	// Lazy SMP's best thread: a helper that completed a deeper iteration
+	// than the main thread (helpers search one ply deeper on odd ids) has
+	// the better-founded move.
+	chosen := main
+	if cs.helpersChosen() {
+		for _, t := range threads[1:] {
+			if t.completed > chosen.completed {
+				chosen = t
+			}
+		}
+	}
+	best := chosen.rootMoves[0]
 	if lv.limited {
 		best = s.chooseLevelMove(main.rootMoves[:multiPV], lv)
 	}
 	res := engine.Result{BestMove: best.move, Last: cs.last}
+	if chosen != main {
+		res.Last = cs.lineInfo(chosen, 0, chosen.completed)
+		if info != nil {
+			info(res.Last) // the deepest line is the one the move comes from
+		}
+	}
 	if len(best.pv) > 1 && best.pv[0] == best.move {
 		res.PonderMove = best.pv[1]
 	} else {
