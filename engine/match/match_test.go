@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/pgn"
 )
 
 // fake is a deterministic in-process engine: choose picks its move from
@@ -547,11 +548,27 @@ func TestPGN(t *testing.T) {
 [Termination "time forfeit"]
 
 40... Kd7 41. e4 Kc6
-{White (Big "Q") loses by time forfeit: used 2s with 1s on the clock (sic)} 0-1
+;White (Big "Q") loses by time forfeit: used 2s with 1s on the clock {sic}
+0-1
 
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	// The pgn reader gets the moves and the ending back, braces and all.
+	var read []*pgn.Game
+	for pg, err := range pgn.NewReader(&b, "match.pgn").All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		read = append(read, pg)
+	}
+	if len(read) != 1 {
+		t.Fatalf("%d games read back", len(read))
+	}
+	line := read[0].Mainline()
+	if len(line) != 3 || line[2].Move != moves[2] || len(line[2].After) != 1 || line[2].After[0] != g.Detail {
+		t.Errorf("read back %d moves, last comments %q", len(line), line[len(line)-1].After)
 	}
 	// Player 1 had White and lost: the first engine scores the win.
 	if g.Points() != 2 || g.Incident.Player != 1 {
