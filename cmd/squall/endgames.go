@@ -29,7 +29,7 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
 	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
-	want := fs.String("want", "win", "win: positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold")
+	want := fs.String("want", "win", "win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
 	count := fs.Int("count", 20, "positions per material given with -material, or in all")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
 	moveTime := fs.Duration("movetime", time.Second, "time per move for both engines")
@@ -58,9 +58,23 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", *tbPath)
 	}
 
-	keep := func(_ *chess.Position, wdl int) bool { return wdl == 2 }
+	// Only positions where a wrong move spoils the result are kept: a
+	// win some move throws away and that is at least minDTZ plies from
+	// its conversion, a draw some move loses. Random placement otherwise
+	// yields mostly endings that play themselves (a mate in one, two
+	// knights that cannot mate).
+	const minDTZ = 9
+	keep := func(p *chess.Position, wdl int) bool {
+		if wdl != 2 || !canGoWrong(tb, p, 2) {
+			return false
+		}
+		dtz, ok := tb.ProbeDTZ(p)
+		return ok && dtz >= minDTZ
+	}
 	if *want == "draw" {
-		keep = func(p *chess.Position, wdl int) bool { return wdl == 0 && weaker(p) }
+		keep = func(p *chess.Position, wdl int) bool {
+			return wdl == 0 && weaker(p) && canGoWrong(tb, p, 0)
+		}
 	}
 	rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
 	var starts []*chess.Position
@@ -177,6 +191,21 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 		return errors.New("interrupted")
 	}
 	return runErr
+}
+
+// canGoWrong reports whether some legal move of p gives up its value wdl
+// (the 50-move rule counting).
+func canGoWrong(tb *tablebase.Tablebase, p *chess.Position, wdl int) bool {
+	moves, ok := tb.RootMoves(p, true)
+	if !ok {
+		return false
+	}
+	for _, m := range moves {
+		if m.WDL < wdl {
+			return true
+		}
+	}
+	return false
 }
 
 // pieceValue ranks material for deciding which side is the weaker one.
