@@ -221,6 +221,9 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 		side := p.SideToMove()
 		who := g.player(side)
 		lim := engine.Limits{Nodes: r.cfg.Nodes, Depth: r.cfg.Depth, MoveTime: r.cfg.MoveTime}
+		// The clock starts before the deadline is armed, so an engine
+		// stopped by the deadline has always used more than its time.
+		t0 := time.Now()
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if r.cfg.MoveTime > 0 {
 			sctx, cancel = context.WithTimeout(ctx, r.cfg.MoveTime+r.cfg.Margin)
@@ -232,7 +235,6 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 			// forfeit itself is judged on the time measured below.
 			sctx, cancel = context.WithTimeout(ctx, clock[side]+r.cfg.Margin)
 		}
-		t0 := time.Now()
 		res, serr := seats[who].a.Search(sctx, engine.Game{Start: g.Start, Moves: g.Moves}, lim, nil)
 		used := time.Since(t0)
 		cancel()
