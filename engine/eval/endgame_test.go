@@ -88,10 +88,11 @@ func TestSyzygyDrawsNearZero(t *testing.T) {
 			}
 		}
 	}
-	// Five need search, not a static rule (KRkp and KPkp races, a knight
-	// with a rook pawn): a regression guard, not the goal.
-	if bad > 5 {
-		t.Errorf("%d draws outside ±50, want at most 5", bad)
+	// Four need search, not a static rule (KRkp and KPkp races, a knight
+	// with a rook pawn): a regression guard, not the goal. The search
+	// settles them (search.TestTablebaseDrawsSearchNearZero).
+	if bad > 4 {
+		t.Errorf("%d draws outside ±50, want at most 4", bad)
 	}
 }
 
