@@ -7,6 +7,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // maxPV bounds the MultiPV lines the panel shows.
@@ -120,17 +121,17 @@ func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on
 	case on:
 		state = "analysing"
 	}
-	out = append(out, cut(st.title.Render(name)+st.muted.Render(" · "+state), width))
+	out = append(out, termtext.Cut(st.title.Render(name)+st.muted.Render(" · "+state), width))
 	i := a.last
 	if i.Depth == 0 && i.Nodes == 0 {
 		out = append(out, "")
 	} else {
-		work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", i.Depth, i.SelDepth, human(i.Nodes), human(i.NPS))
+		work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", i.Depth, i.SelDepth, termtext.Count(i.Nodes), termtext.Count(i.NPS))
 		more := fmt.Sprintf("hash %d%%  %s", i.HashFull/10, dur(i.Time))
 		if len(work)+2+len(more) <= width {
 			out = append(out, st.muted.Render(work+"  "+more))
 		} else { // narrow panel: two lines rather than losing the tail
-			out = append(out, st.muted.Render(truncate(work, width)), st.muted.Render(truncate(more, width)))
+			out = append(out, st.muted.Render(termtext.Cut(work, width)), st.muted.Render(termtext.Cut(more, width)))
 		}
 	}
 	for k := 0; k < n && k < maxPV; k++ {
@@ -162,36 +163,9 @@ func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on
 	return out
 }
 
-// human writes a count with a k/M/G suffix.
-func human(n uint64) string {
-	switch {
-	case n >= 10_000_000_000:
-		return fmt.Sprintf("%.0fG", float64(n)/1e9)
-	case n >= 10_000_000:
-		return fmt.Sprintf("%.0fM", float64(n)/1e6)
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
 func dur(d time.Duration) string {
 	if d < time.Minute {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-}
-
-// truncate cuts plain text to w runes.
-func truncate(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	if w <= 1 {
-		return string(r[:max(w, 0)])
-	}
-	return string(r[:w-1]) + "…"
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // dialog is a modal box drawn in place of the side panel: it takes every
@@ -235,7 +236,7 @@ func (d *pickerDialog) view(st *styles, width int) string {
 	from := max(0, min(d.sel-5, len(d.games)-10))
 	for i := from; i < len(d.games) && i < from+10; i++ {
 		t := d.games[i].Tags
-		line := truncate(fmt.Sprintf("%d. %s – %s %s", i+1, t.Get("White"), t.Get("Black"), d.games[i].Result), width-6)
+		line := termtext.Cut(fmt.Sprintf("%d. %s – %s %s", i+1, t.Get("White"), t.Get("Black"), d.games[i].Result), width-6)
 		if i == d.sel {
 			line = st.selected.Render(line)
 		}

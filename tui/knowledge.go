@@ -8,6 +8,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/opening"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // knowledge is what Squall knows about the shown position without
@@ -72,13 +73,13 @@ func (k *knowledge) lines(st *styles, w int) []string {
 		if k.inTheory {
 			sty = st.text
 		}
-		out = append(out, sty.Render(truncate(s, w)))
+		out = append(out, sty.Render(termtext.Cut(s, w)))
 	}
 	if len(k.cands) > 0 {
 		out = append(out, k.bookLine(st, w))
 	}
 	if k.hasTB {
-		out = append(out, st.text.Render(truncate(tbText(k.wdl, k.dtz, k.hasDTZ), w)))
+		out = append(out, st.text.Render(termtext.Cut(tbText(k.wdl, k.dtz, k.hasDTZ), w)))
 	}
 	return out
 }
@@ -135,7 +136,7 @@ func (k *knowledge) bookLine(st *styles, w int) string {
 			if last < len(items)-1 {
 				b.WriteString(st.muted.Render(" …"))
 			}
-			return cut(b.String(), w)
+			return termtext.Cut(b.String(), w)
 		}
 		first = k.bookSel
 	}

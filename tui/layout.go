@@ -4,24 +4,35 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-)
 
-// cut truncates a styled line to w cells.
-func cut(s string, w int) string {
-	if lipgloss.Width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+	"github.com/squall-chess/squall/tui/termtext"
+)
 
 // pad cuts or pads a styled line to exactly w cells.
 func pad(s string, w int) string {
-	s = cut(s, w)
+	s = termtext.Cut(s, w)
 	if n := lipgloss.Width(s); n < w {
 		s += strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// besideRows sets two columns side by side in h rows: each left line
+// padded to leftW cells, two spaces, the right line padded to rightW. The
+// shorter column ends in blank cells, so every row has the same width.
+func besideRows(left, right []string, leftW, rightW, h int) []string {
+	rows := make([]string, 0, max(h, 0))
+	for i := 0; i < h; i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		rows = append(rows, pad(l, leftW)+"  "+pad(r, rightW))
+	}
+	return rows
 }
 
 // oneLine makes free text (an error, a comment, a file's tag) safe for a

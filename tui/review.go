@@ -192,11 +192,7 @@ func (v *reviewView) View(width, height int) string {
 		return tooSmall(width, height)
 	}
 	st := v.st
-	eng := "no engine"
-	if v.env.Engine != nil {
-		eng = v.env.Engine.Name()
-	}
-	head := st.title.Render("Game review") + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
+	head := searchTitle(st, "Game review", v.env.Engine, v.opt.Limits)
 	status := ""
 	switch {
 	case v.err != nil:
@@ -238,16 +234,7 @@ func (v *reviewView) View(width, height int) string {
 	listW := width - boardW - 2
 	left := v.moveList(listW, bodyH)
 	lines := []string{pad(head, width), pad(status, width)}
-	for i := 0; i < bodyH; i++ {
-		l, r := "", ""
-		if i < len(left) {
-			l = left[i]
-		}
-		if i < len(right) {
-			r = right[i]
-		}
-		lines = append(lines, pad(l, listW)+"  "+pad(r, boardW))
-	}
+	lines = append(lines, besideRows(left, right, listW, boardW, bodyH)...)
 	lines = append(lines, pad(st.muted.Render("White's win% per ply"), width))
 	lines = append(lines, v.graph(width, graphH)...)
 	lines = append(lines, pad(st.muted.Render(v.msg), width))

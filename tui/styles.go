@@ -5,6 +5,7 @@ import (
 
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // styles are the theme's colours turned into lipgloss styles of one
@@ -24,19 +25,13 @@ func newStyles(r *lipgloss.Renderer, t themes.Theme, letters bool) *styles {
 		pieces = boardview.Letters
 	}
 	s := &styles{theme: t, board: boardview.New(r, t, pieces)}
-	ad := func(a themes.Adaptive) lipgloss.TerminalColor {
-		if a.Light == "" && a.Dark == "" {
-			return lipgloss.NoColor{}
-		}
-		return lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}
-	}
-	s.text = r.NewStyle().Foreground(ad(t.Text))
-	s.muted = r.NewStyle().Foreground(ad(t.Muted))
-	s.accent = r.NewStyle().Foreground(ad(t.Accent)).Bold(true)
-	s.err = r.NewStyle().Foreground(ad(t.Error)).Bold(true)
+	s.text = r.NewStyle().Foreground(termtext.Color(t.Text))
+	s.muted = r.NewStyle().Foreground(termtext.Color(t.Muted))
+	s.accent = r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true)
+	s.err = r.NewStyle().Foreground(termtext.Color(t.Error)).Bold(true)
 	s.bold = r.NewStyle().Bold(true)
-	s.title = r.NewStyle().Foreground(ad(t.Accent)).Bold(true)
+	s.title = r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true)
 	s.selected = r.NewStyle().Reverse(true)
-	s.dialog = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(ad(t.Accent)).Padding(0, 1)
+	s.dialog = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(termtext.Color(t.Accent)).Padding(0, 1)
 	return s
 }

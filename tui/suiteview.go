@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // SuiteOptions say which suite the suite view runs and how.
@@ -309,18 +310,6 @@ func (v *suiteView) export() string {
 	return fmt.Sprintf("%d results written to %s", res.Total, path)
 }
 
-func describeLimits(l engine.Limits) string {
-	switch {
-	case l.Depth > 0:
-		return fmt.Sprintf("depth %d", l.Depth)
-	case l.Nodes > 0:
-		return fmt.Sprintf("nodes %d", l.Nodes)
-	case l.MoveTime > 0:
-		return "movetime " + l.MoveTime.String()
-	}
-	return "no limit"
-}
-
 // View draws the header, the table beside the board and the key help.
 func (v *suiteView) View(width, height int) string {
 	if width < MinWidth || height < MinHeight {
@@ -339,11 +328,7 @@ func (v *suiteView) View(width, height int) string {
 		}
 	}
 	n := len(v.rows)
-	eng := "no engine"
-	if v.env.Engine != nil {
-		eng = v.env.Engine.Name()
-	}
-	head := st.title.Render("Suite "+oneLine(v.opt.Name)) + st.muted.Render(fmt.Sprintf("  %s · %s", eng, describeLimits(v.opt.Limits)))
+	head := searchTitle(st, "Suite "+oneLine(v.opt.Name), v.env.Engine, v.opt.Limits)
 	barW := 24
 	fill := 0
 	if n > 0 {
@@ -382,18 +367,8 @@ func (v *suiteView) View(width, height int) string {
 	bodyH := height - 4
 	tableW := width - boardW - 2
 	left := v.table(tableW, bodyH)
-	var lines []string
-	lines = append(lines, pad(head, width), pad(prog, width))
-	for i := 0; i < bodyH; i++ {
-		l, r := "", ""
-		if i < len(left) {
-			l = left[i]
-		}
-		if i < len(right) {
-			r = right[i]
-		}
-		lines = append(lines, pad(l, tableW)+"  "+pad(r, boardW))
-	}
+	lines := []string{pad(head, width), pad(prog, width)}
+	lines = append(lines, besideRows(left, right, tableW, boardW, bodyH)...)
 	// The message is one line cut to the width, whatever it says: a line
 	// break or an overlong line would push the screen out of place.
 	msg := st.muted.Render(oneLine(v.message))
@@ -483,7 +458,7 @@ func (v *suiteView) table(w, h int) []string {
 			mark, mv, style = "✗", row.out.Move, st.err
 			tm, depth = fmtSeconds(time.Duration(row.out.Time)), fmt.Sprint(row.out.Depth)
 		}
-		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %7s %5s", i+1, clip(id, 12), clip(want, 9), clip(mv, 9), mark, tm, depth)
+		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %7s %5s", i+1, termtext.Cut(id, 12), termtext.Cut(want, 9), termtext.Cut(mv, 9), mark, tm, depth)
 		line = pad(line, w)
 		if i == v.sel {
 			out = append(out, st.selected.Render(line))
@@ -495,13 +470,6 @@ func (v *suiteView) table(w, h int) []string {
 		out = append(out, st.err.Render("no positions: "+oneLine(v.opt.Name)))
 	}
 	return out
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 func fmtSeconds(d time.Duration) string {

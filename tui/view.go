@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // MinWidth and MinHeight are the smallest terminal the board is drawn in.
@@ -60,7 +61,7 @@ func (m Model) View() string {
 	g, ok := m.geometry()
 	if !ok {
 		msg := fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, m.width, m.height)
-		return lipgloss.PlaceHorizontal(max(m.width, 1), lipgloss.Center, truncate(msg, max(m.width, 1)))
+		return lipgloss.PlaceHorizontal(max(m.width, 1), lipgloss.Center, termtext.Cut(msg, max(m.width, 1)))
 	}
 	bodyH := m.height - bottomLines
 	var body string
@@ -153,7 +154,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		if name == "" || name == "?" {
 			name = colorName(c)
 		}
-		line := marker + m.st.bold.Render(truncate(name, 20))
+		line := marker + m.st.bold.Render(termtext.Cut(name, 20))
 		if name != colorName(c) {
 			line += m.st.muted.Render(" · " + colorName(c))
 		}
@@ -195,7 +196,7 @@ func (m *Model) comment(w, h int) []string {
 	lines := wrapWords(text, w)
 	if len(lines) > h {
 		lines = lines[:h]
-		lines[h-1] = truncate(lines[h-1]+" …", w)
+		lines[h-1] = termtext.Cut(lines[h-1]+" …", w)
 	}
 	for i := range lines {
 		lines[i] = m.st.text.Italic(true).Render(lines[i])

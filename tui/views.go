@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -61,4 +63,28 @@ func (m *Model) openView(v View) tea.Cmd {
 		m.running = false
 	}
 	return tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.width, Height: m.height} })
+}
+
+// searchTitle is the first line of a view that searches positions one by
+// one: its title, then the engine and the limits of each search.
+func searchTitle(st *styles, title string, eng engine.Analyzer, lim engine.Limits) string {
+	name := "no engine"
+	if eng != nil {
+		name = eng.Name()
+	}
+	return st.title.Render(title) + st.muted.Render(fmt.Sprintf("  %s · %s", name, describeLimits(lim)))
+}
+
+// describeLimits names the limit a search stops at ("depth 12"), as
+// results files record it.
+func describeLimits(l engine.Limits) string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("nodes %d", l.Nodes)
+	case l.MoveTime > 0:
+		return "movetime " + l.MoveTime.String()
+	}
+	return "no limit"
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,33 +14,21 @@ import (
 	"github.com/squall-chess/squall/review"
 )
 
+// reviewMoveTime is a review's time per position when no limit is given:
+// `squall review` and the board's review view search alike.
+const reviewMoveTime = 200 * time.Millisecond
+
 // runReview analyses one game of a PGN file and writes it annotated like
 // lichess: ?!/?/?? with "Best was …" comments and [%eval] on every move.
 func runReview(args []string, stdout, stderr io.Writer) error {
-	var f suiteFlags
-	fs := flag.NewFlagSet("review", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	var f searchFlags
+	fs := newFlagSet("review", "Usage: squall review GAME.pgn [--game N] [--movetime D | --depth N | --nodes N] [--engine CMD] --out OUT.pgn", stderr)
 	gameNo := fs.Int("game", 1, "which game of the file to review (1-based)")
 	out := fs.String("out", "", "write the annotated game to this PGN file (required)")
-	fs.DurationVar(&f.movetime, "movetime", 0, "time per position (default 200ms when no limit is given)")
-	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
-	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
-	fs.IntVar(&f.threads, "threads", 1, "search threads")
-	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
-	fs.StringVar(&f.engine, "engine", "", `UCI engine command line (default: the built-in engine)`)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: squall review GAME.pgn [--game N] [--movetime D | --depth N | --nodes N] [--engine CMD] --out OUT.pgn")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	f.add(fs, reviewMoveTime)
+	rest, err := parseArgs(fs, args)
+	if err != nil {
 		return err
-	}
-	var rest []string
-	for fs.NArg() > 0 { // flags may follow the file name
-		rest = append(rest, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return err
-		}
 	}
 	if len(rest) != 1 || *out == "" {
 		fs.Usage()
@@ -53,9 +40,6 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	lim, err := f.limits()
 	if err != nil {
 		return err
-	}
-	if f.movetime == 0 && f.depth == 0 && f.nodes == 0 {
-		lim.MoveTime = 200 * time.Millisecond
 	}
 	g, err := readGame(rest[0], *gameNo)
 	if err != nil {

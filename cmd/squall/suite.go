@@ -24,47 +24,50 @@ import (
 	"github.com/squall-chess/squall/tui"
 )
 
-// suiteFlags are the options of `squall suite`.
-type suiteFlags struct {
+// searchFlags choose the engine and the limits of each position's search,
+// for the commands that search positions one by one (suite, review).
+type searchFlags struct {
 	movetime time.Duration
 	depth    int
 	nodes    uint64
 	threads  int
 	hash     int
 	engine   string
-	out      string
-	compare  string
-	tui      bool
+	// defaultMoveTime is the limit when no flag gives one.
+	defaultMoveTime time.Duration
 }
 
-// runSuite runs an EPD test suite headless and prints `solved X/N`.
-func runSuite(args []string, stdout, stderr io.Writer) error {
-	var f suiteFlags
-	fs := flag.NewFlagSet("suite", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.DurationVar(&f.movetime, "movetime", 0, "time per position (default 1s when no limit is given)")
+// add defines the flags on fs, with the time per position when no limit is
+// given.
+func (f *searchFlags) add(fs *flag.FlagSet, defaultMoveTime time.Duration) {
+	f.defaultMoveTime = defaultMoveTime
+	fs.DurationVar(&f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
 	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
 	fs.IntVar(&f.threads, "threads", 1, "search threads")
 	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
 	fs.StringVar(&f.engine, "engine", "", `UCI engine command line, e.g. "/usr/games/stockfish" (default: the built-in engine)`)
+}
+
+// suiteFlags are the options of `squall suite`.
+type suiteFlags struct {
+	searchFlags
+	out     string
+	compare string
+	tui     bool
+}
+
+// runSuite runs an EPD test suite headless and prints `solved X/N`.
+func runSuite(args []string, stdout, stderr io.Writer) error {
+	var f suiteFlags
+	fs := newFlagSet("suite", fmt.Sprintf("Usage: squall suite %s|FILE.epd [flags]", strings.Join(epd.Bundled(), "|")), stderr)
+	f.add(fs, time.Second)
 	fs.StringVar(&f.out, "out", "", "write results to this .json or .csv file")
 	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since this earlier .json")
 	fs.BoolVar(&f.tui, "tui", false, "open the suite runner view instead of running headless")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: squall suite %s|FILE.epd [flags]\n", strings.Join(epd.Bundled(), "|"))
-		fs.PrintDefaults()
-	}
-	// Accept flags before and after the suite name.
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
 		return err
-	}
-	var rest []string
-	for fs.NArg() > 0 {
-		rest = append(rest, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return err
-		}
 	}
 	if len(rest) != 1 {
 		fs.Usage()
@@ -92,7 +95,7 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	a, err := openAnalyzer(ctx, f)
+	a, err := openAnalyzer(ctx, f.searchFlags)
 	if err != nil {
 		return err
 	}
@@ -170,7 +173,37 @@ func report(stdout io.Writer, suite *epd.Suite, engineName string, lim engine.Li
 	return nil
 }
 
-func (f suiteFlags) limits() (engine.Limits, error) {
+// newFlagSet is a subcommand's flag set: errors and the usage text, then
+// the flags' defaults, go to stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseArgs parses args with flags allowed before and after the other
+// arguments (`squall review game.pgn --out x.pgn`), which it returns.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	var rest []string
+	for fs.NArg() > 0 {
+		rest = append(rest, fs.Arg(0))
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return nil, err
+		}
+	}
+	return rest, nil
+}
+
+// limits are the limits of each position's search: the one flag given, or
+// the default time per position.
+func (f searchFlags) limits() (engine.Limits, error) {
 	set := 0
 	for _, on := range []bool{f.movetime != 0, f.depth != 0, f.nodes != 0} {
 		if on {
@@ -183,7 +216,7 @@ func (f suiteFlags) limits() (engine.Limits, error) {
 	case f.movetime < 0 || f.depth < 0:
 		return engine.Limits{}, errors.New("limits must be positive")
 	case set == 0:
-		return engine.Limits{MoveTime: time.Second}, nil
+		return engine.Limits{MoveTime: f.defaultMoveTime}, nil
 	}
 	return engine.Limits{MoveTime: f.movetime, Depth: f.depth, Nodes: f.nodes}, nil
 }
@@ -201,7 +234,7 @@ func describeLimits(l engine.Limits) string {
 
 // openAnalyzer starts the engine the flags ask for and applies
 // --threads/--hash.
-func openAnalyzer(ctx context.Context, f suiteFlags) (engine.Analyzer, error) {
+func openAnalyzer(ctx context.Context, f searchFlags) (engine.Analyzer, error) {
 	var a engine.Analyzer
 	if f.engine == "" {
 		a = search.New()

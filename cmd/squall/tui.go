@@ -29,8 +29,7 @@ import (
 
 // runTUI opens the terminal board (also what `squall` alone does).
 func runTUI(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tui", "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.", stderr)
 	pieces := fs.String("pieces", "", "piece style: glyphs or letters")
 	theme := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" or a user theme")
 	board := fs.String("board", "", "board size: auto, small or large")
@@ -45,19 +44,9 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
 	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
 	bc := broadcastFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseArgs(fs, args)
+	if err != nil {
 		return err
-	}
-	var files []string
-	for fs.NArg() > 0 { // flags may follow the file name
-		files = append(files, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return err
-		}
 	}
 	cfgDir := tui.ConfigDir()
 	cfgPath := filepath.Join(cfgDir, "config.toml")
@@ -168,6 +157,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		set.Book = *bookPath
 	}
 	if opt.Book, opt.BookLearning, err = openBook(set.Book); err != nil {
+		err = fmt.Errorf("book: %w", err)
 		if *bookPath != "" {
 			return err
 		}
@@ -216,14 +206,14 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 }
 
 // openBook reads the Polyglot book at path and its learning side file
-// ("" : no book).
+// ("": no book).
 func openBook(path string) (*book.Book, *book.Learning, error) {
 	if path == "" {
 		return nil, nil, nil
 	}
 	b, err := book.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("book: %w", err)
+		return nil, nil, err
 	}
 	l, err := book.LoadLearning(book.LearnPath(path))
 	if err != nil {
@@ -403,7 +393,7 @@ func terminalLook(name string, userThemes []themes.Theme) (r *lipgloss.Renderer,
 // boardViews are the full-screen views the board opens by key: the WAC
 // suite runner and the review of the game on the board.
 func boardViews() []tui.ViewEntry {
-	lim := engine.Limits{MoveTime: 200 * time.Millisecond} // as `squall review`
+	lim := engine.Limits{MoveTime: reviewMoveTime}
 	review := tui.ReviewViewEntry(tui.ReviewOptions{Limits: lim})
 	// Each review saves to its own file, named when it opens, so a second
 	// review does not overwrite the first.

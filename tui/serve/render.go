@@ -10,6 +10,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // styles are built once per session from that session's renderer, so each
@@ -25,19 +26,13 @@ type styles struct {
 }
 
 func newStyles(r *lipgloss.Renderer, t themes.Theme, pieces boardview.Pieces) styles {
-	ad := func(a themes.Adaptive) lipgloss.TerminalColor {
-		if a.Light == "" && a.Dark == "" {
-			return lipgloss.NoColor{}
-		}
-		return lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}
-	}
 	return styles{
 		r:        r,
 		theme:    t,
 		board:    boardview.New(r, t, pieces),
-		title:    r.NewStyle().Foreground(ad(t.Accent)).Bold(true),
+		title:    r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true),
 		dim:      r.NewStyle().Faint(true),
-		warn:     r.NewStyle().Foreground(ad(t.Error)).Bold(true),
+		warn:     r.NewStyle().Foreground(termtext.Color(t.Error)).Bold(true),
 		selected: r.NewStyle().Reverse(true),
 	}
 }
@@ -187,8 +182,8 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 			}
 		}
 		line := fmt.Sprintf("depth %d/%d  nodes %s  nps %s  hash %d%%  %.1fs%s",
-			top.Depth, top.SelDepth, humanCount(nodes), humanCount(nps), top.HashFull/10, el.Seconds(), cur)
-		b.WriteString(truncate(line, width) + "\n")
+			top.Depth, top.SelDepth, termtext.Count(nodes), termtext.Count(nps), top.HashFull/10, el.Seconds(), cur)
+		b.WriteString(termtext.Cut(line, width) + "\n")
 	}
 	for i, info := range s.Lines {
 		if info.String != "" {
@@ -200,9 +195,9 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 			score = score.Negate()
 		}
 		line := fmt.Sprintf("%6s  %s", score.String(), s.LinesSAN[i])
-		b.WriteString(truncate(line, width) + "\n")
+		b.WriteString(termtext.Cut(line, width) + "\n")
 	}
-	b.WriteString("\n" + truncate(moveListLine(s), width))
+	b.WriteString("\n" + termtext.Cut(moveListLine(s), width))
 	return b.String()
 }
 
@@ -240,27 +235,4 @@ func plural(n int, thing string) string {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-func truncate(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	if w <= 1 {
-		return string(r[:max(w, 0)])
-	}
-	return string(r[:w-1]) + "…"
-}
-
-func humanCount(n uint64) string {
-	switch {
-	case n >= 1_000_000_000:
-		return fmt.Sprintf("%.1fG", float64(n)/1e9)
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }
