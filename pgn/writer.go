@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 const lineWidth = 80
@@ -228,51 +229,23 @@ func WriteFile(path string, games []*Game) error {
 	return writeFileAtomic(path, func(w io.Writer) error { return Write(w, games...) })
 }
 
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+// writeFileAtomic streams write's output, buffered, into a new version of
+// path; an error from write leaves path as it was.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
+		return fmt.Errorf("pgn: %w", err)
+	}
+	defer f.Discard()
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := write(bw); err != nil {
 		return fmt.Errorf("pgn: saving %s: %w", path, err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("pgn: saving %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 64<<10)
-	if err = write(bw); err != nil {
-		return err
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("pgn: %w", err)
 	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a
-	// directory, so failure here is not reported.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("pgn: %w", err)
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ func LoadSettings(path string) (Settings, error) {
 
 // SaveSettings writes the settings atomically.
 func SaveSettings(path string, s Settings) error {
-	return WriteFileAtomic(path, []byte(s.String()))
+	return writeFile(path, []byte(s.String()))
 }
 
 // ParseClock reads a time control "MIN+INC" (minutes, increment seconds),

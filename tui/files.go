@@ -9,51 +9,20 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
 )
 
-// WriteFileAtomic replaces path with data so that a crash leaves either the
-// old file or the new one, never a mix: temp file in the same directory,
-// fsync, rename. It creates the directory if needed (the settings and the
-// autosave live in directories a first run has not made yet). Games the user
-// saves go through pgn.WriteFile; the autosave comes here because it keeps
-// the earlier games of its file byte for byte, unparsed.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeFile replaces path with data atomically (package atomicfile),
+// creating its directory first: the settings and the autosave live in
+// directories a first run has not made yet. Games the user saves go through
+// pgn.WriteFile; the autosave comes here because it keeps the earlier games
+// of its file byte for byte, unparsed.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	// CreateTemp makes the file private; the saved file keeps the old
-	// one's permissions, or gets the usual ones.
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteFile(path, data)
 }
 
 // savedMsg reports a finished save.
@@ -97,7 +66,7 @@ func newAutosaver(path string) *autosaver {
 					more = false
 				}
 			}
-			_ = WriteFileAtomic(a.path, data) // a failed autosave is retried with the next move
+			_ = writeFile(a.path, data) // a failed autosave is retried with the next move
 		}
 	}()
 	return a

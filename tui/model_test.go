@@ -194,7 +194,7 @@ func TestThrottle(t *testing.T) {
 func TestSaveAndSettings(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "g.pgn")
-	if err := WriteFileAtomic(path, []byte("one")); err != nil {
+	if err := writeFile(path, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
 	// A new file gets the usual permissions, not the temporary file's
@@ -203,7 +203,7 @@ func TestSaveAndSettings(t *testing.T) {
 		t.Fatalf("new file mode %v, %v", fi.Mode(), err)
 	}
 	os.Chmod(path, 0o600)
-	if err := WriteFileAtomic(path, []byte("two")); err != nil {
+	if err := writeFile(path, []byte("two")); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)

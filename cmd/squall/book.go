@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
+	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
 )
 
@@ -40,13 +41,6 @@ func runBook(args []string, stdout, stderr io.Writer) error {
 	return fmt.Errorf("unknown book command %q", args[0])
 }
 
-func bookFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("book "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, bookUsage); fs.PrintDefaults() }
-	return fs
-}
-
 // eachGame calls fn for every game of a PGN file; games the reader
 // rejects (illegal moves and the like) are counted and skipped.
 func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, skipped int, err error) {
@@ -74,7 +68,7 @@ func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, sk
 }
 
 func runBookBuild(args []string, stdout, stderr io.Writer) error {
-	fs := bookFlags("build", stderr)
+	fs := newFlagSet("book build", bookUsage, stderr)
 	in := fs.String("pgn", "", "games to build from")
 	out := fs.String("out", "", "book file to write (replaced atomically)")
 	maxPly := fs.Int("max-ply", 24, "enter positions of the first N plies")
@@ -104,7 +98,7 @@ func runBookBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	es := b.Entries()
-	if err := book.WriteFileAtomic(*out, book.Marshal(es)); err != nil {
+	if err := atomicfile.WriteFile(*out, book.Marshal(es)); err != nil {
 		return err
 	}
 	positions := 0
@@ -118,12 +112,13 @@ func runBookBuild(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// bookArg takes the book file from --book or the one positional argument.
+// bookArg takes the book file from --book or the one positional argument
+// (never "", which openBook reads as no book).
 func bookArg(fs *flag.FlagSet, flagValue string) (string, error) {
 	switch {
 	case flagValue != "" && fs.NArg() == 0:
 		return flagValue, nil
-	case flagValue == "" && fs.NArg() == 1:
+	case flagValue == "" && fs.NArg() == 1 && fs.Arg(0) != "":
 		return fs.Arg(0), nil
 	}
 	fs.Usage()
@@ -131,7 +126,7 @@ func bookArg(fs *flag.FlagSet, flagValue string) (string, error) {
 }
 
 func runBookProbe(args []string, stdout, stderr io.Writer) error {
-	fs := bookFlags("probe", stderr)
+	fs := newFlagSet("book probe", bookUsage, stderr)
 	fen := fs.String("fen", chess.StartFEN, "position to list")
 	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
 	if err := fs.Parse(args); err != nil {
@@ -145,11 +140,7 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bk, err := book.Open(path)
-	if err != nil {
-		return err
-	}
-	learn, err := book.LoadLearning(book.LearnPath(path))
+	bk, learn, err := openBook(path)
 	if err != nil {
 		return err
 	}
@@ -195,7 +186,7 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 // they played, as the engine does after its own games: it follows each
 // game while the player's moves are in the book.
 func runBookLearn(args []string, stdout, stderr io.Writer) error {
-	fs := bookFlags("learn", stderr)
+	fs := newFlagSet("book learn", bookUsage, stderr)
 	in := fs.String("pgn", "", "games played from the book")
 	player := fs.String("player", "Squall", "the player whose book moves learn (White or Black tag)")
 	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
@@ -210,11 +201,7 @@ func runBookLearn(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("want --pgn")
 	}
-	bk, err := book.Open(path)
-	if err != nil {
-		return err
-	}
-	learn, err := book.LoadLearning(book.LearnPath(path))
+	bk, learn, err := openBook(path)
 	if err != nil {
 		return err
 	}

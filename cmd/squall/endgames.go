@@ -140,14 +140,6 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 		Concurrency: *concurrency,
 		Event:       "Squall endgames",
 	}
-	var pgnFile *pendingFile
-	if *pgnOut != "" {
-		if pgnFile, err = createPending(*pgnOut); err != nil {
-			return err
-		}
-		defer pgnFile.discard()
-		cfg.PGN = pgnFile
-	}
 	good := 0
 	success := func(g *match.Game) bool {
 		if *want == "win" {
@@ -166,7 +158,7 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
 			g.Start.FEN(), g.Result, g.Detail, len(g.Moves), mark)
 	}
-	rep, runErr := match.Run(ctx, cfg)
+	rep, runErr := playMatch(ctx, cfg, *pgnOut)
 	verb := "converted"
 	if *want == "draw" {
 		verb = "held"
@@ -180,11 +172,6 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 			rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, rep.Names[1], len(rep.Incidents))
 		for _, in := range rep.Incidents {
 			fmt.Fprintf(stdout, "  %s\n", in)
-		}
-	}
-	if pgnFile != nil && len(rep.Games) > 0 {
-		if err := pgnFile.commit(); err != nil {
-			return err
 		}
 	}
 	if errors.Is(runErr, context.Canceled) {

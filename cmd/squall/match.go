@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 // builtinEngine is the -e1/-e2 value that means Squall's own searcher,
@@ -112,15 +112,6 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		Concurrency: *concurrency, SPRT: sprt,
 	}
 
-	var pgnFile *pendingFile
-	if *pgnOut != "" {
-		if pgnFile, err = createPending(*pgnOut); err != nil {
-			return err
-		}
-		defer pgnFile.discard()
-		cfg.PGN = pgnFile
-	}
-
 	t0 := time.Now()
 	cfg.Progress = func(p match.Progress) {
 		g := p.Game
@@ -133,14 +124,11 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%s, %.1f games/min\n", line, float64(p.Games)/time.Since(t0).Minutes())
 	}
-	rep, runErr := match.Run(ctx, cfg)
+	rep, runErr := playMatch(ctx, cfg, *pgnOut)
 	if rep.Stats.Games > 0 || runErr == nil {
 		printMatchReport(stdout, rep, sprt)
 	}
-	if pgnFile != nil && len(rep.Games) > 0 {
-		if err := pgnFile.commit(); err != nil {
-			return err
-		}
+	if *pgnOut != "" && len(rep.Games) > 0 && runErr == nil {
 		fmt.Fprintf(stdout, "%d games written to %s\n", len(rep.Games), *pgnOut)
 	}
 	if errors.Is(runErr, context.Canceled) {
@@ -257,38 +245,24 @@ func fmtElo(x float64) string {
 	return strconv.FormatFloat(x, 'f', 1, 64)
 }
 
-// pendingFile is an output file written under a temporary name beside its
-// target and renamed over it only when complete, so that an existing file
-// is never left half-overwritten by an interrupted run.
-type pendingFile struct {
-	*os.File
-	target string
-}
-
-func createPending(path string) (*pendingFile, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+// playMatch runs cfg and, when pgnPath is set, writes the games there as
+// they finish. They go to a new version of the file that replaces the old
+// one only when the run ends with at least one game, so an interrupted run
+// keeps the games it finished and a run that played none leaves an
+// existing file alone.
+func playMatch(ctx context.Context, cfg match.Config, pgnPath string) (*match.Report, error) {
+	if pgnPath == "" {
+		return match.Run(ctx, cfg)
+	}
+	f, err := atomicfile.Create(pgnPath)
 	if err != nil {
-		return nil, err
+		return &match.Report{}, err
 	}
-	return &pendingFile{File: f, target: path}, nil
-}
-
-// commit syncs the file and renames it over the target.
-func (f *pendingFile) commit() error {
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", f.target, err)
+	defer f.Discard()
+	cfg.PGN = f
+	rep, err := match.Run(ctx, cfg)
+	if len(rep.Games) > 0 {
+		err = errors.Join(err, f.Commit())
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", f.target, err)
-	}
-	if err := os.Rename(f.Name(), f.target); err != nil {
-		return fmt.Errorf("write %s: %w", f.target, err)
-	}
-	return nil
-}
-
-// discard drops the file unless it was committed.
-func (f *pendingFile) discard() {
-	f.Close()
-	os.Remove(f.Name()) // a no-op once renamed
+	return rep, err
 }

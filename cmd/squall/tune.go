@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/tune"
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 // runTune fits the evaluation weights to labelled positions (Texel's
@@ -38,7 +39,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return tune.WriteFileAtomic(*out, src)
+		return atomicfile.WriteFile(*out, src)
 	}
 	if *data == "" {
 		fs.Usage()
@@ -70,7 +71,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := tune.WriteFileAtomic(*out, src); err != nil {
+	if err := atomicfile.WriteFile(*out, src); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 // Game is one game fed to the book builder: its start position, moves and
@@ -119,5 +120,5 @@ func (b *Builder) Entries() []Entry {
 
 // WriteFile writes the built book atomically.
 func (b *Builder) WriteFile(path string) error {
-	return WriteFileAtomic(path, Marshal(b.Entries()))
+	return atomicfile.WriteFile(path, Marshal(b.Entries()))
 }

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 // Mark is a user's verdict on a book move, kept in the learning file.
@@ -182,43 +183,5 @@ func (l *Learning) Save() error {
 		v := l.moves[k]
 		fmt.Fprintf(&buf, "%016x %s %d %s\n", k.key, CodeString(k.code), v.score, v.mark)
 	}
-	return WriteFileAtomic(l.path, buf.Bytes())
-}
-
-// WriteFileAtomic replaces path with data: temporary file in the same
-// directory, fsync, rename, then fsync of the directory.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every filesystem syncs directories
-		d.Close()
-	}
-	return nil
+	return atomicfile.WriteFile(l.path, buf.Bytes())
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
 // Results is a saved run: what was run, how, and every outcome.
@@ -54,7 +56,7 @@ func (r *Results) Save(path string) error {
 	default:
 		return fmt.Errorf("results %s: want a .json or .csv file", path)
 	}
-	return writeFileAtomic(path, data)
+	return atomicfile.WriteFile(path, data)
 }
 
 // LoadResults reads results saved as JSON.
@@ -102,27 +104,4 @@ func Compare(before, now []Outcome) (newlySolved, newlyFailed []Change) {
 		}
 	}
 	return newlySolved, newlyFailed
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
