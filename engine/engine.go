@@ -97,6 +97,27 @@ type Limits struct {
 	MultiPV int
 }
 
+// String names the limit that ends the search ("depth 12", "nodes 100000",
+// "movetime 1s", "mate 3", "clock", "infinite"), as suite reports and
+// results files show it; "no limit" when none is set.
+func (l Limits) String() string {
+	switch {
+	case l.Depth > 0:
+		return fmt.Sprintf("depth %d", l.Depth)
+	case l.Nodes > 0:
+		return fmt.Sprintf("nodes %d", l.Nodes)
+	case l.MoveTime > 0:
+		return "movetime " + l.MoveTime.String()
+	case l.Mate > 0:
+		return fmt.Sprintf("mate %d", l.Mate)
+	case l.WTime > 0 || l.BTime > 0:
+		return "clock"
+	case l.Infinite:
+		return "infinite"
+	}
+	return "no limit"
+}
+
 // Game is the position to search: the game's starting position and the
 // moves played since, so that an engine sees the history (repetitions,
 // the 50-move clock) and a UCI engine can be sent "position … moves …".

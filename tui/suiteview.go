@@ -286,7 +286,7 @@ func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
 
 // export saves the finished outcomes.
 func (v *suiteView) export() string {
-	res := &epd.Results{Suite: v.opt.Name, Date: time.Now().UTC(), Limits: describeLimits(v.opt.Limits)}
+	res := &epd.Results{Suite: v.opt.Name, Date: time.Now().UTC(), Limits: v.opt.Limits.String()}
 	if v.env.Engine != nil {
 		res.Engine = v.env.Engine.Name()
 	}

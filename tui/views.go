@@ -72,19 +72,5 @@ func searchTitle(st *styles, title string, eng engine.Analyzer, lim engine.Limit
 	if eng != nil {
 		name = eng.Name()
 	}
-	return st.title.Render(title) + st.muted.Render(fmt.Sprintf("  %s · %s", name, describeLimits(lim)))
-}
-
-// describeLimits names the limit a search stops at ("depth 12"), as
-// results files record it.
-func describeLimits(l engine.Limits) string {
-	switch {
-	case l.Depth > 0:
-		return fmt.Sprintf("depth %d", l.Depth)
-	case l.Nodes > 0:
-		return fmt.Sprintf("nodes %d", l.Nodes)
-	case l.MoveTime > 0:
-		return "movetime " + l.MoveTime.String()
-	}
-	return "no limit"
+	return st.title.Render(title) + st.muted.Render(fmt.Sprintf("  %s · %s", name, lim.String()))
 }

@@ -57,7 +57,7 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer a.Close()
-	fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", g.Tag("White"), g.Tag("Black"), len(moves), a.Name(), describeLimits(lim))
+	fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", g.Tag("White"), g.Tag("Black"), len(moves), a.Name(), lim.String())
 	tty := isTerminal(stdout)
 	r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
 		if tty {

@@ -113,7 +113,7 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	tty := isTerminal(stdout)
 	n := len(suite.Records)
 	solved := 0
-	fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), describeLimits(lim))
+	fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), lim.String())
 	start := time.Now()
 	out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
 		if o.Solved {
@@ -159,7 +159,7 @@ func report(stdout io.Writer, suite *epd.Suite, engineName string, lim engine.Li
 	}
 	fmt.Fprintf(stdout, "%s  [%s, %.0fs]\n", line, engineName, took.Seconds())
 
-	res := &epd.Results{Suite: suite.Name, Engine: engineName, Limits: describeLimits(lim), Date: time.Now().UTC(),
+	res := &epd.Results{Suite: suite.Name, Engine: engineName, Limits: lim.String(), Date: time.Now().UTC(),
 		Solved: sum.Solved, Total: sum.Total, Points: sum.Points, Outcomes: out}
 	if earlier != nil {
 		printComparison(stdout, earlier, out)
@@ -219,17 +219,6 @@ func (f searchFlags) limits() (engine.Limits, error) {
 		return engine.Limits{MoveTime: f.defaultMoveTime}, nil
 	}
 	return engine.Limits{MoveTime: f.movetime, Depth: f.depth, Nodes: f.nodes}, nil
-}
-
-func describeLimits(l engine.Limits) string {
-	switch {
-	case l.Depth > 0:
-		return fmt.Sprintf("depth %d", l.Depth)
-	case l.Nodes > 0:
-		return fmt.Sprintf("nodes %d", l.Nodes)
-	default:
-		return "movetime " + l.MoveTime.String()
-	}
 }
 
 // openAnalyzer starts the engine the flags ask for and applies
