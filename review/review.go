@@ -278,7 +278,7 @@ func Build(start *chess.Position, moves []chess.Move, evals []PositionEval) (*Re
 		judge(&mv)
 		if mv.Judgment != Good && evals[i].Best != chess.NullMove && evals[i].Best != m {
 			mv.Best = evals[i].Best
-			mv.BestLine = LineSAN(p, evals[i].PV, 6)
+			mv.BestLine = strings.Join(p.LineSAN(evals[i].PV[:min(len(evals[i].PV), 6)]), " ")
 		}
 		pl := &r.Players[c]
 		pl.Moves++
@@ -351,32 +351,6 @@ func judge(mv *Move) {
 			mv.Judgment = Inaccuracy
 		}
 	}
-}
-
-// LineSAN writes up to n moves of line from p in SAN with move numbers:
-// "12. Nf3 Nc6 13. d4" or "12... Nc6 13. d4". Moves that are not legal end
-// the line.
-func LineSAN(p *chess.Position, line []chess.Move, n int) string {
-	q := p.Clone()
-	var u chess.Undo
-	var b strings.Builder
-	for i, m := range line {
-		if i == n || !q.IsLegal(m) {
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		switch {
-		case q.SideToMove() == chess.White:
-			fmt.Fprintf(&b, "%d. ", q.FullmoveNumber())
-		case i == 0:
-			fmt.Fprintf(&b, "%d... ", q.FullmoveNumber())
-		}
-		b.WriteString(q.SAN(m))
-		q.MakeMove(m, &u)
-	}
-	return b.String()
 }
 
 // Comment is the text lichess would put after a judged move: "Mistake.

@@ -64,36 +64,11 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 	if pos.SideToMove() == chess.Black {
 		white = white.Negate()
 	}
-	a.lines[k] = &pvLine{info: i, white: white, san: sanLine(pos, i.PV)}
+	a.lines[k] = &pvLine{info: i, white: white, san: pos.LineSAN(i.PV)}
 }
 
 // best is the first line, if any.
 func (a *analysisPanel) best() *pvLine { return a.lines[0] }
-
-// sanLine writes a PV in SAN with move numbers ("12. Nf3 Nc6", "12... Nc6"),
-// stopping at the first move that is not legal.
-func sanLine(pos *chess.Position, pv []chess.Move) []string {
-	p := pos.Clone()
-	ply := gamePly(p)
-	var out []string
-	var u chess.Undo
-	for i, m := range pv {
-		if !p.IsLegal(m) {
-			break
-		}
-		s := p.SAN(m)
-		switch {
-		case ply%2 == 0:
-			s = fmt.Sprintf("%d. %s", ply/2+1, s)
-		case i == 0:
-			s = fmt.Sprintf("%d... %s", ply/2+1, s)
-		}
-		out = append(out, s)
-		p.MakeMove(m, &u)
-		ply++
-	}
-	return out
-}
 
 // scoreText formats a score for display.
 func scoreText(s engine.Score) string {

@@ -84,7 +84,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	var note string
 	if fromBook {
 		m.recordBook(mv)
-		note = "book move " + sanLine(m.pos, []chess.Move{mv})[0]
+		note = "book move " + m.pos.LineSAN([]chess.Move{mv})[0]
 	}
 	n := m.tree.Play(m.cur, m.pos, mv)
 	if fromBook && !slices.Contains(n.Comments, bookComment) {

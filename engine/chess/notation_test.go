@@ -162,3 +162,39 @@ func TestParseUCIChess960Castling(t *testing.T) {
 		t.Error("bad promotion letter accepted")
 	}
 }
+
+func TestLineSAN(t *testing.T) {
+	uci := func(p *Position, ss ...string) []Move {
+		q := p.Clone()
+		var ms []Move
+		var u Undo
+		for _, s := range ss {
+			m, err := q.ParseMove(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, m)
+			q.MakeMove(m, &u)
+		}
+		return ms
+	}
+	start, _ := ParseFEN(StartFEN)
+	line := uci(start, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5")
+	if got := strings.Join(start.LineSAN(line), " "); got != "1. e4 e5 2. Nf3 Nc6 3. Bb5" {
+		t.Errorf("from the start: %q", got)
+	}
+	if start.FEN() != StartFEN {
+		t.Errorf("LineSAN changed the position: %s", start.FEN())
+	}
+	// Black first: the first move carries "N...".
+	p, _ := ParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	p.MakeMove(uci(p, "f1b5")[0], new(Undo))
+	if got := strings.Join(p.LineSAN(uci(p, "a7a6", "b5a4")), " "); got != "3... a6 4. Ba4" {
+		t.Errorf("black first: %q", got)
+	}
+	// A move that is not legal where it stands ends the line.
+	stale := append(uci(start, "d2d4"), line...)
+	if got := start.LineSAN(stale); len(got) != 1 || got[0] != "1. d4" {
+		t.Errorf("stale PV: %q, want [1. d4] (e2e4 is not Black's move)", got)
+	}
+}

@@ -231,3 +231,30 @@ func (p *Position) ParseMove(s string) (Move, error) {
 	}
 	return p.ParseSAN(s)
 }
+
+// LineSAN writes line, played from p, in SAN numbered as a game shows it:
+// "12. Nf3", "Nc6", "13. d4", or "12... Nc6", "13. d4", … when Black moves
+// first; one string per move, for callers that wrap or cut the line. It
+// stops at the first move that is not legal where it stands (a PV that
+// belongs to another position). p is left as it was.
+func (p *Position) LineSAN(line []Move) []string {
+	q := p.Clone()
+	out := make([]string, 0, len(line))
+	var u Undo
+	for i, m := range line {
+		if !q.IsLegal(m) {
+			break
+		}
+		s := q.SAN(m)
+		n := max(q.FullmoveNumber(), 1)
+		switch {
+		case q.SideToMove() == White:
+			s = fmt.Sprintf("%d. %s", n, s)
+		case i == 0:
+			s = fmt.Sprintf("%d... %s", n, s)
+		}
+		out = append(out, s)
+		q.MakeMove(m, &u)
+	}
+	return out
+}

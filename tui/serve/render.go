@@ -201,26 +201,6 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 	return b.String()
 }
 
-// pvSAN writes a PV in SAN with move numbers ("12... Nf6 13. e5").
-func pvSAN(p *chess.Position, pv []chess.Move) string {
-	q := p.Clone()
-	var b strings.Builder
-	var u chess.Undo
-	for i, mv := range pv {
-		if !q.IsLegal(mv) {
-			break
-		}
-		if q.SideToMove() == chess.White {
-			fmt.Fprintf(&b, "%d. ", q.FullmoveNumber())
-		} else if i == 0 {
-			fmt.Fprintf(&b, "%d... ", q.FullmoveNumber())
-		}
-		b.WriteString(q.SAN(mv) + " ")
-		q.MakeMove(mv, &u)
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // moveListLine shows the game's moves up to the shown ply.
 func moveListLine(s *Snapshot) string {
 	if s.Ply == 0 {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -190,7 +191,7 @@ func (r *Room) snapshotLocked() *Snapshot {
 		s.CurrMoveSAN = r.pos.SAN(mv)
 	}
 	for _, l := range r.lines {
-		s.LinesSAN = append(s.LinesSAN, pvSAN(r.pos, l.PV))
+		s.LinesSAN = append(s.LinesSAN, strings.Join(r.pos.LineSAN(l.PV), " "))
 	}
 	if r.analyzer != nil {
 		s.EngineName = r.analyzer.Name()
@@ -338,7 +339,7 @@ func (r *Room) gotoLocked(ply int) error {
 		return fmt.Errorf("room %s: %w", r.name, err)
 	}
 	r.ply, r.pos = ply, pos
-	r.gameSAN = pvSAN(r.start, r.moves[:ply])
+	r.gameSAN = strings.Join(r.start.LineSAN(r.moves[:ply]), " ")
 	r.lines = nil
 	r.progress = engine.Info{}
 	r.gen++
