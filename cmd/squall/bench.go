@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,13 +70,8 @@ var benchFENs = []string{
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench", "usage: squall bench [--threads N] [depth]   (default depth 12)", stderr)
 	threads := fs.Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall bench [--threads N] [depth]   (default depth 12)")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,8 +20,7 @@ import (
 // labelled with the results, to an EPD file for `squall tune`. It resumes a
 // file it finds, skipping the games already there.
 func runDatagen(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("datagen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stderr)
 	openings := fs.String("openings", "../shared/data/openings/balanced.epd", "EPD file of starting positions")
 	out := fs.String("out", "datagen.epd", "output EPD file (appended to; resumable)")
 	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
@@ -32,10 +30,6 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
 	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
 	external := fs.String("uci", "", "play with this external UCI engine (path and arguments) instead of Squall's searcher")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,8 +23,7 @@ import (
 // with Squall to move, counting the won ones converted and the drawn ones
 // held.
 func runEndgames(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("endgames", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--opponent CMD] [--no-tb] [--pgn OUT]", stderr)
 	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
 	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
@@ -39,10 +37,6 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&ownOpts, "o1", "option Name=Value for Squall (repeatable)")
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--opponent CMD] [--no-tb] [--pgn OUT]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,13 +15,8 @@ import (
 // with --epd the score of every position in a file and the pawn-hash hit
 // rate over them.
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("eval", "usage: squall eval [FEN]   (default: the start position)\n       squall eval --epd FILE", stderr)
 	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall eval [FEN]   (default: the start position)\n       squall eval --epd FILE")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

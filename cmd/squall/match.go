@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -42,8 +41,7 @@ func (o *optionList) Set(s string) error {
 // runMatch plays an engine-versus-engine match and prints the score, the
 // Elo difference with its 95% error and, with -sprt, the test's progress.
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("match", "usage: squall match -e1 CMD|squall -e2 CMD|squall [-o1 K=V]... [-o2 K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stderr)
 	e1 := fs.String("e1", builtinEngine, `first engine: "squall" (built in) or a UCI command line`)
 	e2 := fs.String("e2", builtinEngine, `second engine: "squall" (built in) or a UCI command line`)
 	n1 := fs.String("n1", "", "name of the first engine (default: the engine's own)")
@@ -60,10 +58,6 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0 = never)")
 	sprtFlag := fs.String("sprt", "", "stop early by SPRT: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall match -e1 CMD|squall -e2 CMD|squall [-o1 K=V]... [-o2 K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,14 +11,9 @@ import (
 
 // runPerft prints a perft divide in Stockfish's format, then the speed.
 func runPerft(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("perft", "usage: squall perft [--fen FEN] [--chess960] DEPTH", stderr)
 	fen := fs.String("fen", chess.StartFEN, "position to count from")
 	c960 := fs.Bool("chess960", false, "write castling moves as king-takes-rook (Chess960)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall perft [--fen FEN] [--chess960] DEPTH")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -48,8 +47,7 @@ type serveOptions struct {
 
 func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 	var o serveOptions
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.", stderr)
 	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "address to listen on")
 	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "same as --listen")
 	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key (generated, mode 0600, if missing)")
@@ -62,10 +60,6 @@ func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -173,34 +173,6 @@ func report(stdout io.Writer, suite *epd.Suite, engineName string, lim engine.Li
 	return nil
 }
 
-// newFlagSet is a subcommand's flag set: errors and the usage text, then
-// the flags' defaults, go to stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseArgs parses args with flags allowed before and after the other
-// arguments (`squall review game.pgn --out x.pgn`), which it returns.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	var rest []string
-	for fs.NArg() > 0 {
-		rest = append(rest, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return nil, err
-		}
-	}
-	return rest, nil
-}
-
 // limits are the limits of each position's search: the one flag given, or
 // the default time per position.
 func (f searchFlags) limits() (engine.Limits, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,8 +15,7 @@ import (
 // runTune fits the evaluation weights to labelled positions (Texel's
 // method) and writes them as the generated Go file engine/eval compiles in.
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tune", "usage: squall tune --data FILE [--epochs N] [--rate R] [--out FILE]\n       squall tune --seed-only [--out FILE]", stderr)
 	data := fs.String("data", "", "EPD file of positions labelled c9 \"1-0\" / \"0-1\" / \"1/2-1/2\" (from squall datagen)")
 	epochs := fs.Int("epochs", 400, "full-batch Adam steps")
 	rate := fs.Float64("rate", 1, "Adam step size in centipawns")
@@ -25,10 +23,6 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	lambda := fs.Float64("lambda", 1, "weight of the game result in the target; the rest is the search score (ce) where the data has one")
 	out := fs.String("out", "engine/eval/weights_gen.go", "generated weights file to write")
 	seedOnly := fs.Bool("seed-only", false, "write the untuned seed weights (no data needed)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squall tune --data FILE [--epochs N] [--rate R] [--out FILE]\n       squall tune --seed-only [--out FILE]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

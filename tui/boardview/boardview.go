@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // RankLabelWidth is the width of the rank coordinates left of the board.
@@ -135,11 +136,7 @@ func New(r *lipgloss.Renderer, t themes.Theme, pieces Pieces) *Painter {
 		pieces = Letters
 	}
 	p := &Painter{r: r, theme: t, pieces: pieces, mono: t.Monochrome, cells: map[cellKey]codes{}}
-	muted := lipgloss.TerminalColor(lipgloss.NoColor{})
-	if t.Muted.Light != "" || t.Muted.Dark != "" {
-		muted = lipgloss.AdaptiveColor{Light: string(t.Muted.Light), Dark: string(t.Muted.Dark)}
-	}
-	p.labels = codesOf(r.NewStyle().Foreground(muted))
+	p.labels = codesOf(r.NewStyle().Foreground(termtext.Color(t.Muted)))
 	return p
 }
 
