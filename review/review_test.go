@@ -9,53 +9,15 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/pgn"
 )
 
-// scripted is an Analyzer that answers from a script: the score (from the
-// side to move's view) and best move for the position after N moves.
-type scripted struct {
-	scores   map[int]engine.Score
-	best     map[int]string // SAN; "" plays the first legal move
-	searches int
-	newGames int
-}
-
-func (s *scripted) Name() string                   { return "Scripted" }
-func (s *scripted) Options() []engine.Option       { return nil }
-func (s *scripted) SetOption(string, string) error { return nil }
-func (s *scripted) NewGame() error                 { s.newGames++; return nil }
-func (s *scripted) PonderHit()                     {}
-func (s *scripted) Close() error                   { return nil }
-
-func (s *scripted) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	s.searches++
-	p, err := g.Position()
-	if err != nil {
-		return engine.Result{}, err
-	}
-	var ml chess.MoveList
-	p.GenerateLegal(&ml)
-	best := ml.Moves[0]
-	if san := s.best[len(g.Moves)]; san != "" {
-		if best, err = p.ParseSAN(san); err != nil {
-			return engine.Result{}, err
-		}
-	}
-	pv := []chess.Move{best}
-	q := p.Clone()
-	var u chess.Undo
-	q.MakeMove(best, &u)
-	var reply chess.MoveList
-	q.GenerateLegal(&reply)
-	if reply.N > 0 {
-		pv = append(pv, reply.Moves[0])
-	}
-	in := engine.Info{Depth: 7, Score: s.scores[len(g.Moves)], Nodes: 1000, PV: pv}
-	if info != nil {
-		info(in)
-	}
-	return engine.Result{BestMove: best, Last: in}, nil
+// scripted is an engine that answers from a script: the score (from the
+// side to move's view) and best move (SAN; the first legal move where
+// best has none) for the position after n moves, at depth 7.
+func scripted(scores map[int]engine.Score, best map[int]string) *enginetest.Engine {
+	return &enginetest.Engine{MaxDepth: 7, Score: enginetest.ScoresByPly(scores), Best: enginetest.MovesByPly(best)}
 }
 
 // cpFor is the centipawn score whose winning chances are w: the inverse of
@@ -160,20 +122,8 @@ func TestThresholds(t *testing.T) {
 
 // fool is Fool's mate: 1. f3 e5 2. g4 Qh4#.
 func fool(t *testing.T) (*chess.Position, []chess.Move) {
-	t.Helper()
-	p := chess.NewPosition()
-	q := p.Clone()
-	var moves []chess.Move
-	var u chess.Undo
-	for _, s := range []string{"f3", "e5", "g4", "Qh4#"} {
-		m, err := q.ParseSAN(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves = append(moves, m)
-		q.MakeMove(m, &u)
-	}
-	return p, moves
+	g := enginetest.Game(t, "f3 e5 g4 Qh4#")
+	return g.Start, g.Moves
 }
 
 // TestAnalyzeFoolsMate runs the whole review with a scripted engine: scores
@@ -182,15 +132,12 @@ func fool(t *testing.T) (*chess.Position, []chess.Move) {
 // search.
 func TestAnalyzeFoolsMate(t *testing.T) {
 	start, moves := fool(t)
-	eng := &scripted{
-		scores: map[int]engine.Score{
-			0: {CP: 20},  // White to move
-			1: {CP: 60},  // Black to move: +0.60 for Black after 1. f3
-			2: {CP: -30}, // White to move: -0.30
-			3: {Mate: 1}, // Black to move: mate in 1 for Black
-		},
-		best: map[int]string{0: "e4", 2: "Nc3"},
-	}
+	eng := scripted(map[int]engine.Score{
+		0: {CP: 20},  // White to move
+		1: {CP: 60},  // Black to move: +0.60 for Black after 1. f3
+		2: {CP: -30}, // White to move: -0.30
+		3: {Mate: 1}, // Black to move: mate in 1 for Black
+	}, map[int]string{0: "e4", 2: "Nc3"})
 	var seen []int
 	r, err := Analyze(context.Background(), eng, start, moves, engine.Limits{Nodes: 1000}, func(p Progress) {
 		seen = append(seen, p.Done)
@@ -201,8 +148,8 @@ func TestAnalyzeFoolsMate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eng.searches != 4 || eng.newGames != 1 || len(seen) != 5 {
-		t.Errorf("%d searches, %d new games, progress %v; want 4, 1, 5 reports", eng.searches, eng.newGames, seen)
+	if eng.Searches() != 4 || eng.NewGames() != 1 || len(seen) != 5 {
+		t.Errorf("%d searches, %d new games, progress %v; want 4, 1, 5 reports", eng.Searches(), eng.NewGames(), seen)
 	}
 	wantEval := []string{"+0.20", "-0.60", "-0.30", "#-1", "0-1"}
 	for i, pe := range r.Positions {
@@ -244,7 +191,7 @@ func TestAnalyzeCancelled(t *testing.T) {
 	start, moves := fool(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Analyze(ctx, &scripted{}, start, moves, engine.Limits{}, nil)
+	_, err := Analyze(ctx, scripted(nil, nil), start, moves, engine.Limits{}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled review: %v", err)
 	}
@@ -275,7 +222,7 @@ func TestAnnotate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := &scripted{scores: map[int]engine.Score{0: {CP: 20}, 1: {CP: 60}, 2: {CP: -30}, 3: {Mate: 1}}}
+	eng := scripted(map[int]engine.Score{0: {CP: 20}, 1: {CP: 60}, 2: {CP: -30}, 3: {Mate: 1}}, nil)
 	r, err := Analyze(context.Background(), eng, start, moves, engine.Limits{Nodes: 1}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
 // bookMove is a book entry: the move next, of weight w, after the moves of
@@ -22,26 +23,11 @@ type bookMove struct {
 	w          uint16
 }
 
-// after is the position after a line of SAN moves from the start.
-func after(t *testing.T, line string) *chess.Position {
-	t.Helper()
-	p := chess.NewPosition()
-	var u chess.Undo
-	for _, s := range strings.Fields(line) {
-		mv, err := p.ParseMove(s)
-		if err != nil {
-			t.Fatalf("%s: %v", line, err)
-		}
-		p.MakeMove(mv, &u)
-	}
-	return p
-}
-
 // keyCode is the Polyglot key of the position after line and the code of
 // its move next.
 func keyCode(t *testing.T, line, next string) (uint64, uint16) {
 	t.Helper()
-	p := after(t, line)
+	p := enginetest.Position(t, line)
 	mv, err := p.ParseMove(next)
 	if err != nil {
 		t.Fatalf("%s %s: %v", line, next, err)
@@ -85,7 +71,7 @@ var foolsMate = []bookMove{{"", "f3", 1}, {"f3", "e5", 1}, {"f3 e5", "g4", 1}, {
 // bookGame starts a game against the fake engine with a book and a seeded
 // choice, and runs its first commands (the engine's move when it has
 // White).
-func bookGame(t *testing.T, f *fakeEngine, opt Options) Model {
+func bookGame(t *testing.T, f *enginetest.Engine, opt Options) Model {
 	t.Helper()
 	opt.Now = func() time.Time { return fixedNow }
 	if opt.BookRand == nil {
@@ -153,11 +139,11 @@ func TestEnginePlaysBookMove(t *testing.T) {
 	if chess.NewPosition().SAN(ml.Moves[0]) == "c4" {
 		t.Fatal("test premise: the fake engine would play c4 itself")
 	}
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l})
 	defer func() { m.Close() }()
-	if sans(m) != "c4" || f.searches.Load() != 0 {
-		t.Fatalf("engine's first move: %q after %d searches, want c4 from the book", sans(m), f.searches.Load())
+	if sans(m) != "c4" || f.Searches() != 0 {
+		t.Fatalf("engine's first move: %q after %d searches, want c4 from the book", sans(m), f.Searches())
 	}
 	if m.message != "book move 1. c4" || m.msgIsErr || !slices.Contains(m.cur.Comments, "book") {
 		t.Errorf("book move not shown: message %q, comments %q", m.message, m.cur.Comments)
@@ -173,9 +159,9 @@ func TestEnginePlaysBookMove(t *testing.T) {
 	}
 	// Out of the book the engine searches, and its move is no book move.
 	m = humanPlays(t, m, "e5")
-	if m.cur.Ply() != 3 || f.searches.Load() != 1 || slices.Contains(m.cur.Comments, "book") || len(m.bookLine) != 1 {
+	if m.cur.Ply() != 3 || f.Searches() != 1 || slices.Contains(m.cur.Comments, "book") || len(m.bookLine) != 1 {
 		t.Errorf("out of book: ply %d, %d searches, comments %q, %d book moves",
-			m.cur.Ply(), f.searches.Load(), m.cur.Comments, len(m.bookLine))
+			m.cur.Ply(), f.Searches(), m.cur.Comments, len(m.bookLine))
 	}
 }
 
@@ -187,20 +173,20 @@ func TestEngineSkipsNeverMoves(t *testing.T) {
 	k, c := keyCode(t, "", "c4")
 	l.SetMark(k, c, book.Never)
 	for seed := range uint64(20) {
-		f := &fakeEngine{}
+		f := &enginetest.Engine{}
 		m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l, BookRand: rand.New(rand.NewPCG(seed, seed))})
 		m.Close()
-		if sans(m) != "d4" || f.searches.Load() != 0 {
-			t.Fatalf("seed %d: engine played %q after %d searches, want d4 from the book", seed, sans(m), f.searches.Load())
+		if sans(m) != "d4" || f.Searches() != 0 {
+			t.Fatalf("seed %d: engine played %q after %d searches, want d4 from the book", seed, sans(m), f.Searches())
 		}
 	}
 	b, l, _ = playBook(t, bookMove{"", "c4", 1})
 	l.SetMark(k, c, book.Never)
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l})
 	m.Close()
-	if sans(m) == "c4" || m.cur.Ply() != 1 || f.searches.Load() != 1 || len(m.bookLine) != 0 {
-		t.Errorf("only move marked never: played %q after %d searches, %d book moves", sans(m), f.searches.Load(), len(m.bookLine))
+	if sans(m) == "c4" || m.cur.Ply() != 1 || f.Searches() != 1 || len(m.bookLine) != 0 {
+		t.Errorf("only move marked never: played %q after %d searches, %d book moves", sans(m), f.Searches(), len(m.bookLine))
 	}
 }
 
@@ -211,12 +197,12 @@ func TestEngineSkipsNeverMoves(t *testing.T) {
 func TestBookLearningFromResults(t *testing.T) {
 	// Loss: the engine, White, walks into fool's mate from its book.
 	b, l, path := playBook(t, foolsMate...)
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l})
 	defer func() { m.Close() }()
 	m = humanPlays(t, m, "e5", "Qh4#")
-	if over, _ := m.Over(); !over || m.tree.Result != "0-1" || f.searches.Load() != 0 {
-		t.Fatalf("game %q: over %v, result %s, %d searches", sans(m), over, m.tree.Result, f.searches.Load())
+	if over, _ := m.Over(); !over || m.tree.Result != "0-1" || f.Searches() != 0 {
+		t.Fatalf("game %q: over %v, result %s, %d searches", sans(m), over, m.tree.Result, f.Searches())
 	}
 	if f3, g4 := learnedScore(t, path, "", "f3"), learnedScore(t, path, "f3 e5", "g4"); f3 != -1 || g4 != -1 {
 		t.Errorf("after a loss: f3 %d, g4 %d; want -1, -1", f3, g4)
@@ -261,11 +247,11 @@ func TestBookLearningFromResults(t *testing.T) {
 // side's book moves learn that side's result.
 func TestBookLearningEngineVsEngine(t *testing.T) {
 	b, l, path := playBook(t, foolsMate...)
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Mode: Watch, Book: b, BookLearning: l})
 	defer func() { m.Close() }()
-	if sans(m) != "f3 e5 g4 Qh4#" || m.tree.Result != "0-1" || f.searches.Load() != 0 {
-		t.Fatalf("watched %q, result %s, %d searches", sans(m), m.tree.Result, f.searches.Load())
+	if sans(m) != "f3 e5 g4 Qh4#" || m.tree.Result != "0-1" || f.Searches() != 0 {
+		t.Fatalf("watched %q, result %s, %d searches", sans(m), m.tree.Result, f.Searches())
 	}
 	for _, c := range []struct {
 		line, next string
@@ -283,7 +269,7 @@ func TestBookLearningOtherEnds(t *testing.T) {
 	// The human takes back the engine's second book move, leaves the
 	// book, then resigns: only f3 wins.
 	b, l, path := playBook(t, foolsMate...)
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l})
 	defer func() { m.Close() }()
 	m = humanPlays(t, m, "e5")
@@ -336,7 +322,7 @@ func TestBookLearningSaveError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := bookGame(t, &fakeEngine{}, Options{Human: chess.Black, Book: b, BookLearning: l})
+	m := bookGame(t, &enginetest.Engine{}, Options{Human: chess.Black, Book: b, BookLearning: l})
 	defer func() { m.Close() }()
 	m = humanPlays(t, m, "e5")
 	m, cmd := typeMove(m, "Qh4#")
@@ -358,7 +344,7 @@ func TestBookLearningSaveError(t *testing.T) {
 // and plays nothing.
 func TestAnalysisIgnoresBook(t *testing.T) {
 	b, l, _ := playBook(t, bookMove{"", "c4", 1})
-	f := &fakeEngine{maxDepth: 2}
+	f := &enginetest.Engine{MaxDepth: 2}
 	m := New(testRenderer(termenv.Ascii), f, Options{Mode: Analysis, Book: b, BookLearning: l,
 		Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
@@ -370,8 +356,8 @@ func TestAnalysisIgnoresBook(t *testing.T) {
 	if m.cur != m.tree.Root || len(m.tree.Root.Children) != 0 || m.pendingBook != nil {
 		t.Fatalf("analysis played %q", sans(m))
 	}
-	if f.searches.Load() != 1 || m.panel.best() == nil {
-		t.Errorf("analysis: %d searches, best line %v", f.searches.Load(), m.panel.best())
+	if f.Searches() != 1 || m.panel.best() == nil {
+		t.Errorf("analysis: %d searches, best line %v", f.Searches(), m.panel.best())
 	}
 	if len(m.bookLine) != 0 {
 		t.Errorf("analysis recorded book moves %+v", m.bookLine)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
 func TestWinningChances(t *testing.T) {
@@ -123,7 +123,7 @@ func TestClockFlagFall(t *testing.T) {
 }
 
 func TestTakebackVsEngine(t *testing.T) {
-	f := &fakeEngine{}
+	f := &enginetest.Engine{}
 	m := New(testRenderer(termenv.Ascii), f, Options{Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -168,7 +168,7 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 func TestThrottle(t *testing.T) {
 	// An engine reporting every millisecond reaches the model at most 15
 	// times a second.
-	f := &fakeEngine{tick: time.Millisecond}
+	f := &enginetest.Engine{Tick: time.Millisecond}
 	pos := chess.NewPosition()
 	tree := NewTree(pos)
 	r := startSearch(f, nil, 1, searchAnalysis, tree.Root, tree.Game(tree.Root), engine.Limits{Infinite: true}, false, nil)
@@ -291,29 +291,10 @@ func TestHelpOverlayAndNewGameDialog(t *testing.T) {
 	}
 }
 
-// eloEngine records the options it is given.
-type eloEngine struct {
-	fakeEngine
-	mu  sync.Mutex
-	set []string
-}
-
-func (e *eloEngine) Options() []engine.Option {
-	return []engine.Option{{Name: "UCI_LimitStrength", Type: "check"}, {Name: "UCI_Elo", Type: "spin", Min: 500, Max: 3000}}
-}
-
-func (e *eloEngine) SetOption(name, val string) error {
-	if e.active.Load() != 0 {
-		panic("SetOption during Search")
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.set = append(e.set, name+"="+val)
-	return nil
-}
-
 func TestLevelSetsEloThenFullStrengthForAnalysis(t *testing.T) {
-	e := &eloEngine{}
+	// An engine that can limit its strength; Misuse catches an option set
+	// during a search.
+	e := &enginetest.Engine{Opts: []engine.Option{{Name: "UCI_LimitStrength", Type: "check"}, {Name: "UCI_Elo", Type: "spin", Min: 500, Max: 3000}}}
 	m := New(testRenderer(termenv.Ascii), e, Options{Level: 2, Now: func() time.Time { return fixedNow }})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, cmd := typeMove(m, "e4")
@@ -323,9 +304,10 @@ func TestLevelSetsEloThenFullStrengthForAnalysis(t *testing.T) {
 	}
 	m = send(m, press("esc"), press("a"))
 	m.Close()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	got := strings.Join(e.set, " ")
+	if err := e.Misuse(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(e.Settings(), " ")
 	if got != "UCI_LimitStrength=true UCI_Elo=1100 UCI_LimitStrength=false" {
 		t.Fatalf("options set: %s", got)
 	}

@@ -16,47 +16,63 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
 // randomEngine plays pseudo-random legal moves (a fixed LCG, so games are
-// reproducible) at "depth 1", reporting one info line per search.
-type randomEngine struct {
-	fakeEngine
-	seed uint64
+// reproducible) at depth 1, preferring captures so that games end quickly.
+func randomEngine(seed uint64) *enginetest.Engine {
+	return &enginetest.Engine{MaxDepth: 1, Best: func(g engine.Game, p *chess.Position) (chess.Move, error) {
+		var ml chess.MoveList
+		p.GenerateLegal(&ml)
+		for _, c := range ml.Slice() {
+			if c.IsCapture() {
+				return c, nil
+			}
+		}
+		// Seeded by the game so far, not by shared state: each search is
+		// a pure function of its input.
+		h := seed + uint64(len(g.Moves))*0x9e3779b97f4a7c15
+		h ^= h >> 29
+		return ml.Moves[int(h%uint64(ml.N))], nil
+	}}
 }
 
-func (r *randomEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	if r.active.Add(1) > 1 {
-		r.overlap.Store(true)
-	}
-	defer r.active.Add(-1)
-	r.searches.Add(1)
-	p, err := g.Position()
+// headless is a program running m without a terminal until ctx ends.
+func headless(ctx context.Context, m Model) *tea.Program {
+	return tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(),
+		tea.WithContext(ctx), tea.WithoutRenderer())
+}
+
+// watchGame runs a game between engines (opt has QuitOnGameOver) in a
+// headless program of w×h cells, and returns its final model, closed.
+func watchGame(t *testing.T, eng engine.Analyzer, opt Options, w, h int, timeout time.Duration) Model {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	p := headless(ctx, New(testRenderer(termenv.Ascii), eng, opt))
+	go p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	final, err := p.Run()
 	if err != nil {
-		return engine.Result{}, err
+		t.Fatalf("program: %v", err)
 	}
-	var ml chess.MoveList
-	p.GenerateLegal(&ml)
-	if ml.N == 0 {
-		return engine.Result{}, nil
+	fm := final.(Model)
+	fm.Close()
+	return fm
+}
+
+// goroutinesBack fails unless the number of goroutines returns to before
+// (the runtime is allowed a moment).
+func goroutinesBack(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
 	}
-	// Seeded by the game so far, not by shared state: each search is a pure
-	// function of its input.
-	h := r.seed + uint64(len(g.Moves))*0x9e3779b97f4a7c15
-	h ^= h >> 29
-	m := ml.Moves[int(h%uint64(ml.N))]
-	// Prefer captures so the game ends by mate or bare kings quickly.
-	for _, c := range ml.Slice() {
-		if c.IsCapture() {
-			m = c
-			break
-		}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("goroutines: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
-	i := fakeInfo(p, m, 1, 0)
-	if info != nil {
-		info(i)
-	}
-	return engine.Result{BestMove: m, Last: i}, nil
 }
 
 // TestEngineVsEngineGame plays a whole engine-vs-engine game through a real
@@ -64,21 +80,9 @@ func (r *randomEngine) Search(ctx context.Context, g engine.Game, lim engine.Lim
 // checks that every goroutine is gone afterwards.
 func TestEngineVsEngineGame(t *testing.T) {
 	before := runtime.NumGoroutine()
-	eng := &randomEngine{seed: 7}
-	dir := t.TempDir()
-	autosave := filepath.Join(dir, "games.pgn")
-	m := New(testRenderer(termenv.Ascii), eng, Options{Mode: Watch, QuitOnGameOver: true, Autosave: autosave})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(),
-		tea.WithContext(ctx), tea.WithoutRenderer())
-	go p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	final, err := p.Run()
-	if err != nil {
-		t.Fatalf("program: %v", err)
-	}
-	fm := final.(Model)
-	fm.Close()
+	eng := randomEngine(7)
+	autosave := filepath.Join(t.TempDir(), "games.pgn")
+	fm := watchGame(t, eng, Options{Mode: Watch, QuitOnGameOver: true, Autosave: autosave}, 120, 40, 60*time.Second)
 	over, banner := fm.Over()
 	if !over {
 		t.Fatal("game did not finish")
@@ -88,11 +92,11 @@ func TestEngineVsEngineGame(t *testing.T) {
 	if len(line) < 2 || fm.tree.Result == "*" {
 		t.Fatalf("implausible game: %d plies, result %s", len(line), fm.tree.Result)
 	}
-	if eng.overlap.Load() {
-		t.Fatal("two searches ran on the engine at once")
+	if err := eng.Misuse(); err != nil {
+		t.Fatal(err)
 	}
-	if int(eng.searches.Load()) < len(line) {
-		t.Fatalf("%d searches for %d moves", eng.searches.Load(), len(line))
+	if eng.Searches() < len(line) {
+		t.Fatalf("%d searches for %d moves", eng.Searches(), len(line))
 	}
 	// The finished game is in the autosave file, with its result, and
 	// reads back as the game on the board.
@@ -104,27 +108,18 @@ func TestEngineVsEngineGame(t *testing.T) {
 	if err != nil || len(back) != 1 || dumpTree(dropAddedOpening(back[0], fm.tree)) != dumpTree(fm.tree) {
 		t.Fatalf("autosave reads back as %d games (%v), not the game played:\n%s", len(back), err, data)
 	}
-	// Goroutines return to the baseline (allow the runtime a moment).
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<16)
-		t.Fatalf("goroutines: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-	}
+	goroutinesBack(t, before)
 }
 
 // TestPlayVsEngineAndQuit: the user plays e4 through the program, the
 // engine answers, quitting mid-game leaves the game in the autosave file.
 func TestPlayVsEngineAndQuit(t *testing.T) {
-	eng := &fakeEngine{}
+	eng := &enginetest.Engine{}
 	autosave := filepath.Join(t.TempDir(), "games.pgn")
 	m := New(testRenderer(termenv.Ascii), eng, Options{Autosave: autosave})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(),
-		tea.WithContext(ctx), tea.WithoutRenderer())
+	p := headless(ctx, m)
 	done := make(chan tea.Model)
 	go func() {
 		fm, _ := p.Run()

@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
 // publishLog is a fake Options.Publish: it records each call as
@@ -132,7 +133,7 @@ func TestPublishErrorOnce(t *testing.T) {
 // reports) publishes nothing.
 func TestTeatestPublishEngineGame(t *testing.T) {
 	log := &publishLog{}
-	eng := &fakeEngine{tick: time.Millisecond, maxDepth: 8}
+	eng := &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 8}
 	m := New(testRenderer(termenv.TrueColor), eng, Options{Now: func() time.Time { return fixedNow }, Publish: log.publish})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitScreen(t, tm, regexp.MustCompile(`move>`))

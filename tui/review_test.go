@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,31 +12,9 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/pgn"
 )
-
-// scriptedEngine answers each position of a game with a scripted score
-// (side to move's view, by the number of moves played) and the first legal
-// move.
-type scriptedEngine struct {
-	fakeEngine
-	scores map[int]engine.Score
-}
-
-func (s *scriptedEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	p, err := g.Position()
-	if err != nil {
-		return engine.Result{}, err
-	}
-	var ml chess.MoveList
-	p.GenerateLegal(&ml)
-	in := fakeInfo(p, ml.Moves[0], 10, 0)
-	in.Score = s.scores[len(g.Moves)]
-	if info != nil {
-		info(in)
-	}
-	return engine.Result{BestMove: ml.Moves[0], Last: in}, nil
-}
 
 // TestGoldenReview reviews 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# with
 // scripted scores: 3... Nf6 is the blunder, the move list shows the
@@ -57,13 +34,15 @@ func TestGoldenReview(t *testing.T) {
 	tree.Tags.Set("White", "Scholar")
 	tree.Tags.Set("Black", "Victim")
 	tree.Result = "1-0"
-	eng := &scriptedEngine{scores: map[int]engine.Score{
+	// Each position's score (side to move's view, by the moves played)
+	// and the first legal move.
+	eng := &enginetest.Engine{Score: enginetest.ScoresByPly(map[int]engine.Score{
 		0: {CP: 30}, 1: {CP: -30}, 2: {CP: 40}, // e4 e5: level
 		3: {CP: 20},  // Qh5: +0.40 → -0.20 for White (inaccuracy)
 		4: {CP: -10}, // Nc6
 		5: {CP: 0},   // Bc4
 		6: {Mate: 1}, // Nf6??: White mates in 1
-	}}
+	})}
 	env := testEnv(eng)
 	env.Tree = tree
 	save := filepath.Join(t.TempDir(), "reviewed.pgn")
@@ -120,7 +99,7 @@ func TestGoldenReview(t *testing.T) {
 // TestReviewFromBoard opens the review with "r" from the board (its
 // ViewEntry); closing the program's model stops the analysis.
 func TestReviewFromBoard(t *testing.T) {
-	eng := &fakeEngine{tick: time.Hour} // never finishes: Close must stop it
+	eng := &enginetest.Engine{Tick: time.Hour} // never finishes: Close must stop it
 	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 3}})}})
 	m.eng = eng
 	m = playAll(t, m, "e4", "e5")
@@ -129,7 +108,7 @@ func TestReviewFromBoard(t *testing.T) {
 		t.Fatalf("r did not open the review:\n%s", ansi.Strip(m.View()))
 	}
 	m.Close()
-	if eng.active.Load() != 0 {
+	if eng.Active() != 0 {
 		t.Error("the review's search still runs after Close")
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/themes"
 )
@@ -55,7 +56,7 @@ func testEnv(eng engine.Analyzer) Env {
 // TestSuiteViewRunning: the first position runs; a report of the engine
 // shows its move, depth and PV in the table and under the board.
 func TestSuiteViewRunning(t *testing.T) {
-	f := &fakeEngine{tick: time.Hour} // never finishes by itself
+	f := &enginetest.Engine{Tick: time.Hour} // never finishes by itself
 	recs := testSuite(t)
 	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true,
 		Finished: func(o epd.Outcome) { t.Errorf("a stopped search reported position %d finished", o.Index) }}).(*suiteView)
@@ -68,7 +69,7 @@ func TestSuiteViewRunning(t *testing.T) {
 	p := recs[0].Position
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
-	v.Update(suiteInfoMsg{id: v.run.id, infos: []engine.Info{fakeInfo(p, ml.Moves[0], 9, 0)}})
+	v.Update(suiteInfoMsg{id: v.run.id, infos: []engine.Info{enginetest.Line(p, ml.Moves[0], 9, 0)}})
 	out := v.View(100, 30)
 	golden(t, "suite-running", out)
 	plain := ansi.Strip(out)
@@ -98,7 +99,7 @@ func waitSuiteDone(t *testing.T, v *suiteView) {
 // fake engine, waits for the final score, selects the failed position and
 // compares the screen with a golden file.
 func TestTeatestSuiteFinished(t *testing.T) {
-	f := &fakeEngine{tick: time.Millisecond, maxDepth: 4}
+	f := &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 4}
 	recs := testSuite(t)
 	// A relative path of fixed length: the export message is part of the
 	// screen, and a temporary directory's name varies in length.
@@ -131,7 +132,7 @@ func TestTeatestSuiteFinished(t *testing.T) {
 
 // TestSuiteViewKeys: run one, run from here, closing stops the search.
 func TestSuiteViewKeys(t *testing.T) {
-	f := &fakeEngine{maxDepth: 2}
+	f := &enginetest.Engine{MaxDepth: 2}
 	var finished []int
 	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2},
 		Finished: func(o epd.Outcome) { finished = append(finished, o.Index) }}).(*suiteView)
@@ -153,13 +154,13 @@ func TestSuiteViewKeys(t *testing.T) {
 	if fmt.Sprint(finished) != "[1 1 2]" {
 		t.Errorf("Finished called for positions %v, want [1 1 2]", finished)
 	}
-	slow := &fakeEngine{tick: time.Hour}
+	slow := &enginetest.Engine{Tick: time.Hour}
 	v = NewSuiteView(testEnv(slow), SuiteOptions{Name: "k", Records: testSuite(t), AutoRun: true}).(*suiteView)
 	v.Init()
 	if _, cmd := v.Update(press("esc")); cmd == nil || cmd() != CloseView() {
 		t.Fatal("esc did not close the view")
 	}
-	if slow.active.Load() != 0 {
+	if slow.Active() != 0 {
 		t.Error("the search still runs after the view closed")
 	}
 }

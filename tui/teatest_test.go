@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 )
@@ -30,7 +31,7 @@ func waitScreen(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
 // engine's reply, switch to board keys and toggle a 3-line analysis, quit.
 // The final screen is a golden file; the goroutines end with the program.
 func TestTeatestPlayAndAnalyse(t *testing.T) {
-	eng := &fakeEngine{tick: time.Millisecond, maxDepth: 8}
+	eng := &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 8}
 	m := New(testRenderer(termenv.TrueColor), eng, Options{MultiPV: 3, Now: func() time.Time { return fixedNow }})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
@@ -126,7 +127,7 @@ func TestTeatestGoldens(t *testing.T) {
 	type scene struct {
 		name   string
 		opt    Options
-		eng    *fakeEngine
+		eng    *enginetest.Engine
 		w, h   int
 		steps  []any // string: a move typed and entered; tea.Msg: sent as is
 		waitRe string
@@ -135,10 +136,10 @@ func TestTeatestGoldens(t *testing.T) {
 	// Ng1 at 80×24: 5×2 squares after the 2-cell rank labels.
 	clickG1 := tea.MouseMsg{X: rankLabelWidth + 6*5 + 2, Y: 7*2 + 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	scenes := []scene{
-		{name: "start-80x24", eng: &fakeEngine{}, w: 80, h: 24},
-		{name: "start-120x40", eng: &fakeEngine{}, w: 120, h: 40},
+		{name: "start-80x24", eng: &enginetest.Engine{}, w: 80, h: 24},
+		{name: "start-120x40", eng: &enginetest.Engine{}, w: 120, h: 40},
 		{name: "e4-e5", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"e4", "e5"}},
-		{name: "analysis-3pv", opt: Options{Mode: Analysis, MultiPV: 3}, eng: &fakeEngine{tick: time.Millisecond, maxDepth: 12},
+		{name: "analysis-3pv", opt: Options{Mode: Analysis, MultiPV: 3}, eng: &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 12},
 			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc"), keys("a")}, waitRe: `depth 12/15`},
 		{name: "promotion", opt: Options{Mode: TwoHumans, Start: mustFEN(t, promo)}, w: 80, h: 24, steps: []any{"e8"}},
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
@@ -160,7 +161,7 @@ func TestTeatestGoldens(t *testing.T) {
 	for _, sc := range scenes {
 		t.Run(sc.name, func(t *testing.T) {
 			sc.opt.Now = func() time.Time { return fixedNow }
-			var eng engine.Analyzer // a nil *fakeEngine would be a non-nil engine
+			var eng engine.Analyzer // a nil *enginetest.Engine would be a non-nil engine
 			if sc.eng != nil {
 				eng = sc.eng
 			}

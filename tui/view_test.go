@@ -13,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -37,7 +38,7 @@ func playAll(t *testing.T, m Model, moves ...string) Model {
 }
 
 func TestGoldenStart(t *testing.T) {
-	m := New(testRenderer(termenv.TrueColor), &fakeEngine{}, Options{Now: func() time.Time { return fixedNow }})
+	m := New(testRenderer(termenv.TrueColor), &enginetest.Engine{}, Options{Now: func() time.Time { return fixedNow }})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	v := m.View()
 	golden(t, "start-80x24", v)
@@ -85,7 +86,7 @@ func TestGoldenAfterE4E5(t *testing.T) {
 }
 
 func TestGoldenAnalysis3PV(t *testing.T) {
-	f := &fakeEngine{tick: time.Hour}
+	f := &enginetest.Engine{Tick: time.Hour}
 	m := New(testRenderer(termenv.TrueColor), f, Options{Mode: Analysis, MultiPV: 3, Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -98,7 +99,7 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	var ml chess.MoveList
 	m.pos.GenerateLegal(&ml)
 	for k := 0; k < 3; k++ {
-		infos = append(infos, fakeInfo(m.pos, ml.Moves[k], 12, k))
+		infos = append(infos, enginetest.Line(m.pos, ml.Moves[k], 12, k))
 	}
 	m = send(m, infoMsg{id: m.searchID, infos: infos})
 	v := m.View()

@@ -2,20 +2,18 @@ package uci
 
 import (
 	"bufio"
-	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/tablebase"
 )
@@ -34,7 +32,7 @@ func srvWriteBook(t *testing.T, moves []srvBookMove) string {
 	t.Helper()
 	var es []book.Entry
 	for _, bm := range moves {
-		p := srvPlay(t, bm.after)
+		p := enginetest.Position(t, bm.after)
 		m, err := p.ParseUCI(bm.move)
 		if err != nil {
 			t.Fatalf("test book move %s after %q: %v", bm.move, bm.after, err)
@@ -46,21 +44,6 @@ func srvWriteBook(t *testing.T, moves []srvBookMove) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// srvPlay returns the position after UCI moves from the start.
-func srvPlay(t *testing.T, moves string) *chess.Position {
-	t.Helper()
-	p := chess.NewPosition()
-	var u chess.Undo
-	for _, tok := range strings.Fields(moves) {
-		m, err := p.ParseUCI(tok)
-		if err != nil {
-			t.Fatalf("test move %q in %q: %v", tok, moves, err)
-		}
-		p.MakeMove(m, &u)
-	}
-	return p
 }
 
 // bookAnswer fails unless lines are exactly a book reply and returns the
@@ -491,87 +474,6 @@ func TestServerSyzygyAnalyzer(t *testing.T) {
 // Book learning: the server judges its book line by the score of its 10th
 // search out of the book, since UCI never tells it the result.
 
-// srvScoreAnalyzer is an Analyzer whose every search plays the first legal
-// move (or the move the test sets) at a score the test chooses, so that
-// book learning can be driven to any result. "go ponder" waits for
-// ponderhit or stop, "go infinite" for stop.
-type srvScoreAnalyzer struct {
-	mu    sync.Mutex
-	score engine.Score
-	play  string // UCI move to play when legal; "" for the first legal move
-	mute  bool   // report nothing: a search stopped before its first score
-	hit   chan struct{}
-}
-
-func newSrvScoreAnalyzer() *srvScoreAnalyzer {
-	return &srvScoreAnalyzer{hit: make(chan struct{}, 1)}
-}
-
-func (a *srvScoreAnalyzer) set(sc engine.Score, play string) {
-	a.mu.Lock()
-	a.score, a.play = sc, play
-	a.mu.Unlock()
-}
-
-func (a *srvScoreAnalyzer) setMute(mute bool) {
-	a.mu.Lock()
-	a.mute = mute
-	a.mu.Unlock()
-}
-
-func (a *srvScoreAnalyzer) Name() string             { return "score" }
-func (a *srvScoreAnalyzer) Options() []engine.Option { return nil }
-func (a *srvScoreAnalyzer) SetOption(name, _ string) error {
-	return fmt.Errorf("no option %q", name)
-}
-func (a *srvScoreAnalyzer) NewGame() error { return nil }
-func (a *srvScoreAnalyzer) Close() error   { return nil }
-
-func (a *srvScoreAnalyzer) PonderHit() {
-	select {
-	case a.hit <- struct{}{}:
-	default:
-	}
-}
-
-func (a *srvScoreAnalyzer) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	p, err := g.Position()
-	if err != nil {
-		return engine.Result{}, err
-	}
-	var ml chess.MoveList
-	p.GenerateLegal(&ml)
-	if ml.N == 0 {
-		return engine.Result{}, nil
-	}
-	a.mu.Lock()
-	best := ml.Moves[0]
-	if m, ok := srvFindMove(p, a.play); ok {
-		best = m
-	}
-	in := engine.Info{Depth: 1, Score: a.score, Nodes: 1, PV: []chess.Move{best}}
-	mute := a.mute
-	a.mu.Unlock()
-	if mute {
-		return engine.Result{BestMove: best}, nil
-	}
-	select {
-	case <-a.hit: // left by an earlier search
-	default:
-	}
-	info(in) // the server passes a ponderhit on once the search has reported
-	switch {
-	case lim.Ponder:
-		select {
-		case <-ctx.Done():
-		case <-a.hit:
-		}
-	case lim.Infinite:
-		<-ctx.Done()
-	}
-	return engine.Result{BestMove: best, Last: in}, nil
-}
-
 // The learning test book: 1.e4 from the start, 3.Bb5 after 1.e4 e5 2.Nf3
 // Nc6 (reached again after searches), and 3.c4 after 1.d4 d5 (reached in
 // the tests from another start position).
@@ -582,11 +484,11 @@ var srvLearnBook = []srvBookMove{
 }
 
 // srvLearner plays games for book learning: the server plays White, first
-// from the book, then by searches of a srvScoreAnalyzer; the opponent
-// answers each move with its first legal move.
+// from the book, then by searches of a, whose move and score the test
+// sets; the opponent answers each move with its first legal move.
 type srvLearner struct {
 	*srvSession
-	a       *srvScoreAnalyzer
+	a       *enginetest.Engine
 	path    string   // the book; its learning file is book.LearnPath(path)
 	start   string   // FEN of the game's start; "" for the start position
 	moves   []string // the game so far
@@ -595,7 +497,9 @@ type srvLearner struct {
 
 func newSrvLearner(t *testing.T) *srvLearner {
 	t.Helper()
-	a := newSrvScoreAnalyzer()
+	// One ply deep, so each search reports its score once; "go ponder"
+	// waits for ponderhit or stop, "go infinite" for stop.
+	a := &enginetest.Engine{MaxDepth: 1, WaitForStop: true}
 	l := &srvLearner{srvSession: newSrvSessionWith(t, a), a: a, path: srvWriteBook(t, srvLearnBook)}
 	l.quiet("setoption name OwnBook value true")
 	l.exchange("setoption name BookFile value " + l.path)
@@ -670,6 +574,18 @@ func (l *srvLearner) bookMove(want string) {
 	l.reply(want, "")
 }
 
+// set makes the searches play the move play (UCI; "" for the first legal
+// move) at the score sc.
+func (l *srvLearner) set(sc engine.Score, play string) {
+	l.a.Score = func(engine.Game, int, int) engine.Score { return sc }
+	l.a.Best = func(_ engine.Game, p *chess.Position) (chess.Move, error) {
+		if play == "" {
+			return chess.NullMove, nil
+		}
+		return p.ParseUCI(play)
+	}
+}
+
 // searchOut asks for a move out of the book, scored sc, and plays it.
 func (l *srvLearner) searchOut(sc engine.Score) {
 	l.t.Helper()
@@ -681,7 +597,7 @@ func (l *srvLearner) searchOut(sc engine.Score) {
 func (l *srvLearner) searchPlaying(sc engine.Score, play, answer string) {
 	l.t.Helper()
 	l.sendPosition()
-	l.a.set(sc, play)
+	l.set(sc, play)
 	best, lines := l.search("wtime 10000 btime 10000")
 	srvSearched(l.t, "out of the book", lines)
 	l.note(lines)
@@ -689,6 +605,36 @@ func (l *srvLearner) searchPlaying(sc engine.Score, play, answer string) {
 		l.t.Fatalf("searched %s, the test set %s", best[1], play)
 	}
 	l.reply(best[1], answer)
+}
+
+// lossAtLast plays learnAfter searches out of the book at -3.00 and fails
+// unless the server learns nothing until the last, and then a loss for
+// moves ("1 book move"): the count of searches started where the test
+// says.
+func (l *srvLearner) lossAtLast(what, moves string) {
+	l.t.Helper()
+	for i := range learnAfter {
+		l.searchOut(srvCP(-300))
+		got := l.settle()
+		if i+1 < learnAfter && len(got) > 0 {
+			l.t.Fatalf("%s, search %d: %q; earlier searches were counted", what, i+1, got)
+		}
+		if want := "info string book learning: loss for " + moves; i+1 == learnAfter && (len(got) != 1 || got[0] != want) {
+			l.t.Fatalf("%s, search %d: %q, want %q", what, i+1, got, want)
+		}
+	}
+}
+
+// learnsNothing plays more searches out of the book at sc than learning
+// waits for, and fails if the server learned anything from them.
+func (l *srvLearner) learnsNothing(what string, sc engine.Score) {
+	l.t.Helper()
+	for range learnAfter + 1 {
+		l.searchOut(sc)
+	}
+	if got := l.settle(); len(got) > 0 {
+		l.t.Errorf("%s printed %q", what, got)
+	}
 }
 
 // srvShuffle is knights out and back, repeated to at least n plies: a game
@@ -720,7 +666,7 @@ func (l *srvLearner) learned(after, move string) int {
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	p := srvPlay(l.t, after)
+	p := enginetest.Position(l.t, after)
 	m, err := p.ParseUCI(move)
 	if err != nil {
 		l.t.Fatal(err)
@@ -805,12 +751,7 @@ func TestServerBookLearnScore(t *testing.T) {
 			// Once per game: more searches, even at the opposite score,
 			// change nothing.
 			before, _ := os.ReadFile(book.LearnPath(l.path))
-			for range learnAfter + 1 {
-				l.searchOut(srvCP(-600 * max(tc.want, 1)))
-			}
-			if got := l.settle(); len(got) > 0 {
-				t.Errorf("searches after the line was judged printed %q", got)
-			}
+			l.learnsNothing("searches after the line was judged", srvCP(-600*max(tc.want, 1)))
 			if after, _ := os.ReadFile(book.LearnPath(l.path)); string(after) != string(before) {
 				t.Errorf("learning file changed after the line was judged:\n%s\nthen\n%s", before, after)
 			}
@@ -841,11 +782,11 @@ func TestServerBookLearnNotCounted(t *testing.T) {
 		l.note(lines)
 	}
 	// A search that reported no score says nothing of the line.
-	l.a.set(srvCP(-300), "")
-	l.a.setMute(true)
+	l.set(srvCP(-300), "")
+	l.a.Script = func(engine.Game) []engine.Info { return nil } // reports nothing
 	_, lines := l.search("wtime 10000 btime 10000")
 	l.note(lines)
-	l.a.setMute(false)
+	l.a.Script = nil
 	if got := l.settle(); len(got) > 0 {
 		t.Fatalf("analysis at the 9th search printed %q", got)
 	}
@@ -854,7 +795,7 @@ func TestServerBookLearnNotCounted(t *testing.T) {
 		t.Fatalf("9th search printed %q", got)
 	}
 	// The 10th, pondered and played.
-	l.a.set(srvCP(-300), "")
+	l.set(srvCP(-300), "")
 	l.send("go ponder wtime 10000 btime 10000")
 	l.note(l.expect("info depth"))
 	l.send("ponderhit")
@@ -879,12 +820,7 @@ func TestServerBookLearnPonderBook(t *testing.T) {
 	srvBookAnswer(t, l.expect("bestmove"))
 	// The GUI plays its own 1.d4 instead: no book move of the server's.
 	l.moves = []string{"d2d4", "e7e5"}
-	for range learnAfter + 1 {
-		l.searchOut(srvCP(-300))
-	}
-	if got := l.settle(); len(got) > 0 {
-		t.Errorf("a game without a book move played printed %q", got)
-	}
+	l.learnsNothing("a game without a book move played", srvCP(-300))
 	l.noLearningFile("no book move played")
 }
 
@@ -921,19 +857,10 @@ func TestServerBookLearnGames(t *testing.T) {
 	for range 3 {
 		l.searchOut(srvCP(-300))
 	}
-	l.start = srvPlay(t, "d2d4 d7d5").FEN()
+	l.start = enginetest.Position(t, "d2d4 d7d5").FEN()
 	l.moves = srvShuffle(len(l.moves)) // as long as the game left
 	l.bookMove("c2c4")
-	for i := range learnAfter {
-		l.searchOut(srvCP(-300))
-		got := l.settle()
-		if i+1 < learnAfter && len(got) > 0 {
-			t.Fatalf("another start, search %d: %q; the last game's searches were counted", i+1, got)
-		}
-		if i+1 == learnAfter && (len(got) != 1 || got[0] != "info string book learning: loss for 1 book move") {
-			t.Fatalf("another start, search %d: %q, want a loss learned", i+1, got)
-		}
-	}
+	l.lossAtLast("another start", "1 book move") // the last game's searches do not count
 	if got := l.learned("d2d4 d7d5", "c2c4"); got != -1 {
 		t.Errorf("another start: c2c4 learned %d, want -1", got)
 	}
@@ -954,16 +881,7 @@ func TestServerBookLearnBackInBook(t *testing.T) {
 	l.searchPlaying(srvCP(0), "c3b1", "f6g8")
 	l.searchPlaying(srvCP(0), "g1f3", "b8c6")
 	l.bookMove("f1b5")
-	for i := range learnAfter {
-		l.searchOut(srvCP(-300))
-		got := l.settle()
-		if i+1 < learnAfter && len(got) > 0 {
-			t.Fatalf("search %d after the last book move: %q; the searches before it were counted", i+1, got)
-		}
-		if i+1 == learnAfter && (len(got) != 1 || got[0] != "info string book learning: loss for 2 book moves") {
-			t.Fatalf("search %d after the last book move: %q, want a loss for both", i+1, got)
-		}
-	}
+	l.lossAtLast("after the last book move", "2 book moves") // the searches before it do not count
 	if e4, bb5 := l.learned("", "e2e4"), l.learned("e2e4 e7e5 g1f3 b8c6", "f1b5"); e4 != -1 || bb5 != -1 {
 		t.Errorf("learned e2e4 %d, f1b5 %d; want -1 for both", e4, bb5)
 	}
@@ -975,12 +893,7 @@ func TestServerBookLearnOwnBookOff(t *testing.T) {
 	l := newSrvLearner(t)
 	l.bookMove("e2e4")
 	l.quiet("setoption name OwnBook value false")
-	for range learnAfter + 1 {
-		l.searchOut(srvCP(-300))
-	}
-	if got := l.settle(); len(got) > 0 {
-		t.Errorf("OwnBook off printed %q", got)
-	}
+	l.learnsNothing("OwnBook off", srvCP(-300))
 	l.noLearningFile("OwnBook off")
 }
 

@@ -8,30 +8,14 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
-// game replays SAN moves from the start position.
-func game(t testing.TB, moves ...string) engine.Game {
-	t.Helper()
-	g := engine.Game{Start: chess.NewPosition()}
-	p := g.Start.Clone()
-	var u chess.Undo
-	for _, s := range moves {
-		m, err := p.ParseMove(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Moves = append(g.Moves, m)
-		p.MakeMove(m, &u)
-	}
-	return g
-}
-
 // fakeHub is a hub whose rooms get fake engines, kept for inspection.
-func fakeHub(t *testing.T, maxEngines int) (*Hub, *[]*fakeEngine) {
-	var engines []*fakeEngine
+func fakeHub(t *testing.T, maxEngines int) (*Hub, *[]*enginetest.Engine) {
+	var engines []*enginetest.Engine
 	h := NewHub(func() (engine.Analyzer, error) {
-		fe := &fakeEngine{tick: 5 * time.Millisecond}
+		fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
 		engines = append(engines, fe)
 		return fe, nil
 	}, maxEngines)
@@ -59,7 +43,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if !r.ReadOnly() || !r.Analysing() {
 		t.Fatalf("broadcast room: read-only %v, analysing %v; want both", r.ReadOnly(), r.Analysing())
 	}
-	g := game(t, "e4", "e5", "Nf3")
+	g := enginetest.Game(t, "e4", "e5", "Nf3")
 	if err := b.Publish(g, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -71,20 +55,20 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 		s := r.Snapshot()
 		return len(s.Lines) > 0 && s.Lines[0].Depth >= 2
 	})
-	searches := fe.searches.Load()
+	searches := fe.Searches()
 
 	// The same game again, and the game extended beyond the shown ply.
-	if err := b.Publish(game(t, "e4", "e5", "Nf3"), 3); err != nil {
+	if err := b.Publish(enginetest.Game(t, "e4", "e5", "Nf3"), 3); err != nil {
 		t.Fatal(err)
 	}
-	longer := game(t, "e4", "e5", "Nf3", "Nc6")
+	longer := enginetest.Game(t, "e4", "e5", "Nf3", "Nc6")
 	if err := b.Publish(longer, 3); err != nil {
 		t.Fatal(err)
 	}
 	if s := r.Snapshot(); len(s.Moves) != 4 || s.Ply != 3 || len(s.Lines) == 0 {
 		t.Fatalf("extended game: %d moves at ply %d, %d lines; want 4 at 3, lines kept", len(s.Moves), s.Ply, len(s.Lines))
 	}
-	if n := fe.searches.Load(); n != searches {
+	if n := fe.Searches(); n != searches {
 		t.Fatalf("republishing the shown position started %d new searches", n-searches)
 	}
 
@@ -95,7 +79,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if s := r.Snapshot(); s.Ply != 1 || s.GameSAN != "1. e4" || len(s.Lines) != 0 {
 		t.Fatalf("after stepping back: ply %d, %q, %d lines", s.Ply, s.GameSAN, len(s.Lines))
 	}
-	waitUntil(t, "a new search", 2*time.Second, func() bool { return fe.searches.Load() > searches })
+	waitUntil(t, "a new search", 2*time.Second, func() bool { return fe.Searches() > searches })
 
 	// A different start position with the same ply is a different game.
 	other, _ := chess.ParseFEN("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
@@ -110,7 +94,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 func TestBroadcastPublishRejectsBadGames(t *testing.T) {
 	h, _ := fakeHub(t, 2)
 	b := mustBroadcast(t, h, "live")
-	g := game(t, "e4", "e5")
+	g := enginetest.Game(t, "e4", "e5")
 	for name, c := range map[string]struct {
 		g   engine.Game
 		ply int
@@ -134,7 +118,7 @@ func TestBroadcastPublishRejectsBadGames(t *testing.T) {
 func TestBroadcastIsReadOnly(t *testing.T) {
 	h, _ := fakeHub(t, 2)
 	b := mustBroadcast(t, h, "live")
-	if err := b.Publish(game(t, "d4", "d5"), 2); err != nil {
+	if err := b.Publish(enginetest.Game(t, "d4", "d5"), 2); err != nil {
 		t.Fatal(err)
 	}
 	r := b.Room()
@@ -179,7 +163,7 @@ func TestBroadcastClose(t *testing.T) {
 	if _, ok := h.Room("live"); ok {
 		t.Error("the room is still listed")
 	}
-	if !(*engines)[0].closed.Load() {
+	if !(*engines)[0].Closed() {
 		t.Error("the room's engine was not closed")
 	}
 	for s := range updates { // drained until closed
@@ -190,7 +174,7 @@ func TestBroadcastClose(t *testing.T) {
 	if got := b.Room().EndReason(); !strings.Contains(got, "broadcast has ended") {
 		t.Errorf("end reason %q", got)
 	}
-	if err := b.Publish(game(t, "e4"), 1); err == nil {
+	if err := b.Publish(enginetest.Game(t, "e4"), 1); err == nil {
 		t.Error("published to a closed broadcast")
 	}
 	again, err := h.Create("live")
@@ -223,7 +207,7 @@ func TestBroadcastEndsWithServer(t *testing.T) {
 	h, _ := fakeHub(t, 2)
 	b := mustBroadcast(t, h, "live")
 	h.Close("shutting down")
-	if err := b.Publish(game(t, "e4"), 1); err == nil {
+	if err := b.Publish(enginetest.Game(t, "e4"), 1); err == nil {
 		t.Error("published after the server closed")
 	}
 	b.Close() // harmless after the shutdown

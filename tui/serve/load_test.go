@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -41,7 +42,7 @@ func runLoadChild(dir string) int {
 	srv, err := NewServer(Config{
 		Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), OwnersFile: owner,
 		RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, Log: &syncBuffer{},
-		NewAnalyzer: func() (engine.Analyzer, error) { return &fakeEngine{tick: 20 * time.Millisecond}, nil },
+		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
 	})
 	if err != nil {
 		fmt.Println("error", err)

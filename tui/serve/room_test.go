@@ -1,13 +1,13 @@
 package serve
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
 )
@@ -46,7 +46,7 @@ func TestRoomMovesAndNavigation(t *testing.T) {
 // TestRoomFanOut: the engine runs once for the room, and two viewers get
 // the same lines at nearly the same moment.
 func TestRoomFanOut(t *testing.T) {
-	fe := &fakeEngine{tick: 10 * time.Millisecond}
+	fe := &enginetest.Engine{Tick: 10 * time.Millisecond}
 	r := NewRoom("fan", fe)
 	id1, c1 := r.Subscribe()
 	id2, c2 := r.Subscribe()
@@ -101,7 +101,7 @@ func TestRoomFanOut(t *testing.T) {
 	if common == 0 {
 		t.Error("the two viewers never saw the same snapshot")
 	}
-	if n := fe.searches.Load(); n != 1 {
+	if n := fe.Searches(); n != 1 {
 		t.Errorf("engine searched %d times for one position and two viewers, want 1", n)
 	}
 	r.Unsubscribe(id1)
@@ -110,7 +110,7 @@ func TestRoomFanOut(t *testing.T) {
 		t.Errorf("%d viewers left after unsubscribing", r.Viewers())
 	}
 	r.Close("done")
-	if !fe.closed.Load() {
+	if !fe.Closed() {
 		t.Error("room did not close its engine")
 	}
 }
@@ -118,7 +118,7 @@ func TestRoomFanOut(t *testing.T) {
 // TestRoomRestartsOnMove: a new position restarts the search, and reports
 // about the old position never show up for the new one.
 func TestRoomRestartsOnMove(t *testing.T) {
-	fe := &fakeEngine{tick: 5 * time.Millisecond}
+	fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
 	r := NewRoom("mv", fe)
 	defer r.Close("")
 	if err := r.StartAnalysis(); err != nil {
@@ -135,7 +135,7 @@ func TestRoomRestartsOnMove(t *testing.T) {
 			if !s.Position.IsLegal(s.Lines[0].PV[0]) {
 				t.Fatalf("line %v is not legal in the shown position", s.Lines[0].PV)
 			}
-			if fe.searches.Load() < 2 {
+			if fe.Searches() < 2 {
 				t.Fatal("position changed but the search was not restarted")
 			}
 			return
@@ -146,7 +146,7 @@ func TestRoomRestartsOnMove(t *testing.T) {
 }
 
 func TestHubLimits(t *testing.T) {
-	h := NewHub(func() (engine.Analyzer, error) { return &fakeEngine{tick: time.Second}, nil }, 1)
+	h := NewHub(func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: time.Second}, nil }, 1)
 	defer h.Close("")
 	if _, err := h.Create("one"); err != nil {
 		t.Fatal(err)
@@ -165,21 +165,6 @@ func TestHubLimits(t *testing.T) {
 	}
 }
 
-// scriptedEngine reports the given infos once, then waits to be stopped,
-// as an engine deep in a long iteration does.
-type scriptedEngine struct {
-	fakeEngine
-	infos []engine.Info
-}
-
-func (s *scriptedEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	for _, in := range s.infos {
-		info(in)
-	}
-	<-ctx.Done()
-	return engine.Result{}, nil
-}
-
 // TestRoomProgressBetweenLines: reports without a PV (nodes, time, the root
 // move being searched) reach viewers and do not replace the lines.
 func TestRoomProgressBetweenLines(t *testing.T) {
@@ -189,10 +174,13 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	d4, _ := p.ParseMove("d4")
-	se := &scriptedEngine{infos: []engine.Info{
+	// An engine deep in a long iteration: one line, then progress, then
+	// nothing until it is stopped.
+	infos := []engine.Info{
 		{Depth: 20, MultiPV: 1, Nodes: 1000, Time: time.Second, PV: []chess.Move{e4}},
 		{Nodes: 5000, Time: 3 * time.Second, CurrMove: d4, CurrMoveNumber: 2},
-	}}
+	}
+	se := &enginetest.Engine{WaitForStop: true, Script: func(engine.Game) []engine.Info { return infos }}
 	r := NewRoom("p", se)
 	defer r.Close("")
 	if err := r.StartAnalysis(); err != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -59,7 +60,7 @@ func startServer(t testing.TB, private bool) *testServer {
 		RatePerIP:   1000,
 		RateBurst:   1000,
 		MaxEngines:  4,
-		NewAnalyzer: func() (engine.Analyzer, error) { return &fakeEngine{tick: 20 * time.Millisecond}, nil },
+		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
 		Log:         logBuf,
 	})
 	if err != nil {
@@ -385,7 +386,7 @@ func TestServerBroadcast(t *testing.T) {
 	}
 	viewer := connect(t, ts.addr, newSigner(t), "room live", true)
 	viewer.waitFor(t, "broadcast (read-only)", 3*time.Second)
-	if err := b.Publish(game(t, "e4", "c5", "Nf3"), 3); err != nil {
+	if err := b.Publish(enginetest.Game(t, "e4", "c5", "Nf3"), 3); err != nil {
 		t.Fatal(err)
 	}
 	viewer.waitFor(t, "1. e4 c5 2. Nf3", 2*time.Second)
@@ -403,7 +404,7 @@ func TestServerBroadcast(t *testing.T) {
 	// The broadcaster steps back: the viewer follows (the panel's game
 	// line ends after 1. e4).
 	seen := len(viewer.out.String())
-	if err := b.Publish(game(t, "e4", "c5", "Nf3"), 1); err != nil {
+	if err := b.Publish(enginetest.Game(t, "e4", "c5", "Nf3"), 1); err != nil {
 		t.Fatal(err)
 	}
 	stepBack := regexp.MustCompile(`1\. e4 +\x1b\[K`)

@@ -1,10 +1,12 @@
 package serve
 
 import (
-	"github.com/squall-chess/squall/engine"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -58,7 +60,7 @@ func TestSessionResizeChangesLayout(t *testing.T) {
 }
 
 func TestSessionViewerSettingsArePrivate(t *testing.T) {
-	fe := &fakeEngine{tick: 5 * time.Millisecond}
+	fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
 	h := NewHub(func() (engine.Analyzer, error) { return fe, nil }, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
