@@ -7,12 +7,12 @@
 //
 // Engine's zero value is a deterministic engine that deepens one ply at a
 // time and plays the first legal move. Its fields make it slow (Tick),
-// shallow (MaxDepth), opinionated (Best, Score), scripted (Script) or hold
-// an infinite or ponder search until it is stopped (WaitForStop), as a UCI
-// engine must. It records what it is asked (Searches, Limits, Settings,
-// NewGames, Closed) and notices when the Analyzer contract is broken
-// (Misuse), so that a test can check the code under test as well as its
-// output.
+// late however soon it is stopped (Lag), shallow (MaxDepth), opinionated
+// (Best, Score), scripted (Script) or hold an infinite or ponder search
+// until it is stopped (WaitForStop), as a UCI engine must. It records
+// what it is asked (Searches, Limits, Settings, NewGames, Closed) and
+// notices when the Analyzer contract is broken (Misuse), so that a test
+// can check the code under test as well as its output.
 package enginetest
 
 import (
@@ -51,6 +51,12 @@ type Engine struct {
 	// once, checking only before each depth whether it was stopped; a long
 	// Tick (time.Hour) makes a search that ends only when stopped.
 	Tick time.Duration
+	// Lag is how long every search waits before its first depth without
+	// looking at its context: an engine that answers late however soon it
+	// is stopped, as a hung or overloaded one does, for testing deadlines
+	// and time forfeits. Tick, by contrast, ends when the search is
+	// stopped.
+	Lag time.Duration
 	// MaxDepth is the deepest any search goes; zero sets no cap. A search
 	// ends at the lower of MaxDepth and Limits.Depth; with neither, an
 	// infinite search runs until it is stopped and any other ends at
@@ -73,7 +79,9 @@ type Engine struct {
 	// with a PV and a MultiPV of at most 1 is the result's Last, and the
 	// first move of its PV the best move; without one the best move is as
 	// without a script. An empty script makes a search that reports
-	// nothing, as one stopped before its first depth.
+	// nothing, as one stopped before its first depth. The moves are not
+	// checked, so a script can make the best move an illegal one or
+	// chess.NullMove, as a broken engine's bestmove may be.
 	Script func(g engine.Game) []engine.Info
 	// Err, if set, is returned by every search of a position with legal
 	// moves, along with its result.
@@ -107,6 +115,7 @@ func (e *Engine) Options() []engine.Option { return e.Opts }
 func (e *Engine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
 	hit := e.begin(lim)
 	defer e.end(hit)
+	time.Sleep(e.Lag) // deaf to ctx: Lag is an engine that overruns its stop
 	p, err := g.Position()
 	if err != nil {
 		return engine.Result{}, err

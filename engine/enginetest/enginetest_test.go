@@ -222,6 +222,34 @@ func TestScript(t *testing.T) {
 	if len(infos) != 0 || res.BestMove == chess.NullMove || res.Last.Depth != 0 {
 		t.Errorf("silent search: %d reports, %+v", len(infos), res)
 	}
+	// Scripted best moves are not checked: a broken engine's illegal move
+	// or null move comes out as it is, without an error.
+	e5, _ := enginetest.Position(t, "e4").ParseSAN("e5")
+	for _, m := range []chess.Move{e5, chess.NullMove} {
+		e.Script = func(engine.Game) []engine.Info { return []engine.Info{{Depth: 1, PV: []chess.Move{m}}} }
+		if _, res := search(t, context.Background(), e, g, engine.Limits{}); res.BestMove != m {
+			t.Errorf("scripted best move %v: got %v", m, res.BestMove)
+		}
+	}
+}
+
+// TestLag: a search waits out its Lag even when it is stopped, then
+// returns as a stopped search does; one not stopped goes on as usual.
+func TestLag(t *testing.T) {
+	const lag = 50 * time.Millisecond
+	e := &enginetest.Engine{Lag: lag}
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	infos, res := search(t, stopped, e, enginetest.Game(t), engine.Limits{Depth: 2})
+	if took := time.Since(start); took < lag || len(infos) != 0 || res.BestMove == chess.NullMove {
+		t.Errorf("stopped search with a %v lag: returned after %v with %d reports, %+v", lag, took, len(infos), res)
+	}
+	start = time.Now()
+	infos, _ = search(t, context.Background(), e, enginetest.Game(t), engine.Limits{Depth: 2})
+	if took := time.Since(start); took < lag || len(infos) != 2 {
+		t.Errorf("search with a %v lag: returned after %v with depths %v", lag, took, depths(infos))
+	}
 }
 
 // TestWaitForStop: with WaitForStop, an infinite search waits for stop and

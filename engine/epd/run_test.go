@@ -2,6 +2,7 @@ package epd
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,45 +11,16 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 )
 
-// fakeEngine plays a script per position: a list of (SAN, depth, time)
-// reports, the last of which is its best move.
-type fakeEngine struct {
-	scripts map[string][]step // by id
-	ids     map[string]string // FEN → id
-	limits  []engine.Limits
-}
-
+// step is one report of a scripted search: its PV's first move in SAN,
+// the depth, the engine's clock and the score in centipawns.
 type step struct {
 	san   string
 	depth int
 	at    time.Duration
 	cp    int
-}
-
-func (f *fakeEngine) Name() string                   { return "fake" }
-func (f *fakeEngine) Options() []engine.Option       { return nil }
-func (f *fakeEngine) SetOption(string, string) error { return nil }
-func (f *fakeEngine) NewGame() error                 { return nil }
-func (f *fakeEngine) PonderHit()                     {}
-func (f *fakeEngine) Close() error                   { return nil }
-func (f *fakeEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	f.limits = append(f.limits, lim)
-	p := g.Start
-	var res engine.Result
-	for _, s := range f.scripts[f.ids[p.FEN()]] {
-		m, err := p.ParseSAN(s.san)
-		if err != nil {
-			return res, err
-		}
-		in := engine.Info{Depth: s.depth, Time: s.at, Score: engine.Score{CP: s.cp}, PV: []chess.Move{m}, Nodes: uint64(s.depth) * 1000}
-		if info != nil {
-			info(in)
-		}
-		res = engine.Result{BestMove: m, Last: in}
-	}
-	return res, nil
 }
 
 const fakeSuite = `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";
@@ -57,35 +29,55 @@ const fakeSuite = `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg
 3k4/8/8/8/8/8/4P3/4K3 w - - bm e4; c0 "e4=10, e3=4, Kd2=1"; id "sts.1";
 `
 
-func newFake(t *testing.T) (*fakeEngine, []*Record) {
+// fakeScripts is how the fake engine searches each record of fakeSuite,
+// by id.
+var fakeScripts = map[string][]step{
+	// found at depth 2, lost at 3, found again at 4 and kept: solve
+	// time is depth 4's.
+	"WAC.001": {{"Qh4", 1, 10 * time.Millisecond, 20}, {"Qg6", 2, 20 * time.Millisecond, 300},
+		{"Qh4", 3, 30 * time.Millisecond, 50}, {"Qg6", 4, 40 * time.Millisecond, 900}, {"Qg6", 5, 80 * time.Millisecond, 950}},
+	"WAC.002": {{"Rxb2", 1, 5 * time.Millisecond, 100}, {"Kg6", 2, 9 * time.Millisecond, -20}},
+	"am.1":    {{"Kd1", 1, time.Millisecond, 0}, {"e4", 2, 2 * time.Millisecond, 10}},
+	"sts.1":   {{"e3", 1, time.Millisecond, 10}},
+}
+
+// newFake reads fakeSuite and returns its records with an engine that
+// searches each of them by scripts[id]: one report a step, the last of
+// which is its best move.
+func newFake(t *testing.T, scripts map[string][]step) (*enginetest.Engine, []*Record) {
+	t.Helper()
 	recs, errs := Read(strings.NewReader(fakeSuite))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	f := &fakeEngine{ids: map[string]string{}, scripts: map[string][]step{
-		// found at depth 2, lost at 3, found again at 4 and kept: solve
-		// time is depth 4's.
-		"WAC.001": {{"Qh4", 1, 10 * time.Millisecond, 20}, {"Qg6", 2, 20 * time.Millisecond, 300},
-			{"Qh4", 3, 30 * time.Millisecond, 50}, {"Qg6", 4, 40 * time.Millisecond, 900}, {"Qg6", 5, 80 * time.Millisecond, 950}},
-		"WAC.002": {{"Rxb2", 1, 5 * time.Millisecond, 100}, {"Kg6", 2, 9 * time.Millisecond, -20}},
-		"am.1":    {{"Kd1", 1, time.Millisecond, 0}, {"e4", 2, 2 * time.Millisecond, 10}},
-		"sts.1":   {{"e3", 1, time.Millisecond, 10}},
-	}}
+	byFEN := map[string][]engine.Info{}
 	for _, r := range recs {
-		f.ids[r.Position.FEN()] = r.ID()
+		p := r.Position
+		for _, s := range scripts[r.ID()] {
+			m, err := p.ParseSAN(s.san)
+			if err != nil {
+				t.Fatalf("%s: %v", r.ID(), err)
+			}
+			byFEN[p.FEN()] = append(byFEN[p.FEN()], engine.Info{Depth: s.depth, Time: s.at,
+				Score: engine.Score{CP: s.cp}, PV: []chess.Move{m}, Nodes: uint64(s.depth) * 1000})
+		}
 	}
-	return f, recs
+	script := func(g engine.Game) []engine.Info { return byFEN[g.Start.FEN()] }
+	return &enginetest.Engine{ID: "fake", Script: script}, recs
 }
 
 func TestRunSolveTimes(t *testing.T) {
-	f, recs := newFake(t)
+	f, recs := newFake(t, fakeScripts)
 	var seen []string
 	out := Run(context.Background(), f, recs, engine.Limits{Depth: 5}, func(o Outcome) { seen = append(seen, o.ID) })
 	if len(out) != 4 || strings.Join(seen, ",") != "WAC.001,WAC.002,am.1,sts.1" {
 		t.Fatalf("outcomes %d, callbacks %v", len(out), seen)
 	}
-	if f.limits[0].Depth != 5 {
-		t.Errorf("limits not passed: %+v", f.limits[0])
+	if lim := f.Limits(); len(lim) != 4 || lim[0].Depth != 5 {
+		t.Errorf("limits not passed: %+v", lim)
+	}
+	if f.NewGames() != 4 || f.Misuse() != nil {
+		t.Errorf("%d new games for 4 positions, misuse %v", f.NewGames(), f.Misuse())
 	}
 	w1 := out[0]
 	if !w1.Solved || w1.Move != "Qg6" || time.Duration(w1.SolveTime) != 40*time.Millisecond || w1.SolveDepth != 4 ||
@@ -108,7 +100,7 @@ func TestRunSolveTimes(t *testing.T) {
 }
 
 func TestRunCancelled(t *testing.T) {
-	f, recs := newFake(t)
+	f, recs := newFake(t, fakeScripts)
 	ctx, cancel := context.WithCancel(context.Background())
 	out := Run(ctx, f, recs, engine.Limits{}, func(Outcome) { cancel() })
 	if len(out) != 1 {
@@ -117,7 +109,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestResultsSaveCompare(t *testing.T) {
-	f, recs := newFake(t)
+	f, recs := newFake(t, fakeScripts)
 	out := Run(context.Background(), f, recs, engine.Limits{Depth: 5}, nil)
 	dir := t.TempDir()
 	res := &Results{Suite: "fake", Engine: "fake", Limits: "depth 5", Outcomes: out, Solved: 2, Total: 4}
@@ -144,8 +136,10 @@ func TestResultsSaveCompare(t *testing.T) {
 		t.Error("saving to .txt should fail")
 	}
 	// A later run solves WAC.002 and loses WAC.001.
-	f.scripts["WAC.002"] = []step{{"Rxb2", 3, time.Millisecond, 100}}
-	f.scripts["WAC.001"] = []step{{"Qh4", 3, time.Millisecond, 100}}
+	later := maps.Clone(fakeScripts)
+	later["WAC.002"] = []step{{"Rxb2", 3, time.Millisecond, 100}}
+	later["WAC.001"] = []step{{"Qh4", 3, time.Millisecond, 100}}
+	f, _ = newFake(t, later)
 	now := Run(context.Background(), f, recs, engine.Limits{Depth: 5}, nil)
 	solved, failed := Compare(back.Outcomes, now)
 	if len(solved) != 1 || solved[0].Key != "WAC.002" || len(failed) != 1 || failed[0].Key != "WAC.001" {

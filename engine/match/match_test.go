@@ -2,107 +2,123 @@ package match
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/pgn"
 )
 
-// fake is a deterministic in-process engine: choose picks its move from
-// the legal moves of the position.
-type fake struct {
-	name   string
-	choose func(p *chess.Position, legal []chess.Move) chess.Move
-	// block makes Search wait until its context ends (a hung engine);
-	// sleep makes it take this long whatever the context says.
-	block bool
-	sleep time.Duration
-	err   error // returned with the move
-	// limits, if set, sees the limits of every search.
-	limits func(engine.Limits)
-	// closed counts Close calls across the instances of one factory.
-	closed *atomic.Int32
+// fakes is one player's engines: every instance it starts is a new
+// enginetest.Engine named name and set up by set, and it keeps them all so
+// that a test can count those started and closed and read what they were
+// asked.
+type fakes struct {
+	name string
+	set  func(*enginetest.Engine)
+	mu   sync.Mutex // the runner starts instances from its workers
+	made []*enginetest.Engine
 }
 
-func (f *fake) Name() string                   { return f.name }
-func (f *fake) Options() []engine.Option       { return nil }
-func (f *fake) SetOption(string, string) error { return nil }
-func (f *fake) NewGame() error                 { return nil }
-func (f *fake) PonderHit()                     {}
-func (f *fake) Close() error {
-	if f.closed != nil {
-		f.closed.Add(1)
+// fake returns the engines of a player named name; set, if not nil, sets
+// up each instance.
+func fake(name string, set func(*enginetest.Engine)) *fakes {
+	return &fakes{name: name, set: set}
+}
+
+// New starts an instance, as a Player's New.
+func (f *fakes) New() (engine.Analyzer, error) {
+	e := &enginetest.Engine{ID: f.name}
+	if f.set != nil {
+		f.set(e)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.made = append(f.made, e)
+	return e, nil
+}
+
+// player is a Player named after its engines.
+func (f *fakes) player() Player { return Player{New: f.New} }
+
+// instances returns the instances started so far.
+func (f *fakes) instances() []*enginetest.Engine {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.made)
+}
+
+// started is how many instances were started.
+func (f *fakes) started() int { return len(f.instances()) }
+
+// closed is how many instances were closed.
+func (f *fakes) closed() int {
+	n := 0
+	for _, e := range f.instances() {
+		if e.Closed() {
+			n++
+		}
+	}
+	return n
+}
+
+// limits returns the limits of every search of every instance.
+func (f *fakes) limits() []engine.Limits {
+	var lim []engine.Limits
+	for _, e := range f.instances() {
+		lim = append(lim, e.Limits()...)
+	}
+	return lim
+}
+
+// misuse returns the first breach of the Analyzer contract an instance
+// saw, such as two searches at once.
+func (f *fakes) misuse() error {
+	for _, e := range f.instances() {
+		if err := e.Misuse(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func (f *fake) Search(ctx context.Context, g engine.Game, lim engine.Limits, _ func(engine.Info)) (engine.Result, error) {
-	if f.limits != nil {
-		f.limits(lim)
-	}
-	p, err := g.Position()
-	if err != nil {
-		return engine.Result{}, err
-	}
-	if f.block {
-		<-ctx.Done()
-	}
-	time.Sleep(f.sleep)
+// captureFirst is a Best that plays the first capture, or else the first
+// move.
+func captureFirst(_ engine.Game, p *chess.Position) (chess.Move, error) {
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
-	if ml.N == 0 {
-		return engine.Result{}, nil
-	}
-	return engine.Result{BestMove: f.choose(p, ml.Slice())}, f.err
-}
-
-func firstMove(_ *chess.Position, legal []chess.Move) chess.Move { return legal[0] }
-
-// captureFirst plays the first capture, or else the first move.
-func captureFirst(_ *chess.Position, legal []chess.Move) chess.Move {
-	for _, m := range legal {
+	for _, m := range ml.Slice() {
 		if m.IsCapture() {
-			return m
+			return m, nil
 		}
 	}
-	return legal[0]
+	return chess.NullMove, nil // the first move
 }
 
-// script plays the given SAN moves in order (by ply from the opening),
-// then the first legal move.
-func script(sans string) func(*chess.Position, []chess.Move) chess.Move {
-	moves := strings.Fields(sans)
-	return func(p *chess.Position, legal []chess.Move) chess.Move {
-		// Ply from the opening: the tests' openings start at move 1
-		// with White to move.
-		ply := 2*(p.FullmoveNumber()-1) + int(p.SideToMove())
-		if ply < len(moves) {
-			if m, err := p.ParseSAN(moves[ply]); err == nil {
-				return m
-			}
-		}
-		return legal[0]
+// script is a Best that plays the given moves (SAN) in order, by ply from
+// the opening, then the first legal move.
+func script(sans string) func(engine.Game, *chess.Position) (chess.Move, error) {
+	moves := map[int]string{}
+	for ply, san := range strings.Fields(sans) {
+		moves[ply] = san
 	}
+	return enginetest.MovesByPly(moves)
 }
 
-// player makes a Player whose instances are copies of f, counting them.
-func player(f fake, started *atomic.Int32) Player {
-	return Player{New: func() (engine.Analyzer, error) {
-		if started != nil {
-			started.Add(1)
-		}
-		c := f
-		return &c, nil
-	}}
+// answers is a Script that ends every search with m as the best move,
+// legal or not, as a broken engine may.
+func answers(m chess.Move) func(engine.Game) []engine.Info {
+	return func(engine.Game) []engine.Info { return []engine.Info{{Depth: 1, PV: []chess.Move{m}}} }
 }
 
 func positions(t *testing.T, fens ...string) []*chess.Position {
@@ -125,7 +141,7 @@ func TestRulesEndGames(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		fen    string
-		play   func(*chess.Position, []chess.Move) chess.Move
+		best   func(engine.Game, *chess.Position) (chess.Move, error) // nil: the first move
 		term   Termination
 		result string
 		plies  int
@@ -136,15 +152,15 @@ func TestRulesEndGames(t *testing.T) {
 		// Sam Loyd's ten-move stalemate.
 		{"stalemate", chess.StartFEN, script("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6"), Stalemate, "1/2-1/2", 19},
 		// Ply 100 without capture or pawn move: any rook or king move.
-		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", firstMove, FiftyMoves, "1/2-1/2", 1},
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", nil, FiftyMoves, "1/2-1/2", 1},
 		// Kxd2 leaves king against king.
 		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", captureFirst, InsufficientMaterial, "1/2-1/2", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			f := fake{name: "Scripted", choose: tc.play}
+			scripted := func(e *enginetest.Engine) { e.Best = tc.best }
 			rep, err := Run(context.Background(), Config{
-				Players:  [2]Player{{Name: "A", New: player(f, nil).New}, {Name: "B", New: player(f, nil).New}},
+				Players:  [2]Player{{Name: "A", New: fake("Scripted", scripted).New}, {Name: "B", New: fake("Scripted", scripted).New}},
 				Openings: positions(t, tc.fen), Games: 2, TC: TimeControl{Base: time.Minute}, PGN: &out,
 			})
 			if err != nil {
@@ -192,12 +208,9 @@ func TestColoursPairsAndConcurrency(t *testing.T) {
 		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - 2 5",
 	)
 	run := func(concurrency int) *Report {
-		var started, closed atomic.Int32
+		first, greedy := fake("First", nil), fake("Greedy", func(e *enginetest.Engine) { e.Best = captureFirst })
 		rep, err := Run(context.Background(), Config{
-			Players: [2]Player{
-				player(fake{name: "First", choose: firstMove, closed: &closed}, &started),
-				player(fake{name: "Greedy", choose: captureFirst, closed: &closed}, &started),
-			},
+			Players:  [2]Player{first.player(), greedy.player()},
 			Openings: ops, Games: 7, TC: TimeControl{Base: time.Minute, Inc: time.Second},
 			MaxPlies: 300, Concurrency: concurrency,
 		})
@@ -208,8 +221,12 @@ func TestColoursPairsAndConcurrency(t *testing.T) {
 			t.Errorf("names %q", rep.Names)
 		}
 		// Slots start their engines on their first game; every one is closed.
-		if n := started.Load(); n < 2 || n > 2*int32(concurrency) || closed.Load() != n {
-			t.Errorf("concurrency %d: %d engines started, %d closed", concurrency, started.Load(), closed.Load())
+		started, closed := first.started()+greedy.started(), first.closed()+greedy.closed()
+		if started < 2 || started > 2*concurrency || closed != started {
+			t.Errorf("concurrency %d: %d engines started, %d closed", concurrency, started, closed)
+		}
+		if err := cmp.Or(first.misuse(), greedy.misuse()); err != nil {
+			t.Errorf("concurrency %d: %v", concurrency, err)
 		}
 		return rep
 	}
@@ -274,12 +291,12 @@ func TestColoursPairsAndConcurrency(t *testing.T) {
 // An engine that never answers loses on time at its first move, whichever
 // colour it has; so does one that answers, but too late.
 func TestTimeForfeit(t *testing.T) {
-	for _, slow := range []fake{
-		{name: "Hung", choose: firstMove, block: true},
-		{name: "Sleepy", choose: firstMove, sleep: 600 * time.Millisecond},
+	for _, slow := range []*fakes{
+		fake("Hung", func(e *enginetest.Engine) { e.Tick = time.Hour }), // until stopped
+		fake("Sleepy", func(e *enginetest.Engine) { e.Lag = 600 * time.Millisecond }),
 	} {
 		rep, err := Run(context.Background(), Config{
-			Players:  [2]Player{player(fake{name: "Quick", choose: firstMove}, nil), player(slow, nil)},
+			Players:  [2]Player{fake("Quick", nil).player(), slow.player()},
 			Openings: positions(t, chess.StartFEN), Games: 2,
 			// Generous enough that the quick engine, which answers at
 			// once, cannot lose on time even on a loaded machine.
@@ -309,15 +326,9 @@ func TestTimeForfeit(t *testing.T) {
 // first move in every game.
 func TestFirstToMoveAndMoveTime(t *testing.T) {
 	ops := positions(t, chess.StartFEN, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
-	var mu sync.Mutex
-	var moveTimes []time.Duration
-	quick := fake{name: "Quick", choose: firstMove, limits: func(l engine.Limits) {
-		mu.Lock()
-		defer mu.Unlock()
-		moveTimes = append(moveTimes, l.MoveTime)
-	}}
+	quick := fake("Quick", nil)
 	rep, err := Run(context.Background(), Config{
-		Players:  [2]Player{player(quick, nil), player(fake{name: "Sleepy", choose: firstMove, sleep: 400 * time.Millisecond}, nil)},
+		Players:  [2]Player{quick.player(), fake("Sleepy", func(e *enginetest.Engine) { e.Lag = 400 * time.Millisecond }).player()},
 		Openings: ops, Games: 3, MoveTime: 100 * time.Millisecond, Margin: 50 * time.Millisecond,
 		FirstToMove: true,
 	})
@@ -337,19 +348,18 @@ func TestFirstToMoveAndMoveTime(t *testing.T) {
 			t.Errorf("game %d: opening %d white %d, %v after %d plies", g.Number, g.Opening, g.White, g.Termination, len(g.Moves))
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(moveTimes) != 3 {
-		t.Fatalf("the first engine searched %d times, want 3", len(moveTimes))
+	lims := quick.limits()
+	if len(lims) != 3 {
+		t.Fatalf("the first engine searched %d times, want 3", len(lims))
 	}
-	for _, mt := range moveTimes {
-		if mt != 100*time.Millisecond {
-			t.Errorf("search got move time %v", mt)
+	for _, l := range lims {
+		if l.MoveTime != 100*time.Millisecond {
+			t.Errorf("search got move time %v", l.MoveTime)
 		}
 	}
 	// A clock and a move time together are refused.
 	if _, err := Run(context.Background(), Config{
-		Players:  [2]Player{player(quick, nil), player(quick, nil)},
+		Players:  [2]Player{quick.player(), quick.player()},
 		Openings: ops, Games: 2, MoveTime: time.Second, TC: TimeControl{Base: time.Second},
 	}); err == nil {
 		t.Error("clock and move time: no error")
@@ -365,20 +375,19 @@ func TestIllegalMovesAndCrashes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		bad      fake
+		bad      *fakes
 		kind     Termination
 		restarts bool
 	}{
-		{fake{name: "Wrong", choose: func(*chess.Position, []chess.Move) chess.Move { return e2e4 }}, IllegalMove, false},
-		{fake{name: "Silent", choose: func(*chess.Position, []chess.Move) chess.Move { return chess.NullMove }}, IllegalMove, false},
-		{fake{name: "Refused", choose: firstMove, err: fmt.Errorf("bestmove z9z9: %w", uci.ErrIllegalMove)}, IllegalMove, false},
-		{fake{name: "Crashed", choose: firstMove, err: fmt.Errorf("stockfish: %w", uci.ErrEngineExited)}, EngineFailure, true},
+		{fake("Wrong", func(e *enginetest.Engine) { e.Script = answers(e2e4) }), IllegalMove, false},
+		{fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }), IllegalMove, false},
+		{fake("Refused", func(e *enginetest.Engine) { e.Err = fmt.Errorf("bestmove z9z9: %w", uci.ErrIllegalMove) }), IllegalMove, false},
+		{fake("Crashed", func(e *enginetest.Engine) { e.Err = fmt.Errorf("stockfish: %w", uci.ErrEngineExited) }), EngineFailure, true},
 	} {
-		var goodStarts, badStarts, closed atomic.Int32
-		tc.bad.closed = &closed
+		good := fake("Good", nil)
 		// No pawn on e2 here, so e2e4 is illegal for both colours.
 		rep, err := Run(context.Background(), Config{
-			Players:  [2]Player{player(fake{name: "Good", choose: firstMove, closed: &closed}, &goodStarts), player(tc.bad, &badStarts)},
+			Players:  [2]Player{good.player(), tc.bad.player()},
 			Openings: positions(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"), Games: 4, TC: TimeControl{Base: time.Minute},
 		})
 		if err != nil {
@@ -393,12 +402,12 @@ func TestIllegalMovesAndCrashes(t *testing.T) {
 		if rep.Wins != 4 || rep.Pairs != (Pentanomial{0, 0, 0, 0, 2}) || len(rep.Incidents) != 4 {
 			t.Errorf("%s: %+v, incidents %v", tc.bad.name, rep.Stats, rep.Incidents)
 		}
-		wantBad := int32(1)
+		wantBad := 1
 		if tc.restarts {
 			wantBad = 4 // one per game: each failure discards the instance
 		}
-		if goodStarts.Load() != 1 || badStarts.Load() != wantBad || closed.Load() != 1+wantBad {
-			t.Errorf("%s: started %d good, %d bad; %d closed", tc.bad.name, goodStarts.Load(), badStarts.Load(), closed.Load())
+		if good.started() != 1 || tc.bad.started() != wantBad || good.closed()+tc.bad.closed() != 1+wantBad {
+			t.Errorf("%s: started %d good, %d bad; %d closed", tc.bad.name, good.started(), tc.bad.started(), good.closed()+tc.bad.closed())
 		}
 	}
 }
@@ -411,8 +420,8 @@ func TestSPRTStopsMatch(t *testing.T) {
 	var calls []Progress
 	rep, err := Run(context.Background(), Config{
 		Players: [2]Player{
-			player(fake{name: "Good", choose: firstMove}, nil),
-			player(fake{name: "Silent", choose: func(*chess.Position, []chess.Move) chess.Move { return chess.NullMove }}, nil),
+			fake("Good", nil).player(),
+			fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }).player(),
 		},
 		Openings: positions(t, chess.StartFEN), Games: 1000, TC: TimeControl{Base: time.Minute},
 		SPRT:     &SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05},
@@ -435,7 +444,7 @@ func TestCancel(t *testing.T) {
 	defer cancel()
 	var once sync.Once
 	rep, err := Run(ctx, Config{
-		Players:  [2]Player{player(fake{name: "A", choose: firstMove}, nil), player(fake{name: "B", choose: captureFirst}, nil)},
+		Players:  [2]Player{fake("A", nil).player(), fake("B", func(e *enginetest.Engine) { e.Best = captureFirst }).player()},
 		Openings: positions(t, chess.StartFEN), Games: 100, TC: TimeControl{Base: time.Minute}, MaxPlies: 50, Concurrency: 2,
 		Progress: func(p Progress) {
 			if p.Games == 3 {
@@ -449,16 +458,16 @@ func TestCancel(t *testing.T) {
 }
 
 func TestEngineStartFailure(t *testing.T) {
-	var closed atomic.Int32
+	a := fake("A", nil)
 	_, err := Run(context.Background(), Config{
 		Players: [2]Player{
-			player(fake{name: "A", choose: firstMove, closed: &closed}, nil),
+			a.player(),
 			{New: func() (engine.Analyzer, error) { return nil, errors.New("no such file") }},
 		},
 		Openings: positions(t, chess.StartFEN), Games: 2, TC: TimeControl{Base: time.Second},
 	})
-	if err == nil || !strings.Contains(err.Error(), "engine 2") || closed.Load() != 1 {
-		t.Errorf("err %v, %d closed", err, closed.Load())
+	if err == nil || !strings.Contains(err.Error(), "engine 2") || a.closed() != 1 {
+		t.Errorf("err %v, %d closed", err, a.closed())
 	}
 }
 
