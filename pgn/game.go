@@ -68,12 +68,20 @@ func NewGame() *Game {
 
 // Tag returns the value of the named tag ("" if absent).
 func (g *Game) Tag(name string) string {
-	for _, t := range g.Tags {
-		if t.Name == name {
-			return t.Value
-		}
+	if i := tagIndex(g.Tags, name); i >= 0 {
+		return g.Tags[i].Value
 	}
 	return ""
+}
+
+// tagIndex returns the index of the named tag in tags, -1 if absent.
+func tagIndex(tags []Tag, name string) int {
+	for i := range tags {
+		if tags[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // SetTag sets the named tag, keeping its place if present and appending it
@@ -82,11 +90,9 @@ func (g *Game) SetTag(name, value string) {
 	if name == "Result" {
 		g.Result = value
 	}
-	for i := range g.Tags {
-		if g.Tags[i].Name == name {
-			g.Tags[i].Value = value
-			return
-		}
+	if i := tagIndex(g.Tags, name); i >= 0 {
+		g.Tags[i].Value = value
+		return
 	}
 	g.Tags = append(g.Tags, Tag{name, value})
 }
@@ -100,19 +106,17 @@ func (g *Game) normalizeTags() {
 	var scratch [24]Tag
 	tags := scratch[:0]
 	for _, name := range sevenTagRoster {
-		v, ok := "", false
-		for _, t := range g.Tags {
-			if t.Name == name {
-				v, ok = t.Value, true
-				break
-			}
+		v := ""
+		i := tagIndex(g.Tags, name)
+		if i >= 0 {
+			v = g.Tags[i].Value
 		}
 		switch {
 		case name == "Result":
 			v = g.Result
-		case !ok && name == "Date":
+		case i < 0 && name == "Date":
 			v = "????.??.??"
-		case !ok:
+		case i < 0:
 			v = "?"
 		}
 		tags = append(tags, Tag{name, v})

@@ -20,10 +20,8 @@ type Entry struct {
 
 // Tag returns the value of the named tag ("" if absent).
 func (e *Entry) Tag(name string) string {
-	for _, t := range e.Tags {
-		if t.Name == name {
-			return t.Value
-		}
+	if i := tagIndex(e.Tags, name); i >= 0 {
+		return e.Tags[i].Value
 	}
 	return ""
 }

@@ -272,27 +272,16 @@ func (r *Reader) braceComment(keep bool) {
 	}
 }
 
+// lineComment reads the rest of the line, newline included; the comment is
+// what stands before the newline.
 func (r *Reader) lineComment(keep bool) {
-	s := &r.src
-	r.tok = r.tok[:0]
-	r.tokLong, r.unterminated = false, false
-	for {
-		c, ok := s.peek()
-		if !ok {
-			return
-		}
-		s.advance()
-		if c == '\n' {
-			return
-		}
-		if keep {
-			if len(r.tok) < maxComment {
-				r.tok = append(r.tok, c)
-			} else {
-				r.tokLong = true
-			}
-		}
+	r.unterminated = false
+	if !keep {
+		r.tok, r.tokLong = r.tok[:0], false
+		r.src.skipLine()
+		return
 	}
+	r.tok, r.tokLong = r.src.readLine(r.tok[:0], maxComment)
 }
 
 // gameState is what readGame builds; in skim mode only the tags, result

@@ -535,13 +535,7 @@ func clientPositionCommand(g engine.Game) string {
 	} else {
 		b.WriteString("position fen " + fen)
 	}
-	if len(g.Moves) > 0 {
-		b.WriteString(" moves")
-		c960 := g.Start.Chess960()
-		for _, m := range g.Moves {
-			b.WriteString(" " + m.UCI(c960))
-		}
-	}
+	writeMoves(&b, "moves", g.Moves, g.Start.Chess960())
 	return b.String()
 }
 
@@ -574,15 +568,14 @@ func clientGoCommand(lim engine.Limits, chess960 bool) string {
 	if lim.MoveTime > 0 {
 		fmt.Fprintf(&b, " movetime %d", ms(lim.MoveTime))
 	}
-	if len(lim.SearchMoves) > 0 {
-		b.WriteString(" searchmoves")
-		for _, m := range lim.SearchMoves {
-			b.WriteString(" " + m.UCI(chess960))
-		}
-	}
-	if lim.Infinite || b.Len() == len("go") || b.String() == "go ponder" {
+	// No limit means analysis until stopped (engine.Limits), which UCI
+	// spells "infinite"; searchmoves goes last because its list of moves
+	// runs to the end of the command in some engines' parsers.
+	limited := lim.WTime > 0 || lim.BTime > 0 || lim.Depth > 0 || lim.Nodes > 0 || lim.Mate > 0 || lim.MoveTime > 0
+	if lim.Infinite || !limited {
 		b.WriteString(" infinite")
 	}
+	writeMoves(&b, "searchmoves", lim.SearchMoves, chess960)
 	return b.String()
 }
 

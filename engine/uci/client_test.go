@@ -216,6 +216,7 @@ func TestClientLogRing(t *testing.T) {
 }
 
 func TestClientGoCommand(t *testing.T) {
+	start := chess.NewPosition()
 	for _, tc := range []struct {
 		lim  engine.Limits
 		want string
@@ -226,10 +227,36 @@ func TestClientGoCommand(t *testing.T) {
 		{engine.Limits{WTime: 10 * time.Second, BTime: 9 * time.Second, WInc: 100 * time.Millisecond, BInc: 100 * time.Millisecond},
 			"go wtime 10000 btime 9000 winc 100 binc 100"},
 		{engine.Limits{Nodes: 5000, Depth: 7}, "go depth 7 nodes 5000"},
+		{engine.Limits{Depth: 3, SearchMoves: []chess.Move{mustMoves(t, start, "e2e4")[0], mustMoves(t, start, "g1f3")[0]}},
+			"go depth 3 searchmoves e2e4 g1f3"},
+		// Analysis of chosen moves: still until stopped.
+		{engine.Limits{SearchMoves: []chess.Move{mustMoves(t, start, "d2d4")[0]}}, "go infinite searchmoves d2d4"},
+		{engine.Limits{Infinite: true, MultiPV: 3}, "go infinite"},
 	} {
 		if got := clientGoCommand(tc.lim, false); got != tc.want {
 			t.Errorf("clientGoCommand(%+v) = %q, want %q", tc.lim, got, tc.want)
 		}
+	}
+}
+
+func TestClientPositionCommand(t *testing.T) {
+	start := chess.NewPosition()
+	if got := clientPositionCommand(engine.Game{Start: start}); got != "position startpos" {
+		t.Errorf("start position: %q", got)
+	}
+	g := engine.Game{Start: start, Moves: mustMoves(t, start, "e2e4", "e7e5", "g1f3")}
+	if got, want := clientPositionCommand(g), "position startpos moves e2e4 e7e5 g1f3"; got != want {
+		t.Errorf("moves from the start: %q, want %q", got, want)
+	}
+	// A Chess960 start is sent as a FEN, its castling as king takes rook.
+	p, err := chess.ParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w KQkq - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetChess960(true)
+	g = engine.Game{Start: p, Moves: mustMoves(t, p, "e1h1")}
+	if got, want := clientPositionCommand(g), "position fen "+p.FEN()+" moves e1h1"; got != want {
+		t.Errorf("Chess960: %q, want %q", got, want)
 	}
 }
 

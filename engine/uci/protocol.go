@@ -6,6 +6,7 @@ package uci
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -64,14 +65,23 @@ func FormatInfo(info engine.Info, chess960 bool) string {
 	if info.Depth > 0 || info.Time > 0 {
 		fmt.Fprintf(&b, " time %d", info.Time.Milliseconds())
 	}
-	if len(info.PV) > 0 {
-		b.WriteString(" pv")
-		for _, m := range info.PV {
-			b.WriteByte(' ')
-			b.WriteString(m.UCI(chess960))
-		}
-	}
+	writeMoves(&b, "pv", info.PV, chess960)
 	return b.String()
+}
+
+// writeMoves appends " key m1 m2 …" to b, the moves in UCI notation, and
+// nothing when there are no moves: the form of every move list in UCI
+// (pv, position … moves, go searchmoves).
+func writeMoves(b *strings.Builder, key string, moves []chess.Move, chess960 bool) {
+	if len(moves) == 0 {
+		return
+	}
+	b.WriteByte(' ')
+	b.WriteString(key)
+	for _, m := range moves {
+		b.WriteByte(' ')
+		b.WriteString(m.UCI(chess960))
+	}
 }
 
 // infoKeywords are the words that start a field of an info line; a move
@@ -105,7 +115,11 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 		}
 		return info, nil
 	}
-	num := func(i int, name string) (int64, error) {
+	// next reads the number at f[i] as the value of field name, checks it
+	// against lo..hi and steps past it. Counters (hi = MaxInt64) can only
+	// be wrong by their sign, and their error says so.
+	i := 1
+	next := func(name string, lo, hi int64) (int64, error) {
 		if i >= len(f) {
 			return 0, fmt.Errorf("uci: info %s: missing value", name)
 		}
@@ -113,21 +127,24 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 		if err != nil {
 			return 0, fmt.Errorf("uci: info %s: bad number %q", name, serverClip(f[i]))
 		}
+		if v < lo || v > hi {
+			if hi == math.MaxInt64 {
+				return 0, fmt.Errorf("uci: info %s: negative %d", name, v)
+			}
+			return 0, fmt.Errorf("uci: info %s: out of range %d", name, v)
+		}
+		i++
 		return v, nil
 	}
-	for i := 1; i < len(f); {
+	for i < len(f) {
 		key := f[i]
 		i++
 		switch key {
 		case "depth", "seldepth", "multipv", "hashfull", "currmovenumber", "cpuload":
-			v, err := num(i, key)
+			v, err := next(key, 0, 1<<30)
 			if err != nil {
 				return info, err
 			}
-			if v < 0 || v > 1<<30 {
-				return info, fmt.Errorf("uci: info %s: out of range %d", key, v)
-			}
-			i++
 			switch key {
 			case "depth":
 				info.Depth = int(v)
@@ -141,14 +158,10 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 				info.CurrMoveNumber = int(v)
 			}
 		case "nodes", "nps", "tbhits", "sbhits", "time":
-			v, err := num(i, key)
+			v, err := next(key, 0, math.MaxInt64)
 			if err != nil {
 				return info, err
 			}
-			if v < 0 {
-				return info, fmt.Errorf("uci: info %s: negative %d", key, v)
-			}
-			i++
 			switch key {
 			case "nodes":
 				info.Nodes = uint64(v)
@@ -165,13 +178,9 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 			}
 			kind := f[i]
 			i++
-			v, err := num(i, "score "+kind)
+			v, err := next("score "+kind, -1<<30, 1<<30)
 			if err != nil {
 				return info, err
-			}
-			i++
-			if v < -1<<30 || v > 1<<30 {
-				return info, fmt.Errorf("uci: info score %s: out of range %d", kind, v)
 			}
 			switch kind {
 			case "cp":
@@ -195,16 +204,12 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 				i++
 			}
 		case "wdl":
-			for k := 0; k < 3; k++ {
-				v, err := num(i, "wdl")
+			for k := range 3 {
+				v, err := next("wdl", 0, 1000)
 				if err != nil {
 					return info, err
 				}
-				if v < 0 || v > 1000 {
-					return info, fmt.Errorf("uci: info wdl: out of range %d", v)
-				}
 				info.WDL[k] = int(v)
-				i++
 			}
 			info.HasWDL = true
 		case "currmove":

@@ -82,11 +82,7 @@ func newSrvSessionWith(t *testing.T, a engine.Analyzer) *srvSession {
 			for range s.lines {
 			}
 		}()
-		select {
-		case <-s.runDone:
-		case <-time.After(srvDeadline):
-			t.Errorf("Run did not return at the end of input")
-		}
+		s.ended("at the end of input")
 		a.Close()
 	})
 	return s
@@ -169,7 +165,35 @@ func (s *srvSession) refused(cmd string) string {
 	if len(got) != 1 || !strings.HasPrefix(got[0], "info string error: ") {
 		s.t.Fatalf("%q printed %q, want one \"info string error:\" line", cmd, got)
 	}
+	// The server clips what it quotes, so hostile input cannot make the
+	// answer huge.
+	if len(got[0]) > 200 {
+		s.t.Errorf("%.40q: error line of %d bytes", cmd, len(got[0]))
+	}
 	return got[0]
+}
+
+// stillSearching sends isready and fails if the running search printed
+// bestmove before readyok; what names the search in the failure.
+func (s *srvSession) stillSearching(what string) {
+	s.t.Helper()
+	if got := s.exchange("isready"); slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+		s.t.Fatalf("%s printed bestmove: %q", what, got)
+	}
+}
+
+// ended fails unless Run returns without an error within the deadline;
+// when says what should have ended it.
+func (s *srvSession) ended(when string) {
+	s.t.Helper()
+	select {
+	case <-s.runDone:
+		if s.runErr != nil {
+			s.t.Errorf("Run %s: %v", when, s.runErr)
+		}
+	case <-time.After(srvDeadline):
+		s.t.Errorf("Run did not return %s", when)
+	}
 }
 
 // position sends "position fen … moves …" (or startpos when fen is empty)
@@ -356,9 +380,7 @@ func TestServerIsReady(t *testing.T) {
 	// isready is answered during a search, without ending it.
 	s.send("go infinite")
 	s.expect("info depth")
-	if got := s.exchange("isready"); slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
-		t.Fatalf("isready during an infinite search ended it: %q", got)
-	}
+	s.stillSearching("isready during an infinite search")
 	s.send("stop")
 	s.expect("bestmove")
 }
@@ -431,9 +453,7 @@ func TestServerSetOptionBad(t *testing.T) {
 		"setoption name Skill Level value 21",
 		"setoption name " + strings.Repeat("x", 5000) + " value 1",
 	} {
-		if e := s.refused(cmd); len(e) > 200 {
-			t.Errorf("%.40q: error line of %d bytes", cmd, len(e))
-		}
+		s.refused(cmd)
 	}
 	// Nothing changed: one line per depth, no WDL, standard castling.
 	s.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
@@ -594,10 +614,7 @@ func TestServerPosition(t *testing.T) {
 		"position " + strings.Repeat("x", 10000),
 		"position startpos moves " + strings.Repeat("e2e4 ", 2000),
 	} {
-		e := s.refused(cmd)
-		if len(e) > 200 {
-			t.Errorf("%.40q: error line of %d bytes", cmd, len(e))
-		}
+		s.refused(cmd)
 		if got := fenOf(); got != held {
 			t.Fatalf("after refused %.60q: d shows %s, want the previous %s", cmd, got, held)
 		}
@@ -666,9 +683,7 @@ func TestServerGoBad(t *testing.T) {
 		"go searchmoves e7e5 depth 1",
 		"go depth 1 " + strings.Repeat("z", 5000),
 	} {
-		if e := s.refused(cmd); len(e) > 200 {
-			t.Errorf("%.40q: error line of %d bytes", cmd, len(e))
-		}
+		s.refused(cmd)
 	}
 	// A refused go leaves no search behind.
 	s.search("depth 1")
@@ -708,9 +723,7 @@ func TestServerPonder(t *testing.T) {
 	s.position("", "e2e4")
 	s.send("go ponder wtime 500 btime 500 winc 0 binc 0")
 	s.expect("info depth")
-	if got := s.exchange("isready"); slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
-		t.Fatalf("a ponder search printed bestmove before ponderhit: %q", got)
-	}
+	s.stillSearching("a ponder search before ponderhit")
 	s.send("ponderhit")
 	s.expect("bestmove")
 
@@ -724,9 +737,7 @@ func TestServerPonder(t *testing.T) {
 	// A ponder search with a depth limit still waits for ponderhit.
 	s.send("go ponder depth 1 wtime 500 btime 500")
 	s.expect("info depth 1")
-	if got := s.exchange("isready"); slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
-		t.Fatalf("a finished ponder search printed bestmove before ponderhit: %q", got)
-	}
+	s.stillSearching("a finished ponder search before ponderhit")
 	s.send("ponderhit")
 	s.expect("bestmove")
 }
@@ -748,14 +759,7 @@ func TestServerQuitDuringSearch(t *testing.T) {
 	s.expect("info depth")
 	s.send("quit")
 	s.expect("bestmove")
-	select {
-	case <-s.runDone:
-		if s.runErr != nil {
-			t.Errorf("Run after quit: %v", s.runErr)
-		}
-	case <-time.After(srvDeadline):
-		t.Fatal("Run did not return after quit")
-	}
+	s.ended("after quit")
 }
 
 func TestServerEndOfInput(t *testing.T) {
@@ -767,14 +771,7 @@ func TestServerEndOfInput(t *testing.T) {
 			s.send("go " + args)
 			s.in.Close()
 			s.expect("bestmove")
-			select {
-			case <-s.runDone:
-				if s.runErr != nil {
-					t.Errorf("Run: %v", s.runErr)
-				}
-			case <-time.After(srvDeadline):
-				t.Fatal("Run did not return at the end of input")
-			}
+			s.ended("at the end of input")
 		})
 	}
 }
@@ -804,9 +801,7 @@ func TestServerUnknownCommand(t *testing.T) {
 	if e := s.refused("frobnicate now"); e != `info string error: unknown command "frobnicate"` {
 		t.Errorf("got %q", e)
 	}
-	if e := s.refused(strings.Repeat("y", 100000)); len(e) > 200 {
-		t.Errorf("error line of %d bytes", len(e))
-	}
+	s.refused(strings.Repeat("y", 100000))
 	s.quiet("")
 	s.quiet("   \t ")
 	s.quiet("debug on")
