@@ -50,9 +50,6 @@ func (f *File) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Name is the path the file will replace.
-func (f *File) Name() string { return f.target }
-
 // Commit makes the new contents the file at the target path. After a failed
 // Commit the target is unchanged and the temporary file is gone.
 func (f *File) Commit() error {
