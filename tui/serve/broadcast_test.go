@@ -51,7 +51,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if s.Ply != 3 || s.GameSAN != "1. e4 e5 2. Nf3" || s.Position.FEN() != "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2" {
 		t.Fatalf("after publishing: ply %d, %q, %s", s.Ply, s.GameSAN, s.Position.FEN())
 	}
-	waitUntil(t, "analysis of the published position", 2*time.Second, func() bool {
+	waitUntil(t, "analysis of the published position", func() bool {
 		s := r.Snapshot()
 		return len(s.Lines) > 0 && s.Lines[0].Depth >= 2
 	})
@@ -79,7 +79,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if s := r.Snapshot(); s.Ply != 1 || s.GameSAN != "1. e4" || len(s.Lines) != 0 {
 		t.Fatalf("after stepping back: ply %d, %q, %d lines", s.Ply, s.GameSAN, len(s.Lines))
 	}
-	waitUntil(t, "a new search", 2*time.Second, func() bool { return fe.Searches() > searches })
+	waitUntil(t, "a new search", func() bool { return fe.Searches() > searches })
 
 	// A different start position with the same ply is a different game.
 	other, _ := chess.ParseFEN("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")

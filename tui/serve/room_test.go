@@ -187,7 +187,7 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s *Snapshot
-	waitUntil(t, "progress report", 2*time.Second, func() bool {
+	waitUntil(t, "progress report", func() bool {
 		s = r.Snapshot()
 		return s.Progress.Nodes == 5000
 	})
