@@ -128,7 +128,7 @@ func TestRoomRestartsOnMove(t *testing.T) {
 	if err := r.MoveText("d4"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		s := r.Snapshot()
 		if len(s.Lines) > 0 {

@@ -23,7 +23,7 @@ func testRenderer() *lipgloss.Renderer {
 // waitSnap feeds the model room snapshots until one has analysis lines.
 func waitSnap(t *testing.T, m *sessionModel) {
 	t.Helper()
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(patience)
 	for {
 		select {
 		case s := <-m.updates:
