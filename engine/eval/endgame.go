@@ -41,7 +41,10 @@ func (e *Evaluator) special(p *chess.Position) (int, bool) {
 			if p.ByColor(strong) == p.Pieces(strong, chess.King)|pawns && !pawns.Several() {
 				pawn := pawns.LSB()
 				if KPKWin(strong, sk, wk, pawn, p.SideToMove()) {
-					return sign * (KnownWin + 20*pawn.RelativeRank(strong)), true
+					// 10 a rank keeps even a pawn on the 7th (KnownWin+60)
+					// below the weakest KQK (KnownWin+120), so promoting
+					// always looks like progress.
+					return sign * (KnownWin + 10*pawn.RelativeRank(strong)), true
 				}
 				return 0, true
 			}

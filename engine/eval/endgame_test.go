@@ -229,3 +229,55 @@ func TestMatingDrives(t *testing.T) {
 		}
 	}
 }
+
+// TestPromotionIsProgress: every won KPK position scores below every KQK
+// position, so queening always looks like progress to the search. (When
+// the KPK advance bonus reached past the weakest KQK drive score, the
+// search would sometimes step its king before promoting.)
+func TestPromotionIsProgress(t *testing.T) {
+	e := New()
+	// whiteView evaluates the placement from White's view, reporting false
+	// for an illegal position.
+	whiteView := func(board *[64]chess.Piece, stm string) (int, bool) {
+		p, err := chess.ParseFEN(chess.BoardFEN(board) + " " + stm + " - - 0 1")
+		if err != nil || !p.HasLegalMoves() {
+			return 0, false
+		}
+		v := e.Evaluate(p)
+		if stm == "b" {
+			v = -v
+		}
+		return v, true
+	}
+	wk, bk := chess.MakePiece(chess.White, chess.King), chess.MakePiece(chess.Black, chess.King)
+	bestKPK, worstKQK := -1<<30, 1<<30
+	for k1 := 0; k1 < 64; k1++ {
+		for k2 := 0; k2 < 64; k2++ {
+			for x := 0; x < 64; x++ {
+				if k1 == k2 || x == k1 || x == k2 {
+					continue
+				}
+				var board [64]chess.Piece
+				board[k1], board[k2] = wk, bk
+				if x >= 8 && x < 56 { // a pawn on any rank it can stand on
+					board[x] = chess.MakePiece(chess.White, chess.Pawn)
+					for _, stm := range []string{"w", "b"} {
+						if v, ok := whiteView(&board, stm); ok && v >= KnownWin {
+							bestKPK = max(bestKPK, v)
+						}
+					}
+				}
+				board[x] = chess.MakePiece(chess.White, chess.Queen)
+				if v, ok := whiteView(&board, "b"); ok { // Black to move, as after a promotion
+					worstKQK = min(worstKQK, v)
+				}
+			}
+		}
+	}
+	if bestKPK < KnownWin || worstKQK < KnownWin {
+		t.Fatalf("best won KPK %d, worst KQK %d: both should be known wins", bestKPK, worstKQK)
+	}
+	if bestKPK >= worstKQK {
+		t.Errorf("a won KPK scores %d, at or above the weakest KQK (%d): promoting would not look like progress", bestKPK, worstKQK)
+	}
+}
