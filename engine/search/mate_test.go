@@ -39,7 +39,8 @@ func TestMates(t *testing.T) {
 		t.Run(fmt.Sprintf("%+d/%s%v", c.mate, c.fen, c.moves), func(t *testing.T) {
 			g := game(t, c.fen, c.moves...)
 			root := rootOf(t, g)
-			depth := 2*abs(c.mate) + 4
+			// The depth at which "go mate N" gives up must find it.
+			depth := mateSearchDepth(abs(c.mate))
 			res, infos := run(t, New(), g, engine.Limits{Depth: depth})
 			checkResult(t, root, res, infos)
 			if got := res.Last.Score; got.Mate != c.mate || got.Bound != engine.Exact {

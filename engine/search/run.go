@@ -162,10 +162,7 @@ func (t *thread) iterate() {
 	if cs.lim.Depth > 0 {
 		maxDepth = min(cs.lim.Depth, maxDepth)
 	} else if cs.lim.Mate > 0 {
-		// "go mate N" with no mate to find must still end: a mate in N
-		// is N·2−1 plies deep, and this many more cover the reductions
-		// that might hide it at its own depth.
-		maxDepth = min(2*cs.lim.Mate+6, maxDepth)
+		maxDepth = min(mateSearchDepth(cs.lim.Mate), maxDepth)
 	}
 	var prevBest chess.Move
 	prevScore := 0
@@ -290,3 +287,9 @@ func (t *thread) iterate() {
 	t.published.Store(t.nodes)
 	t.tbShown.Store(t.tbHits)
 }
+
+// mateSearchDepth is how deep "go mate n" searches before it gives up, so
+// that it ends even where there is no mate: a mate in n is 2n−1 plies deep,
+// and seven more cover the reductions (LMR, pruning of quiet moves) that can
+// hide a quiet key move at its own depth.
+func mateSearchDepth(n int) int { return 2*n + 6 }
