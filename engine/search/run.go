@@ -30,7 +30,14 @@ type search struct {
 	level bool
 	tb    tbProbe // Syzygy tables probed inside the tree
 
-	stop       atomic.Bool
+	stop atomic.Bool
+	// timeUp and firstDone keep a timed stop from cutting depth 1 short:
+	// the clock may run out before the thread even gets a core (a loaded
+	// machine, a tiny budget), and a move from an unfinished first
+	// iteration is no better than a random one, while depth 1 costs
+	// microseconds. Whichever of the two comes second sets stop.
+	timeUp     atomic.Bool
+	firstDone  atomic.Bool
 	pondering  atomic.Bool
 	clockStart atomic.Int64 // when our clock started (go, or ponderhit)
 	hitOnce    sync.Once
@@ -49,7 +56,7 @@ func (cs *search) armTimer() {
 	}
 	start := time.Unix(0, cs.clockStart.Load())
 	cs.timerMu.Lock()
-	cs.timer = time.AfterFunc(time.Until(start.Add(cs.plan.hard)), func() { cs.stop.Store(true) })
+	cs.timer = time.AfterFunc(time.Until(start.Add(cs.plan.hard)), cs.outOfTime)
 	cs.timerMu.Unlock()
 }
 
@@ -94,6 +101,26 @@ func (cs *search) checkLimits() {
 	}
 	if cs.plan.timed && !cs.pondering.Load() &&
 		time.Since(time.Unix(0, cs.clockStart.Load())) >= cs.plan.hard {
+		cs.outOfTime()
+	}
+}
+
+// outOfTime stops the search at its hard time limit, but not before the
+// main thread has completed depth 1 (see timeUp).
+func (cs *search) outOfTime() {
+	cs.timeUp.Store(true)
+	if cs.firstDone.Load() {
+		cs.stop.Store(true)
+	}
+}
+
+// firstIterationDone is the main thread's mark that depth 1 is complete:
+// from now on a timed stop takes effect at once.
+func (cs *search) firstIterationDone() {
+	if cs.firstDone.Swap(true) {
+		return
+	}
+	if cs.timeUp.Load() {
 		cs.stop.Store(true)
 	}
 }
@@ -229,6 +256,9 @@ func (t *thread) iterate() {
 			break
 		}
 		t.completed = d
+		if t.id == 0 {
+			cs.firstIterationDone()
+		}
 		if t.id != 0 {
 			// A helper that completes the requested depth ends a
 			// depth-limited search: its result is as deep as the main
