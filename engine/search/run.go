@@ -256,9 +256,6 @@ func (t *thread) iterate() {
 			break
 		}
 		t.completed = d
-		if t.id == 0 {
-			cs.firstIterationDone()
-		}
 		if t.id != 0 {
 			// A helper that completes the requested depth ends a
 			// depth-limited search: its result is as deep as the main
@@ -270,6 +267,7 @@ func (t *thread) iterate() {
 			}
 			continue
 		}
+		cs.firstIterationDone()
 		for i := 0; i < cs.multiPV; i++ {
 			in := cs.lineInfo(t, i, d)
 			if i == 0 {
