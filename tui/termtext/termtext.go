@@ -2,7 +2,9 @@
 // lines cut to a width, engine counters written short, and the theme's text
 // colours as lipgloss colours. The local board (package tui) and every SSH
 // viewer (package tui/serve) draw their panels with it, so the two cannot
-// drift apart in how they fit or write the same things.
+// drift apart in how they fit or write the same things. It also holds the one
+// sanitiser (Safe, SafeLine) that every text from outside passes through
+// before it is drawn or printed.
 package termtext
 
 import (
