@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 const bookUsage = `usage:
@@ -53,7 +54,7 @@ func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, sk
 		var perr *pgn.Error
 		if errors.As(err, &perr) {
 			skipped++
-			fmt.Fprintf(stderr, "skipped: %v\n", err)
+			fmt.Fprintf(stderr, "skipped: %s\n", termtext.SafeLine(err.Error()))
 			continue
 		}
 		if err != nil {

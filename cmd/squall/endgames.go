@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // runEndgames tests how Squall plays endings: it draws random positions
@@ -150,7 +151,7 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 			mark = "FAILED"
 		}
 		fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
-			g.Start.FEN(), g.Result, g.Detail, len(g.Moves), mark)
+			g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), len(g.Moves), mark)
 	}
 	rep, runErr := playMatch(ctx, cfg, *pgnOut)
 	verb := "converted"
@@ -163,9 +164,9 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 			tables = "without tables"
 		}
 		fmt.Fprintf(stdout, "\n%s %s %d/%d positions (%s to move, %s, %v a move, against %s); %d incidents\n",
-			rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, rep.Names[1], len(rep.Incidents))
+			rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, termtext.SafeLine(rep.Names[1]), len(rep.Incidents))
 		for _, in := range rep.Incidents {
-			fmt.Fprintf(stdout, "  %s\n", in)
+			fmt.Fprintf(stdout, "  %s\n", termtext.SafeLine(in.String()))
 		}
 	}
 	if errors.Is(runErr, context.Canceled) {

@@ -12,6 +12,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // command is one subcommand: it parses its own flags from args.
@@ -59,12 +61,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "squall: unknown command %q\n\n", args[0])
+		fmt.Fprintf(stderr, "squall: unknown command %q\n\n", termtext.SafeLine(args[0]))
 		usage(stderr, cmds)
 		return 2
 	}
 	if err := c.run(args[1:], stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "squall %s: %v\n", args[0], err)
+		// Errors quote files, engines and user input: the one sanitiser
+		// keeps their bytes from acting on the terminal.
+		fmt.Fprintf(stderr, "squall %s: %s\n", args[0], termtext.Safe(err.Error()))
 		return 1
 	}
 	return 0

@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // builtinEngine is the -e1/-e2 value that means Squall's own searcher,
@@ -110,7 +111,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	cfg.Progress = func(p match.Progress) {
 		g := p.Game
 		fmt.Fprintf(stdout, "Finished game %d/%d (%s vs %s): %s {%s}\n",
-			g.Number, p.Total, p.Names[g.White], p.Names[1-g.White], g.Result, g.Detail)
+			g.Number, p.Total, termtext.SafeLine(p.Names[g.White]), termtext.SafeLine(p.Names[1-g.White]), g.Result, termtext.SafeLine(g.Detail))
 		line := fmt.Sprintf("Score after %d games: %s", p.Games, wldLine(p.Stats))
 		if sprt != nil {
 			lo, hi := sprt.Bounds()
@@ -199,7 +200,7 @@ func printMatchReport(w io.Writer, rep *match.Report, sprt *match.SPRT) {
 		fmt.Fprintln(w, "No games finished.")
 		return
 	}
-	fmt.Fprintf(w, "\nScore of %s vs %s: %s\n", rep.Names[0], rep.Names[1], wldLine(rep.Stats))
+	fmt.Fprintf(w, "\nScore of %s vs %s: %s\n", termtext.SafeLine(rep.Names[0]), termtext.SafeLine(rep.Names[1]), wldLine(rep.Stats))
 	elo, e := rep.Pairs.Elo()
 	if rep.Pairs.Pairs() < 2 {
 		// One pair (or none) says nothing about the spread.
@@ -224,7 +225,7 @@ func printMatchReport(w io.Writer, rep *match.Report, sprt *match.SPRT) {
 	fmt.Fprintf(w, "Incidents: %d time losses, %d illegal moves, %d engine failures\n",
 		counts[match.TimeForfeit], counts[match.IllegalMove], counts[match.EngineFailure])
 	for _, in := range rep.Incidents {
-		fmt.Fprintf(w, "  %s\n", in)
+		fmt.Fprintf(w, "  %s\n", termtext.SafeLine(in.String()))
 	}
 }
 

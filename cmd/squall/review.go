@@ -12,6 +12,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // reviewMoveTime is a review's time per position when no limit is given:
@@ -57,7 +58,7 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer a.Close()
-	fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", g.Tag("White"), g.Tag("Black"), len(moves), a.Name(), lim.String())
+	fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", termtext.SafeLine(g.Tag("White")), termtext.SafeLine(g.Tag("Black")), len(moves), termtext.SafeLine(a.Name()), lim.String())
 	tty := isTerminal(stdout)
 	r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
 		if tty {
@@ -84,7 +85,7 @@ func runReview(args []string, stdout, stderr io.Writer) error {
 	for c, side := range []string{"White", "Black"} {
 		p := r.Players[c]
 		fmt.Fprintf(stdout, "%-5s %-20s %d inaccuracies, %d mistakes, %d blunders, ACPL %d, accuracy %.0f%%\n",
-			side, g.Tag(side), p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy)
+			side, termtext.SafeLine(g.Tag(side)), p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy)
 	}
 	if err := r.Annotate(g); err != nil {
 		return err
