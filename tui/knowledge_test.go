@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/engine/tablebase/tbtest"
 )
 
 // panelText is the side panel's text (the columns right of the eval bar)
@@ -127,21 +128,21 @@ func TestSaveNamesOpening(t *testing.T) {
 	}
 }
 
-// syzygyDir is the shared 3-4 piece Syzygy set, outside the repository.
-var syzygyDir = filepath.Join("..", "..", "shared", "data", "syzygy", "3-4")
+// syzygyDir is the 3-4 piece Syzygy set bundled with the repository.
+var syzygyDir = tbtest.Dir()
 
 func openTables(t *testing.T) *tablebase.Tablebase {
 	t.Helper()
 	tb, err := tablebase.Open(syzygyDir)
 	if err != nil || tb.Files() == 0 {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", syzygyDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", syzygyDir, err)
 	}
 	return tb
 }
 
 // TestTablebaseLine: with tables, the panel gives the result and DTZ of
-// positions they hold (labels from ../shared/data/syzygy/
-// endgame_wdl_dtz.epd), for the side to move, and follows the moves; a
+// positions they hold (labels from the bundled endgame_wdl_dtz.epd), for
+// the side to move, and follows the moves; a
 // position with more pieces or castling rights gets no line.
 func TestTablebaseLine(t *testing.T) {
 	tb := openTables(t)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
-	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -149,11 +148,7 @@ func TestTeatestGoldens(t *testing.T) {
 	bk, learning, _ := testBook(t)
 	scenes = append(scenes, scene{name: "book", opt: Options{Mode: TwoHumans, Book: bk, BookLearning: learning}, w: 80, h: 24,
 		steps: []any{"e4", "e5", "Nf3", "Nc6", keys("esc"), keys("b")}})
-	// The tablebase scene needs the shared tables (TestGoldenTablebase
-	// says when they are missing).
-	if tb, err := tablebase.Open(syzygyDir); err == nil && tb.Files() > 0 {
-		scenes = append(scenes, scene{name: "tablebase", opt: Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: tb}, w: 80, h: 24})
-	}
+	scenes = append(scenes, scene{name: "tablebase", opt: Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: openTables(t)}, w: 80, h: 24})
 	for _, th := range themes.Builtin() {
 		scenes = append(scenes, scene{name: "theme-" + th.Name, opt: Options{Mode: TwoHumans, Theme: th}, w: 80, h: 24,
 			steps: []any{"e4", "e5", keys("esc"), clickG1}})

@@ -9,17 +9,18 @@ import (
 	"testing"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/tablebase/tbtest"
 )
 
-// tablesDir is the shared 3-4 piece Syzygy set, outside the repository.
-var tablesDir = filepath.Join("..", "..", "..", "shared", "data", "syzygy", "3-4")
+// tablesDir is the 3-4 piece Syzygy set bundled with the repository.
+var tablesDir = tbtest.Dir()
 
 // TestEndgames plays won and drawn tablebase positions out, Squall (with
 // the tables) against Squall (without): the won ones must end in mate for
 // Squall, the drawn ones in no loss, and the PGN must hold every game.
 func TestEndgames(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tablesDir, "KQvK.rtbw")); err != nil {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", tablesDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", tablesDir, err)
 	}
 	if testing.Short() {
 		t.Skip("plays whole games")

@@ -3,7 +3,6 @@ package search
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,21 +10,22 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/engine/tablebase/tbtest"
 )
 
-// tbDir is the shared 3-4 piece Syzygy set, outside the repository.
-var tbDir = filepath.Join("..", "..", "..", "shared", "data", "syzygy", "3-4")
+// tbDir is the 3-4 piece Syzygy set bundled with the repository.
+var tbDir = tbtest.Dir()
 
 func openTB(t testing.TB) *tablebase.Tablebase {
 	t.Helper()
 	tb, err := tablebase.Open(tbDir)
 	if err != nil || tb.MaxPieces() == 0 {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", tbDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", tbDir, err)
 	}
 	return tb
 }
 
-// tbPosition is a labelled position of the shared endgame set.
+// tbPosition is a labelled position of the bundled endgame set.
 type tbPosition struct {
 	fen string
 	wdl int // for the side to move
@@ -33,9 +33,9 @@ type tbPosition struct {
 
 func readTBPositions(t *testing.T) []tbPosition {
 	t.Helper()
-	f, err := os.Open(filepath.Join(tbDir, "..", "endgame_wdl_dtz.epd"))
+	f, err := os.Open(tbtest.Positions())
 	if err != nil {
-		t.Skipf("shared endgame positions absent: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var ps []tbPosition
@@ -440,12 +440,12 @@ func BenchmarkTablebaseSearch(b *testing.B) {
 }
 
 // BenchmarkTablebaseProbe is the cost of one probe made by the search,
-// over positions of the shared endgame set (tables already mapped).
+// over positions of the bundled endgame set (tables already mapped).
 func BenchmarkTablebaseProbe(b *testing.B) {
 	tb := openTB(b)
-	f, err := os.Open(filepath.Join(tbDir, "..", "endgame_wdl_dtz.epd"))
+	f, err := os.Open(tbtest.Positions())
 	if err != nil {
-		b.Skipf("shared endgame positions absent: %v", err)
+		b.Fatal(err)
 	}
 	defer f.Close()
 	var ps []*chess.Position

@@ -37,7 +37,7 @@ var fuzzBase struct {
 func fuzzSetup(t testing.TB) (*Tablebase, [][]byte) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(tablesDir, "KQvK.rtbw")); err != nil {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s: %v", tablesDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", tablesDir, err)
 	}
 	fuzzBase.once.Do(func() {
 		fuzzBase.tb, fuzzBase.err = Open(tablesDir)

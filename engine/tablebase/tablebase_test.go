@@ -11,13 +11,14 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// tablesDir is the shared 3-4 piece Syzygy set, outside the repository.
-var tablesDir = filepath.Join("..", "..", "..", "shared", "data", "syzygy", "3-4")
+// tablesDir holds the 3-4 piece Syzygy set bundled with the repository
+// (docs/DATA.md).
+var tablesDir = filepath.Join("testdata", "syzygy", "3-4")
 
 func openTables(t testing.TB) *Tablebase {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(tablesDir, "KQvK.rtbw")); err != nil {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", tablesDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", tablesDir, err)
 	}
 	tb, err := Open(tablesDir)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/engine/tablebase/tbtest"
 )
 
 // Book and tablebase options, as scripted sessions like server_test.go's.
@@ -276,24 +277,24 @@ func TestServerBookLasker(t *testing.T) {
 	srvSearched(t, "White to move in the Lasker trap", lines)
 }
 
-// tbDir is the shared 3-4 piece Syzygy set, outside the repository.
-var tbDir = filepath.Join("..", "..", "..", "shared", "data", "syzygy", "3-4")
+// tbDir is the 3-4 piece Syzygy set bundled with the repository.
+var tbDir = tbtest.Dir()
 
 func srvTablebase(t *testing.T) *tablebase.Tablebase {
 	t.Helper()
 	tb, err := tablebase.Open(tbDir)
 	if err != nil || tb.Files() == 0 {
-		t.Skipf("Syzygy 3-4 piece tables not found at %s (shared data absent): %v", tbDir, err)
+		t.Fatalf("bundled Syzygy tables missing at %s: %v", tbDir, err)
 	}
 	return tb
 }
 
-// srvTBFENs reads the positions of the shared labelled endgame set.
+// srvTBFENs reads the positions of the bundled labelled endgame set.
 func srvTBFENs(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(tbDir, "..", "endgame_wdl_dtz.epd"))
+	f, err := os.Open(tbtest.Positions())
 	if err != nil {
-		t.Skipf("shared endgame positions absent: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var fens []string
