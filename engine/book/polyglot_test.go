@@ -9,9 +9,18 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// performancePath is a third-party book of unknown licence: it is read in
-// place from the shared data and never copied into the repository.
-var performancePath = filepath.Join("..", "..", "..", "shared", "data", "polyglot", "performance.bin")
+// twicBook builds, as `squall book build --max-ply 40` does, a book from the
+// repository's 232 TWIC games and writes it to a temporary file: a large
+// real book (thousands of positions, castling and every piece moving) to
+// read back with the package and with the test's own decoder.
+func twicBook(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "twic.bin")
+	if err := buildTWIC(t, readTWIC(t), BuildOptions{MaxPly: 40, MinGames: 1}).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 // specRecord is one book entry as the test's own reader decodes it, written
 // straight from the Polyglot specification without the package's code: a
@@ -77,9 +86,6 @@ func specMoveUCI(p *chess.Position, m uint16) string {
 func readBookFile(t testing.TB, path string) ([]byte, *Book) {
 	t.Helper()
 	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) && path == performancePath {
-		t.Skipf("shared data absent: %v", err)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +99,7 @@ func readBookFile(t testing.TB, path string) ([]byte, *Book) {
 // TestReadMatchesSpecReader compares every entry the package reads with the
 // test's own decoding of the file, and every key's Lookup with a linear scan.
 func TestReadMatchesSpecReader(t *testing.T) {
-	for _, path := range []string{filepath.Join("testdata", "lasker-trap.bin"), performancePath} {
+	for _, path := range []string{filepath.Join("testdata", "lasker-trap.bin"), twicBook(t)} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, b := readBookFile(t, path)
 			want := specRead(t, data)
@@ -137,12 +143,12 @@ func TestReadMatchesSpecReader(t *testing.T) {
 	}
 }
 
-// TestPerformanceBookMoves walks every position reachable through
-// performance.bin's moves from the start position and checks that the
+// TestBookMovesDecode walks every position reachable through a large
+// book's moves (twicBook) from the start position and checks that the
 // moves the package decodes (legal Move values, castling included) are the
 // ones the specification decoding names, with the file's weights.
-func TestPerformanceBookMoves(t *testing.T) {
-	data, b := readBookFile(t, performancePath)
+func TestBookMovesDecode(t *testing.T) {
+	data, b := readBookFile(t, twicBook(t))
 	byKey := map[uint64][]specRecord{}
 	for _, r := range specRead(t, data) {
 		byKey[r.key] = append(byKey[r.key], r)
@@ -213,36 +219,10 @@ func TestPerformanceBookMoves(t *testing.T) {
 	}
 }
 
-// TestKnownPositions checks book listings named in advance: the start
-// position and the first moves of the Polyglot key vectors in
-// performance.bin (as decoded by a separate Python reader of the
-// specification), and the whole Lasker trap line.
+// TestKnownPositions checks the listings of a book named in advance:
+// lasker-trap.bin holds only Black's moves of the trap in the Albin
+// Countergambit, each with weight 2, ending in an underpromotion.
 func TestKnownPositions(t *testing.T) {
-	type mw struct {
-		uci    string
-		weight uint16
-	}
-	_, perf := readBookFile(t, performancePath)
-	for _, c := range []struct {
-		moves string
-		want  []mw
-	}{
-		{"", []mw{{"e2e4", 1}, {"d2d4", 1}, {"c2c4", 1}}},
-		{"e2e4", []mw{{"e7e5", 1}, {"c7c5", 1}}},
-		{"e2e4 d7d5", []mw{{"e4d5", 10}}},
-	} {
-		p := playUCI(t, c.moves)
-		var got []mw
-		for _, cd := range perf.Candidates(p, nil) {
-			got = append(got, mw{cd.Move.UCI(false), cd.Weight})
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("after %q: book lists %v, want %v", c.moves, got, c.want)
-		}
-	}
-
-	// lasker-trap.bin holds only Black's moves of the trap in the Albin
-	// Countergambit, each with weight 2, ending in an underpromotion.
 	_, lasker := readBookFile(t, filepath.Join("testdata", "lasker-trap.bin"))
 	if n := len(lasker.Candidates(chess.NewPosition(), nil)); n != 0 {
 		t.Errorf("start position: %d book moves, the file has none", n)
