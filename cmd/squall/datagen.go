@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/tune"
 	"github.com/squall-chess/squall/engine/uci"
@@ -21,7 +21,7 @@ import (
 // file it finds, skipping the games already there.
 func runDatagen(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stderr)
-	openings := fs.String("openings", "../shared/data/openings/balanced.epd", "EPD file of starting positions")
+	openings := fs.String("openings", opening.Balanced, "EPD file of starting positions, or \"balanced\" for the 1,000 built-in ones")
 	out := fs.String("out", "datagen.epd", "output EPD file (appended to; resumable)")
 	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
 	nodes := fs.Uint64("nodes", 5000, "node budget per move")
@@ -33,7 +33,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	starts, err := readOpenings(*openings)
+	starts, err := opening.LoadStarts(*openings)
 	if err != nil {
 		return err
 	}
@@ -97,25 +97,4 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return f.Sync()
-}
-
-// readOpenings reads the positions of an EPD file.
-func readOpenings(name string) ([]*chess.Position, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	var ps []*chess.Position
-	for i, line := range strings.Split(string(data), "\n") {
-		fs := strings.Fields(line)
-		if len(fs) < 4 || strings.HasPrefix(fs[0], "#") {
-			continue
-		}
-		p, err := chess.ParseFEN(strings.Join(fs[:4], " "))
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
-		}
-		ps = append(ps, p)
-	}
-	return ps, nil
 }

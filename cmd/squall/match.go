@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
+	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/internal/atomicfile"
@@ -54,7 +55,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	margin := fs.Duration("margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to this many nodes")
 	games := fs.Int("games", 100, "games to play (rounded up to whole pairs)")
-	openings := fs.String("openings", "", "EPD/FEN file of openings, each played with both colours (default: the start position)")
+	openings := fs.String("openings", "", "EPD/FEN file of openings, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0 = never)")
 	sprtFlag := fs.String("sprt", "", "stop early by SPRT: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")
@@ -80,13 +81,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	}
 	starts := []*chess.Position{chess.NewPosition()}
 	if *openings != "" {
-		f, err := os.Open(*openings)
-		if err != nil {
-			return err
-		}
-		starts, err = match.ReadOpenings(f, *openings)
-		f.Close()
-		if err != nil {
+		if starts, err = opening.LoadStarts(*openings); err != nil {
 			return err
 		}
 	}

@@ -493,35 +493,6 @@ func TestParseTimeControl(t *testing.T) {
 	}
 }
 
-func TestReadOpenings(t *testing.T) {
-	in := "# comment\n\n" +
-		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5\n" +
-		"4k3/8/8/8/8/8/8/4K2R b K - 7 40\n" +
-		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - id \"x\"; c0 \"y\";\n"
-	ps, err := ReadOpenings(strings.NewReader(in), "test.epd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
-		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5",
-		"4k3/8/8/8/8/8/8/4K2R b K - 7 40",
-		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - 0 1",
-	}
-	if len(ps) != len(want) {
-		t.Fatalf("%d positions", len(ps))
-	}
-	for i, p := range ps {
-		if p.FEN() != want[i] {
-			t.Errorf("position %d: %s, want %s", i, p.FEN(), want[i])
-		}
-	}
-	for _, bad := range []string{"", "# only\n", "8/8/8 w\n", "8/8/8/8/8/8/8/8 w - -\n"} {
-		if _, err := ReadOpenings(strings.NewReader(bad), "bad.epd"); err == nil || !strings.Contains(err.Error(), "bad.epd") {
-			t.Errorf("ReadOpenings(%q): %v", bad, err)
-		}
-	}
-}
-
 // A game from a Black-to-move opening lost on time: numbered from the
 // opening's move, with its setup, clock and termination tags.
 func TestPGN(t *testing.T) {

@@ -314,3 +314,52 @@ func BenchmarkName(b *testing.B) {
 		Name(nil, ms)
 	}
 }
+
+func TestReadStarts(t *testing.T) {
+	in := "# comment\n\n" +
+		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5\n" +
+		"4k3/8/8/8/8/8/8/4K2R b K - 7 40\n" +
+		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - id \"x\"; c0 \"y\";\n"
+	ps, err := ReadStarts(strings.NewReader(in), "test.epd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"rnbqkb1r/pp1pnp1p/6p1/2p1p3/2P1P3/3P4/PP2NPPP/RNBQKB1R w KQkq - 0 5",
+		"4k3/8/8/8/8/8/8/4K2R b K - 7 40",
+		"r1bqkbnr/1ppn1ppp/p2pp3/8/3PPB2/8/PPP2PPP/RN1QKBNR w KQkq - 0 1",
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("%d positions", len(ps))
+	}
+	for i, p := range ps {
+		if p.FEN() != want[i] {
+			t.Errorf("position %d: %s, want %s", i, p.FEN(), want[i])
+		}
+	}
+	for _, bad := range []string{"", "# only\n", "8/8/8 w\n", "8/8/8/8/8/8/8/8 w - -\n"} {
+		if _, err := ReadStarts(strings.NewReader(bad), "bad.epd"); err == nil || !strings.Contains(err.Error(), "bad.epd") {
+			t.Errorf("ReadStarts(%q): %v", bad, err)
+		}
+	}
+}
+
+// TestBalancedStarts: the embedded set holds its 1,000 positions, all
+// distinct, each 8 plies in (White to move at move 5) with both kings.
+func TestBalancedStarts(t *testing.T) {
+	ps := BalancedStarts()
+	if len(ps) != 1000 {
+		t.Fatalf("%d balanced starts, want 1000", len(ps))
+	}
+	seen := map[string]bool{}
+	for i, p := range ps {
+		fen := p.FEN()
+		if seen[fen] {
+			t.Errorf("start %d repeats %s", i+1, fen)
+		}
+		seen[fen] = true
+		if p.SideToMove() != chess.White || !p.HasLegalMoves() {
+			t.Errorf("start %d (%s): not White to move with moves", i+1, fen)
+		}
+	}
+}
