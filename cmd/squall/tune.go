@@ -1,9 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,7 +29,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	seed := eval.SeedWeights()
+	// The header records the command with the data file's base name, not
+	// the path it had on one machine: docs/TUNING.md holds the recipe that
+	// regenerates the data, and the size and hash say which data it was.
 	cmdline := "squall tune " + strings.Join(args, " ")
+	if *data != "" {
+		cmdline = strings.ReplaceAll(cmdline, *data, filepath.Base(*data))
+	}
 	if *seedOnly {
 		src, err := tune.GoSource(&seed, []string{cmdline, "Untuned seed weights (eval.SeedWeights)."})
 		if err != nil {
@@ -44,11 +52,13 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	t0 := time.Now()
-	ds, err := tune.Load(f, *data)
+	h := sha256.New()
+	ds, err := tune.Load(io.TeeReader(f, h), *data)
 	f.Close()
 	if err != nil {
 		return err
 	}
+	dataLine := fmt.Sprintf("data: %s, sha256 %x (how it is made: docs/TUNING.md)", filepath.Base(*data), h.Sum(nil)[:8])
 	fmt.Fprintf(stdout, "loaded %d positions (%d decided by endgame knowledge, skipped) in %v\n",
 		len(ds.Samples), ds.Skipped, time.Since(t0).Round(time.Millisecond))
 	p := tune.FromWeights(&seed)
@@ -59,6 +69,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 	w := p.Weights()
 	src, err := tune.GoSource(&w, []string{
 		cmdline,
+		dataLine,
 		fmt.Sprintf("%d positions (%d training, %d validation); K = %.4f", len(ds.Samples), r.Train, r.Valid, r.K),
 		fmt.Sprintf("MSE training (target: λ-blend) %.6f -> %.6f, validation (target: results) %.6f -> %.6f", r.TrainBefore, r.TrainAfter, r.ValidBefore, r.ValidAfter),
 	})
