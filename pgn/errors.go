@@ -8,6 +8,11 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 )
 
+// ErrVariant is the reason (inside an *Error) for a game whose Variant tag
+// names rules other than standard chess and Chess960: its moves cannot be
+// checked, so it is skipped rather than wrong.
+var ErrVariant = errors.New("unsupported variant")
+
 // Error is a problem with one game. The reader returns it with whatever of
 // the game was read before the problem, then goes on with the next game.
 type Error struct {

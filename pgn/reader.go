@@ -653,7 +653,7 @@ func (r *Reader) startMoves(st *gameState) {
 	clear(r.frames[:cap(r.frames)])
 	r.path, r.undos, r.frames = r.path[:0], r.undos[:0], r.frames[:0]
 	if v := g.Tag("Variant"); !variantOK(v) {
-		r.fail(st, "", fmt.Errorf("unsupported variant %q", v))
+		r.fail(st, "", fmt.Errorf("%w %q", ErrVariant, v))
 		return
 	}
 	p, err := r.startPosition(g)

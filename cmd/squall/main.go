@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,6 +38,7 @@ func commands() map[string]command {
 		"tb":       {"probe Syzygy endgame tablebases (wdl, dtz, best moves)", runTB},
 		"endgames": {"play random tablebase-labelled endings against another engine: won ones converted, drawn ones held", runEndgames},
 		"match":    {"play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT", runMatch},
+		"pgn":      {"check PGN files: every error with file:line:col and a summary per file; --reformat, --fen", runPGN},
 		"review":   {"review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN", runReview},
 	}
 }
@@ -65,7 +67,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
-	if err := c.run(args[1:], stdout, stderr); err != nil {
+	if err := c.run(args[1:], stdout, stderr); errors.Is(err, errReported) {
+		return 1
+	} else if err != nil {
 		// Errors quote files, engines and user input: the one sanitiser
 		// keeps their bytes from acting on the terminal.
 		fmt.Fprintf(stderr, "squall %s: %s\n", args[0], termtext.Safe(err.Error()))
@@ -73,6 +77,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// errReported is returned by a command that has already printed why it
+// failed (`squall pgn` listing a file's errors): exit 1 with nothing more.
+var errReported = errors.New("reported")
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "Squall: a chess engine and terminal analysis board.")

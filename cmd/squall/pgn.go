@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/termtext"
+)
+
+const pgnUsage = "usage: squall pgn [--reformat OUT.pgn [--force]] [--fen] FILE.pgn..."
+
+// runPGN checks PGN files the way pgn-extract does: every problem with its
+// file:line:col, move and reason, a summary line per file, and exit status
+// 1 if anything was wrong. --reformat writes the readable games in export
+// format, --fen prints each readable game's final position. Files are read
+// as a stream, so memory does not grow with their size.
+func runPGN(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("pgn", pgnUsage, stderr)
+	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this file")
+	force := fs.Bool("force", false, "replace the --reformat file if it exists")
+	fen := fs.Bool("fen", false, "print the final position (FEN) of every readable game")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return errors.New("want at least one PGN file")
+	}
+	var out *atomicfile.File
+	if *reformat != "" {
+		if _, err := os.Stat(*reformat); err == nil && !*force {
+			return fmt.Errorf("%s exists: pass --force to replace it", *reformat)
+		}
+		if out, err = atomicfile.Create(*reformat); err != nil {
+			return err
+		}
+		defer out.Discard()
+	}
+	c := pgnCheck{stdout: stdout, fen: *fen}
+	if out != nil {
+		c.out = out // a nil *File in the interface would not be nil
+	}
+	if isTerminal(stderr) {
+		c.progress = stderr
+	}
+	problems := false
+	for _, name := range files {
+		s, err := c.file(name)
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s: %d games, %d errors", termtext.SafeLine(name), s.games, s.errors)
+		if s.skipped > 0 {
+			line += fmt.Sprintf(", %d skipped (variants)", s.skipped)
+		}
+		fmt.Fprintln(stdout, line)
+		problems = problems || s.errors > 0
+	}
+	if out != nil {
+		if err := out.Commit(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d games written to %s\n", c.written, termtext.SafeLine(*reformat))
+	}
+	if problems {
+		return errReported // the per-file lines said it
+	}
+	return nil
+}
+
+// pgnCheck reads files for runPGN.
+type pgnCheck struct {
+	stdout   io.Writer
+	progress io.Writer // the terminal for a progress line, or nil
+	out      io.Writer // the --reformat file, or nil
+	fen      bool
+	written  int
+	buf      []byte
+}
+
+type pgnStats struct{ games, errors, skipped int }
+
+// file reads one file, printing its problems (and positions) as it goes.
+// Only an I/O error is returned: a bad game is a problem to report.
+func (c *pgnCheck) file(name string) (pgnStats, error) {
+	var s pgnStats
+	f, err := os.Open(name)
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	cr := &countingReader{r: f}
+	last := time.Now()
+	defer c.clearProgress()
+	for g, err := range pgn.NewReader(cr, name).All() {
+		var perr *pgn.Error
+		switch {
+		case errors.Is(err, pgn.ErrVariant):
+			s.skipped++
+			c.clearProgress()
+			fmt.Fprintf(c.stdout, "%s (skipped)\n", termtext.SafeLine(err.Error()))
+			continue
+		case errors.As(err, &perr):
+			s.games++
+			s.errors++
+			c.clearProgress()
+			fmt.Fprintln(c.stdout, termtext.SafeLine(err.Error()))
+			continue
+		case err != nil:
+			return s, fmt.Errorf("%s: %w", name, err)
+		}
+		s.games++
+		if err := c.game(name, g); err != nil {
+			return s, err
+		}
+		if c.progress != nil && time.Since(last) > 200*time.Millisecond {
+			last = time.Now()
+			fmt.Fprintf(c.progress, "\r\x1b[K%s: %d games, %d errors, %d%%", termtext.SafeLine(name), s.games, s.errors, 100*cr.n/max(size, 1))
+		}
+	}
+	return s, nil
+}
+
+// game writes a readable game to the --reformat file and prints its final
+// position for --fen.
+func (c *pgnCheck) game(name string, g *pgn.Game) error {
+	if c.out != nil {
+		var err error
+		if c.buf, err = pgn.AppendGame(c.buf[:0], g); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, g.Line, err)
+		}
+		if _, err := c.out.Write(c.buf); err != nil {
+			return err
+		}
+		c.written++
+	}
+	if c.fen {
+		line := g.Mainline()
+		end := g.Root
+		if len(line) > 0 {
+			end = line[len(line)-1]
+		}
+		p, err := g.PositionAfter(end)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, g.Line, err)
+		}
+		c.clearProgress()
+		fmt.Fprintf(c.stdout, "%s:%d: %s\n", termtext.SafeLine(name), g.Line, p.FEN())
+	}
+	return nil
+}
+
+func (c *pgnCheck) clearProgress() {
+	if c.progress != nil {
+		fmt.Fprint(c.progress, "\r\x1b[K")
+	}
+}
+
+// countingReader counts the bytes read, for the progress line.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
