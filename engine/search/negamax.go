@@ -434,14 +434,16 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 		alpha = max(alpha, standPat)
 	}
 	origAlpha := alpha
+	// Quiet checks at the first quiescence ply find short mating attacks
+	// and forks that captures alone miss: the picker's last stage.
 	var mp picker
-	mp.initQS(p, &t.h, t.contTables(ply))
+	mp.initQS(p, &t.h, t.contTables(ply), !inCheck && qply == 0)
 	var u chess.Undo
 	bestMove := chess.NullMove
 	moves := 0
 	for m := mp.next(); m != chess.NullMove; m = mp.next() {
 		moves++
-		if !inCheck {
+		if !inCheck && !mp.quietCheck() {
 			// Delta pruning: even winning the piece cannot reach alpha,
 			// unless the capture checks and so may mate.
 			if m.Promotion() == chess.NoPieceType && standPat+chess.SEEValue(m.Captured().Type())+200 <= alpha &&
@@ -474,36 +476,6 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 	}
 	if inCheck && moves == 0 {
 		return matedIn(ply)
-	}
-	// Quiet checks at the first quiescence ply find short mating attacks
-	// and forks that captures alone miss.
-	if !inCheck && qply == 0 && best < beta {
-		var ml chess.MoveList
-		p.GenerateQuiets(&ml)
-		for _, m := range ml.Moves[:ml.N] {
-			if !givesCheckCheap(p, m) || !p.SEE(m, 0) {
-				continue
-			}
-			t.play(ply, m, &u)
-			v := -t.qsearch(-beta, -alpha, ply+1, qply+1)
-			p.UnmakeMove(m, &u)
-			if t.s.stop.Load() {
-				return 0
-			}
-			if v > best {
-				best = v
-				if v > alpha {
-					bestMove = m
-					if pvNode {
-						t.updatePV(ply, m)
-					}
-					if v >= beta {
-						break
-					}
-					alpha = v
-				}
-			}
-		}
 	}
 	bound := boundUpper
 	if best >= beta {

@@ -16,8 +16,10 @@ const (
 	stageBadCaptures
 	stageEvasionsInit
 	stageEvasions
-	stageQSInit // quiescence: captures only, by MVV/LVA
+	stageQSInit // quiescence: captures and promotions, by MVV/LVA
 	stageQS
+	stageQSChecksInit // then, at quiescence's first ply, quiet checks
+	stageQSChecks
 	stageDone
 )
 
@@ -41,6 +43,9 @@ type picker struct {
 	skipQuiets bool
 	// evasions is the number of legal replies when in check.
 	evasions int
+	// qsChecks: a quiescence picker also hands out quiet checks that do
+	// not lose material, after the captures.
+	qsChecks bool
 }
 
 func (mp *picker) init(p *chess.Position, h *history, ttMove chess.Move, ply int, prev chess.Move, ch [2]*pieceTo) {
@@ -63,16 +68,23 @@ func (mp *picker) init(p *chess.Position, h *history, ttMove chess.Move, ply int
 	}
 }
 
-// initQS prepares a quiescence picker: captures and promotions only.
-func (mp *picker) initQS(p *chess.Position, h *history, ch [2]*pieceTo) {
+// initQS prepares a quiescence picker: captures and promotions, then, with
+// checks, the quiet moves that give check and lose nothing by SEE (in
+// generation order). In check it hands out every evasion instead.
+func (mp *picker) initQS(p *chess.Position, h *history, ch [2]*pieceTo, checks bool) {
 	mp.p, mp.h, mp.ch = p, h, ch
 	mp.ttMove = chess.NullMove
 	mp.idx = 0
 	mp.stage = stageQSInit
+	mp.qsChecks = checks
 	if p.InCheck() {
 		mp.stage = stageEvasionsInit
 	}
 }
+
+// quietCheck reports whether the move just handed out is one of
+// quiescence's quiet checks (already filtered) rather than a capture.
+func (mp *picker) quietCheck() bool { return mp.stage == stageQSChecks }
 
 // mvvLVA orders captures by most valuable victim, then least valuable
 // attacker, with promotions counted as gaining the new piece.
@@ -234,9 +246,25 @@ func (mp *picker) next() chess.Move {
 		case stageQS:
 			if mp.idx >= mp.list.N {
 				mp.stage = stageDone
+				if mp.qsChecks {
+					mp.stage = stageQSChecksInit
+				}
 				continue
 			}
 			return mp.best()
+		case stageQSChecksInit:
+			mp.p.GenerateQuiets(&mp.list)
+			mp.idx = 0
+			mp.stage = stageQSChecks
+		case stageQSChecks:
+			for mp.idx < mp.list.N {
+				m := mp.list.Moves[mp.idx]
+				mp.idx++
+				if givesCheckCheap(mp.p, m) && mp.p.SEE(m, 0) {
+					return m
+				}
+			}
+			mp.stage = stageDone
 		default:
 			return chess.NullMove
 		}

@@ -191,9 +191,7 @@ func (t *thread) iterate() {
 	} else if cs.lim.Mate > 0 {
 		maxDepth = min(mateSearchDepth(cs.lim.Mate), maxDepth)
 	}
-	var prevBest chess.Move
-	prevScore := 0
-	instability := 0.0
+	var st stability
 	for depth := 1; depth <= maxDepth; depth++ {
 		// Lazy SMP: helpers make their trees differ from the main
 		// thread's so that the threads fill the table for each other.
@@ -216,38 +214,7 @@ func (t *thread) iterate() {
 			t.rootMoves[i].prevScore = t.rootMoves[i].score
 		}
 		for t.pvIdx = 0; t.pvIdx < cs.multiPV; t.pvIdx++ {
-			for i := t.pvIdx; i < len(t.rootMoves); i++ {
-				t.rootMoves[i].score = -infinity
-			}
-			prev := t.rootMoves[t.pvIdx].prevScore
-			alpha, beta := -infinity, infinity
-			delta := 18
-			if d >= 4 && prev > -infinity {
-				alpha, beta = max(prev-delta, -infinity), min(prev+delta, infinity)
-			}
-			for {
-				v := t.search(alpha, beta, d, 0, false)
-				slices.SortStableFunc(t.rootMoves[t.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
-				if cs.stop.Load() {
-					break
-				}
-				if v <= alpha {
-					beta = (alpha + beta) / 2
-					alpha = max(v-delta, -infinity)
-				} else if v >= beta {
-					beta = min(v+delta, infinity)
-				} else {
-					break
-				}
-				if t.id == 0 && time.Since(cs.start) > 3*time.Second && cs.info != nil {
-					cs.info(cs.lineInfo(t, t.pvIdx, d))
-				}
-				delta += delta / 2
-				if delta > 600 {
-					alpha, beta = -infinity, infinity
-				}
-			}
-			slices.SortStableFunc(t.rootMoves[:t.pvIdx+1], func(a, b rootMove) int { return b.score - a.score })
+			t.searchLine(d)
 			if cs.stop.Load() {
 				break
 			}
@@ -287,26 +254,8 @@ func (t *thread) iterate() {
 		if cs.lim.Depth == 0 && best.score >= mateBound && d >= 2*(mate-best.score)+4 && cs.plan.timed {
 			break // a mate found and proved by a deeper search: play it
 		}
-		// Time: more when the best move keeps changing or the score
-		// drops, less when it is stable; stop at the soft limit.
-		instability *= 0.5
-		if depth > 1 && best.move != prevBest {
-			instability += 1
-		}
-		factor := 0.7 + instability*0.6
-		if drop := prevScore - best.score; depth > 1 && drop > 15 {
-			factor *= 1 + float64(min(drop, 150))/150
-		}
-		prevBest, prevScore = best.move, best.score
-		if cs.plan.timed && !cs.pondering.Load() {
-			el := time.Since(time.Unix(0, cs.clockStart.Load()))
-			soft := min(time.Duration(float64(cs.plan.soft)*factor), cs.plan.hard)
-			if cs.lim.MoveTime > 0 {
-				soft = cs.plan.hard // a fixed time per move is used in full
-			}
-			if len(t.rootMoves) == 1 || el >= soft || (cs.lim.MoveTime == 0 && el >= soft*6/10) {
-				break
-			}
+		if cs.softLimitReached(st.factor(depth, best), len(t.rootMoves)) {
+			break
 		}
 	}
 	if t.id == 0 && !cs.pondering.Load() && !cs.lim.Infinite {
@@ -314,6 +263,90 @@ func (t *thread) iterate() {
 	}
 	t.published.Store(t.nodes)
 	t.tbShown.Store(t.tbHits)
+}
+
+// searchLine searches MultiPV line t.pvIdx (the best root move not on an
+// earlier line) to depth d, inside an aspiration window around its score
+// of the previous iteration that widens on each fail low or high, and sorts
+// it into place.
+func (t *thread) searchLine(d int) {
+	cs := t.s
+	for i := t.pvIdx; i < len(t.rootMoves); i++ {
+		t.rootMoves[i].score = -infinity
+	}
+	prev := t.rootMoves[t.pvIdx].prevScore
+	alpha, beta := -infinity, infinity
+	delta := 18
+	if d >= 4 && prev > -infinity {
+		alpha, beta = max(prev-delta, -infinity), min(prev+delta, infinity)
+	}
+	for {
+		v := t.search(alpha, beta, d, 0, false)
+		slices.SortStableFunc(t.rootMoves[t.pvIdx:], func(a, b rootMove) int { return b.score - a.score })
+		if cs.stop.Load() {
+			break
+		}
+		if v <= alpha {
+			beta = (alpha + beta) / 2
+			alpha = max(v-delta, -infinity)
+		} else if v >= beta {
+			beta = min(v+delta, infinity)
+		} else {
+			break
+		}
+		if t.id == 0 && time.Since(cs.start) > 3*time.Second && cs.info != nil {
+			cs.info(cs.lineInfo(t, t.pvIdx, d)) // a long re-search: show the bound
+		}
+		delta += delta / 2
+		if delta > 600 {
+			alpha, beta = -infinity, infinity
+		}
+	}
+	slices.SortStableFunc(t.rootMoves[:t.pvIdx+1], func(a, b rootMove) int { return b.score - a.score })
+}
+
+// stability follows the main thread's best move from iteration to
+// iteration: a move that keeps changing, or a score that drops, earns the
+// search more of its time budget; a settled one, less.
+type stability struct {
+	prevBest    chess.Move
+	prevScore   int
+	instability float64
+}
+
+// factor records depth's best root move and returns the share of the soft
+// time budget the search may use before it starts no new iteration.
+func (s *stability) factor(depth int, best rootMove) float64 {
+	s.instability *= 0.5
+	if depth > 1 && best.move != s.prevBest {
+		s.instability += 1
+	}
+	f := 0.7 + s.instability*0.6
+	if drop := s.prevScore - best.score; depth > 1 && drop > 15 {
+		f *= 1 + float64(min(drop, 150))/150
+	}
+	s.prevBest, s.prevScore = best.move, best.score
+	return f
+}
+
+// softLimitReached reports whether a timed search should start no new
+// iteration: there is only one legal move, or 60 % of the soft budget
+// scaled by factor is spent (the next iteration would rarely finish in the
+// rest), or, for a fixed time per move, all of it. A pondering search has
+// no clock of its own yet.
+func (cs *search) softLimitReached(factor float64, rootMoves int) bool {
+	if !cs.plan.timed || cs.pondering.Load() {
+		return false
+	}
+	if rootMoves == 1 {
+		return true
+	}
+	el := time.Since(time.Unix(0, cs.clockStart.Load()))
+	if cs.lim.MoveTime > 0 {
+		return el >= cs.plan.hard // a fixed time per move is used in full
+	}
+	soft := min(time.Duration(float64(cs.plan.soft)*factor), cs.plan.hard)
+	return el >= soft*6/10
 }
 
 // mateSearchDepth is how deep "go mate n" searches before it gives up, so
