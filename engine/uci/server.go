@@ -342,8 +342,11 @@ func (s *Server) serverPosition(f []string) {
 		for k, tok := range f[i+1:] {
 			m, err := p.ParseUCI(tok)
 			if err != nil {
-				s.errorf("position: move %d %q: %v", k+1, serverClip(tok), err)
-				return
+				// As Stockfish does: the moves before the bad one
+				// stand, so the engine searches the position the GUI
+				// reached and not the one before this command.
+				s.errorf("position: move %d %q refused (%v); the position is the one after move %d", k+1, serverClip(tok), err, k)
+				break
 			}
 			moves = append(moves, m)
 			p.MakeMove(m, &u)

@@ -200,6 +200,15 @@ func (s *srvSession) ended(when string) {
 // and updates the mirror.
 func (s *srvSession) position(fen string, moves ...string) {
 	s.t.Helper()
+	cmd := s.expectPosition(fen, moves...)
+	s.quiet(cmd)
+}
+
+// expectPosition sets the session's idea of the position (what it checks
+// bestmoves against) without telling the server, and returns the command
+// that would.
+func (s *srvSession) expectPosition(fen string, moves ...string) string {
+	s.t.Helper()
 	var p *chess.Position
 	cmd := "position startpos"
 	if fen == "" {
@@ -223,8 +232,8 @@ func (s *srvSession) position(fen string, moves ...string) {
 	if len(moves) > 0 {
 		cmd += " moves " + strings.Join(moves, " ")
 	}
-	s.quiet(cmd)
 	s.pos = p
+	return cmd
 }
 
 // search sends "go args" and returns the bestmove line's fields and every
@@ -594,6 +603,7 @@ func TestServerPosition(t *testing.T) {
 	s.position("8/P6k/8/8/8/8/8/K7 w - - 0 1", "a7a8r")    // underpromotion
 	held := s.pos.FEN()
 
+	// A command that is wrong before its moves changes nothing.
 	for _, cmd := range []string{
 		"position",
 		"position start",
@@ -603,29 +613,63 @@ func TestServerPosition(t *testing.T) {
 		"position fen 8/8/8/8/8/8/8/8 w - - 0 1", // no kings
 		"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 junk", // a seventh field
 		"position startpos e2e4",
-		"position startpos moves e2e5",
-		"position startpos moves e2e4 e2e4",
-		"position startpos moves e2e4 e7e5 e1e3",
-		"position startpos moves e2e4 zz",
-		"position startpos moves e7e5", // black's move with white to move
-		"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 d1e2 e8g8 e2e8",
-		"position startpos moves a7a8q",
-		"position startpos moves e2e4x",
 		"position " + strings.Repeat("x", 10000),
-		"position startpos moves " + strings.Repeat("e2e4 ", 2000),
 	} {
 		s.refused(cmd)
 		if got := fenOf(); got != held {
 			t.Fatalf("after refused %.60q: d shows %s, want the previous %s", cmd, got, held)
 		}
 	}
-	s.refused("position fen 4k3/8/8/8/8/8/8/4K2Q b - - 0 1 moves e8d8 h1h8 d8e8") // into check
-	if got := fenOf(); got != held {
-		t.Fatalf("after a refused move list: d shows %s, want %s", got, held)
+	// A bad move keeps the moves before it, as Stockfish does (issue 18,
+	// U1): the position is the one the GUI reached up to that move.
+	for _, c := range []struct {
+		cmd  string
+		fen  string
+		good []string
+	}{
+		{"position startpos moves e2e5", "", nil},
+		{"position startpos moves e2e4 e2e4", "", []string{"e2e4"}},
+		{"position startpos moves e2e4 e7e5 e1e3", "", []string{"e2e4", "e7e5"}},
+		{"position startpos moves e2e4 zz", "", []string{"e2e4"}},
+		{"position startpos moves e7e5", "", nil}, // black's move with white to move
+		{"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 d1e2 e8g8 e2e8", "", []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5", "d1e2", "e8g8"}},
+		{"position startpos moves a7a8q", "", nil},
+		{"position startpos moves e2e4x", "", nil},
+		{"position startpos moves " + strings.Repeat("e2e4 ", 2000), "", []string{"e2e4"}},
+		{"position fen 4k3/8/8/8/8/8/8/4K2Q b - - 0 1 moves e8d8 h1h8 d8e8", "4k3/8/8/8/8/8/8/4K2Q b - - 0 1", []string{"e8d8", "h1h8"}}, // into check
+	} {
+		s.refused(c.cmd)
+		s.expectPosition(c.fen, c.good...)
+		if got, want := fenOf(), s.pos.FEN(); got != want {
+			t.Fatalf("after %.60q: d shows %s, want %s (the moves before the bad one)", c.cmd, got, want)
+		}
 	}
 	// And a following go searches the kept position (the mirror checks the
 	// bestmove against it).
 	s.search("depth 2")
+}
+
+// TestServerPositionBadMove is issue 18's U1: "position startpos moves e2e4
+// e7e5 zzzz" then "go" searched the start position (the whole command was
+// thrown away). The moves before the bad one stand, the info string names
+// the refused move, and go searches after 1. e4 e5.
+func TestServerPositionBadMove(t *testing.T) {
+	s := newSrvSession(t)
+	msg := s.refused("position startpos moves e2e4 e7e5 zzzz")
+	if !strings.Contains(msg, `"zzzz"`) || !strings.Contains(msg, "move 3") {
+		t.Errorf("error line %q does not name move 3 \"zzzz\"", msg)
+	}
+	s.expectPosition("", "e2e4", "e7e5")
+	shown := ""
+	for _, l := range s.exchange("d") {
+		if f, ok := strings.CutPrefix(l, "Fen: "); ok {
+			shown = f
+		}
+	}
+	if want := s.pos.FEN(); shown != want {
+		t.Errorf("d shows %q, want the position after 1. e4 e5, %s", shown, want)
+	}
+	s.search("depth 3") // the session checks the bestmove against 1. e4 e5
 }
 
 func TestServerGoLimits(t *testing.T) {
