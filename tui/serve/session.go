@@ -220,6 +220,7 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "esc":
 		m.leave()
 		m.list = m.hub.List()
+		return m, nil // back on the room list: no room for the keys below
 	}
 	if m.role != Owner {
 		return m, nil

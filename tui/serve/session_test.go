@@ -172,3 +172,32 @@ func TestSessionPiecesToggle(t *testing.T) {
 		t.Fatalf("letters not kept across a theme change:\n%s", v)
 	}
 }
+
+// TestSessionOwnerEscReturnsToList is issue 18's B1: an owner pressing Esc
+// in a room crashed the session (leave cleared the room, then the owner's
+// key handling asked it whether it was read-only). Esc takes every role back
+// to the room list, and the room goes on.
+func TestSessionOwnerEscReturnsToList(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	if _, err := h.Create("main"); err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []Role{Owner, Viewer} {
+		m, err := newSessionModel(h, testRenderer(), role, []string{"room", "main"}, 100, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Update(snapshotMsg{m.updates, <-m.updates})
+		m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		if m.room != nil {
+			t.Errorf("role %v: still in the room after Esc", role)
+		}
+		if v := m.View(); !strings.Contains(v, "main") {
+			t.Errorf("role %v: room list after Esc lacks the room:\n%s", role, v)
+		}
+		if _, ok := h.Room("main"); !ok {
+			t.Errorf("role %v: Esc removed the room", role)
+		}
+	}
+}
