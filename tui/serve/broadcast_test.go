@@ -40,6 +40,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	b := mustBroadcast(t, h, "live")
 	r := b.Room()
 	fe := (*engines)[0]
+	r.Subscribe() // a room searches while somebody watches
 	if !r.ReadOnly() || !r.Analysing() {
 		t.Fatalf("broadcast room: read-only %v, analysing %v; want both", r.ReadOnly(), r.Analysing())
 	}

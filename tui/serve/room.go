@@ -75,6 +75,7 @@ type Room struct {
 	sent      uint64 // seq of the last broadcast
 	gen       uint64 // bumped when the shown position changes
 	subs      map[int]chan *Snapshot
+	owners    map[int]bool // the subscriptions of owners, who are not counted as viewers
 	nextSub   int
 	analyzer  engine.Analyzer
 	multiPV   int
@@ -103,6 +104,7 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		pos:        chess.NewPosition(),
 		gameSAN:    "",
 		subs:       map[int]chan *Snapshot{},
+		owners:     map[int]bool{},
 		analyzer:   analyzer,
 		multiPV:    3,
 		stopTicker: make(chan struct{}),
@@ -133,8 +135,18 @@ func (r *Room) refuseLocked() error {
 
 // Subscribe registers a viewer. The channel holds at most one snapshot: the
 // newest replaces an unread older one. It is closed by Unsubscribe or when
-// the room closes.
+// the room closes. The room's analysis runs while it has a subscriber.
 func (r *Room) Subscribe() (id int, updates <-chan *Snapshot) {
+	return r.subscribe(false)
+}
+
+// SubscribeOwner is Subscribe for an owner's session: it watches like a
+// viewer but is not counted as one.
+func (r *Room) SubscribeOwner() (id int, updates <-chan *Snapshot) {
+	return r.subscribe(true)
+}
+
+func (r *Room) subscribe(owner bool) (id int, updates <-chan *Snapshot) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ch := make(chan *Snapshot, 1)
@@ -145,25 +157,43 @@ func (r *Room) Subscribe() (id int, updates <-chan *Snapshot) {
 		return id, ch
 	}
 	r.subs[id] = ch
+	if owner {
+		r.owners[id] = true
+	}
+	if len(r.subs) == 1 && r.analysing {
+		r.restartLocked() // the first to arrive wakes the analysis
+	}
 	ch <- r.snapshotLocked()
 	return id, ch
 }
 
-// Unsubscribe removes a viewer and closes its channel.
+// Unsubscribe removes a subscriber and closes its channel. When the last
+// one leaves, the search stops (analysis stays on, to resume with the next
+// subscriber): nobody watching costs no engine time.
 func (r *Room) Unsubscribe(id int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if ch, ok := r.subs[id]; ok {
 		delete(r.subs, id)
+		delete(r.owners, id)
 		close(ch)
+	}
+	if len(r.subs) == 0 {
+		r.stopSearchLocked() // not waited for: the callback takes r.mu
 	}
 }
 
-// Viewers counts the subscribed viewers.
+// Viewers counts the subscribed viewers, owners not included.
 func (r *Room) Viewers() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.subs)
+	return len(r.subs) - len(r.owners)
+}
+
+// searchWantedLocked reports whether the room's engine should be searching:
+// analysis is on and somebody is in the room.
+func (r *Room) searchWantedLocked() bool {
+	return r.analysing && len(r.subs) > 0 && !r.closed
 }
 
 // Snapshot returns the current state.
@@ -344,14 +374,15 @@ func (r *Room) gotoLocked(ply int) error {
 	r.progress = engine.Info{}
 	r.gen++
 	r.changedLocked()
-	if r.analysing {
+	if r.searchWantedLocked() {
 		r.restartLocked()
 	}
 	return nil
 }
 
-// StartAnalysis starts infinite analysis of the shown position, if the room
-// has an engine. It follows the position as it changes until stopped.
+// StartAnalysis turns on infinite analysis of the shown position, if the
+// room has an engine. It follows the position as it changes until stopped,
+// and searches only while the room has a subscriber.
 func (r *Room) StartAnalysis() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -370,7 +401,9 @@ func (r *Room) startAnalysisLocked() error {
 	}
 	r.analysing = true
 	r.changedLocked()
-	r.restartLocked()
+	if r.searchWantedLocked() {
+		r.restartLocked()
+	}
 	return nil
 }
 

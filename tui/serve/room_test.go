@@ -121,6 +121,7 @@ func TestRoomRestartsOnMove(t *testing.T) {
 	fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
 	r := NewRoom("mv", fe)
 	defer r.Close("")
+	r.Subscribe() // a room searches while somebody watches
 	if err := r.StartAnalysis(); err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +184,7 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 	se := &enginetest.Engine{WaitForStop: true, Script: func(engine.Game) []engine.Info { return infos }}
 	r := NewRoom("p", se)
 	defer r.Close("")
+	r.Subscribe() // a room searches while somebody watches
 	if err := r.StartAnalysis(); err != nil {
 		t.Fatal(err)
 	}
@@ -209,5 +211,51 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 	}
 	if s := r.Snapshot(); s.Progress.Nodes != 0 || s.CurrMoveSAN != "" {
 		t.Errorf("progress kept after a move: %+v", s.Progress)
+	}
+}
+
+// TestRoomSearchesOnlyWhileWatched is issue 18's B8: `squall serve` analysed
+// its default room with nobody connected (0.6–1.0 core, forever). Analysis
+// is a setting of the room; the engine searches only while the room has a
+// subscriber, stops when the last one leaves and resumes with the next.
+func TestRoomSearchesOnlyWhileWatched(t *testing.T) {
+	fe := &enginetest.Engine{Tick: time.Millisecond, WaitForStop: true}
+	r := NewRoom("main", fe)
+	defer r.Close("")
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.MoveText("e4"); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Analysing() {
+		t.Fatal("analysis is not on")
+	}
+	r.mu.Lock()
+	started := r.cancel != nil
+	r.mu.Unlock()
+	if started || fe.Searches() != 0 {
+		t.Fatalf("an empty room started a search (%d searches)", fe.Searches())
+	}
+	id, _ := r.Subscribe()
+	waitUntil(t, "a search once a viewer came", func() bool { return fe.Active() == 1 })
+	r.Unsubscribe(id)
+	waitUntil(t, "the search to stop when the last viewer left", func() bool { return fe.Active() == 0 })
+	n := fe.Searches()
+	if err := r.MoveText("e5"); err != nil {
+		t.Fatal(err)
+	}
+	if fe.Searches() != n || !r.Analysing() {
+		t.Errorf("a move in the empty room started a search, or turned analysis off")
+	}
+	id, _ = r.SubscribeOwner()
+	waitUntil(t, "a search for an owner", func() bool { return fe.Active() == 1 })
+	if v := r.Viewers(); v != 0 {
+		t.Errorf("an owner counted as %d viewers", v)
+	}
+	r.Unsubscribe(id)
+	waitUntil(t, "the search to stop", func() bool { return fe.Active() == 0 })
+	if err := fe.Misuse(); err != nil {
+		t.Error(err)
 	}
 }

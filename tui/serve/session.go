@@ -65,7 +65,7 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{}}
+	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}}
 	switch {
 	case len(cmd) == 0:
 		m.list = hub.List()
@@ -108,6 +108,7 @@ type subscription struct {
 	mu     sync.Mutex
 	room   *Room
 	id     int
+	owner  bool // an owner's session, not counted as a viewer
 	closed bool
 }
 
@@ -124,7 +125,11 @@ func (s *subscription) set(r *Room) <-chan *Snapshot {
 	}
 	var ch <-chan *Snapshot
 	s.room = r
-	s.id, ch = r.Subscribe()
+	if s.owner {
+		s.id, ch = r.SubscribeOwner()
+	} else {
+		s.id, ch = r.Subscribe()
+	}
 	return ch
 }
 
