@@ -22,6 +22,8 @@ import (
 	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
+
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // Config is how a server runs. Zero values take the defaults noted.
@@ -31,6 +33,9 @@ type Config struct {
 	OwnersFile  string // authorized_keys of owners; empty: nobody owns
 	Private     bool   // refuse everyone who is not an owner
 	MaxSessions int    // default 64
+	// MaxSessionsPerAddr caps the open sessions of one client address, so
+	// that one address cannot take every slot of MaxSessions; default 8.
+	MaxSessionsPerAddr int
 	// RatePerIP is new connections per second allowed per address, with a
 	// burst of RateBurst (defaults 1/s, burst 10).
 	RatePerIP      float64
@@ -53,6 +58,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = 64
+	}
+	if c.MaxSessionsPerAddr <= 0 {
+		c.MaxSessionsPerAddr = 8
 	}
 	if c.RatePerIP <= 0 {
 		c.RatePerIP = 1
@@ -92,6 +100,9 @@ type Server struct {
 	sessions atomic.Int64
 	listener net.Listener
 
+	addrMu sync.Mutex
+	byAddr map[string]int // open sessions per client address
+
 	mu       sync.Mutex
 	programs map[*tea.Program]struct{}
 	closing  bool
@@ -106,6 +117,7 @@ func NewServer(cfg Config) (*Server, error) {
 		hub:      NewHub(cfg.NewAnalyzer, cfg.MaxEngines),
 		log:      log.New(cfg.Log, "", log.LstdFlags),
 		programs: map[*tea.Program]struct{}{},
+		byAddr:   map[string]int{},
 	}
 	if cfg.OwnersFile != "" {
 		keys, err := readAuthorizedKeys(cfg.OwnersFile)
@@ -258,7 +270,7 @@ func (s *Server) logConnection(next ssh.Handler) ssh.Handler {
 			fp = gossh.FingerprintSHA256(k)
 		}
 		start := time.Now()
-		s.log.Printf("connect %s user=%s key=%s role=%s cmd=%q", sess.RemoteAddr(), sess.User(), fp, s.roleOf(sess), sess.Command())
+		s.log.Printf("connect %s user=%s key=%s role=%s cmd=%q", sess.RemoteAddr(), termtext.SafeLine(sess.User()), fp, s.roleOf(sess), sess.Command())
 		next(sess)
 		s.log.Printf("disconnect %s after %s", sess.RemoteAddr(), time.Since(start).Round(time.Millisecond))
 	}
@@ -272,8 +284,37 @@ func (s *Server) sessionCap(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, "squall: the server is full, try again later")
 			return
 		}
+		addr := hostOf(sess.RemoteAddr())
+		s.addrMu.Lock()
+		s.byAddr[addr]++
+		mine := s.byAddr[addr]
+		s.addrMu.Unlock()
+		defer func() {
+			s.addrMu.Lock()
+			if s.byAddr[addr]--; s.byAddr[addr] <= 0 {
+				delete(s.byAddr, addr)
+			}
+			s.addrMu.Unlock()
+		}()
+		if mine > s.cfg.MaxSessionsPerAddr {
+			wish.Fatalln(sess, fmt.Sprintf("squall: %d sessions are open from your address already (the most allowed); close one and try again", s.cfg.MaxSessionsPerAddr))
+			return
+		}
 		next(sess)
 	}
+}
+
+// hostOf is the client's address without its port: the unit of the
+// per-address limits.
+func hostOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
 }
 
 func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
@@ -291,7 +332,8 @@ func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
 // window size, and the session's lifetime.
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	pty, _, _ := sess.Pty()
-	m, err := newSessionModel(s.hub, bm.MakeRenderer(sess), s.roleOf(sess), sess.Command(), pty.Window.Width, pty.Window.Height)
+	in := newSessionInput(sess, sess.Context().Done())
+	m, err := newSessionModel(s.hub, sessionRenderer(sess, in, termenv.Ascii), s.roleOf(sess), sess.Command(), pty.Window.Width, pty.Window.Height)
 	if err != nil {
 		wish.Fatalln(sess, "squall: "+err.Error())
 		return nil
@@ -299,7 +341,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// Without the signal handler: a program would otherwise take the
 	// server's own SIGINT/SIGTERM as its viewer's, and die before the
 	// graceful shutdown could tell the viewer why.
-	opts := append(bm.MakeOptions(sess), tea.WithAltScreen(), tea.WithoutSignalHandler())
+	opts := []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithoutSignalHandler()}
 	p := tea.NewProgram(m, opts...)
 	s.mu.Lock()
 	if s.closing {

@@ -45,6 +45,12 @@ type testServer struct {
 // fake engines.
 func startServer(t testing.TB, private bool) *testServer {
 	t.Helper()
+	return startServerWith(t, private, nil)
+}
+
+// startServerWith is startServer with the Config changed by mod.
+func startServerWith(t testing.TB, private bool, mod func(*Config)) *testServer {
+	t.Helper()
 	dir := t.TempDir()
 	owner := newSigner(t)
 	owners := filepath.Join(dir, "owners")
@@ -52,7 +58,7 @@ func startServer(t testing.TB, private bool) *testServer {
 		t.Fatal(err)
 	}
 	logBuf := &syncBuffer{}
-	srv, err := NewServer(Config{
+	cfg := Config{
 		Listen:      "127.0.0.1:0",
 		HostKeyPath: filepath.Join(dir, "host_ed25519"),
 		OwnersFile:  owners,
@@ -62,7 +68,11 @@ func startServer(t testing.TB, private bool) *testServer {
 		MaxEngines:  4,
 		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
 		Log:         logBuf,
-	})
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	srv, err := NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +121,12 @@ type client struct {
 }
 
 func dial(t testing.TB, addr string, key gossh.Signer) (*gossh.Client, error) {
+	return dialAs(t, addr, key, "tester")
+}
+
+func dialAs(t testing.TB, addr string, key gossh.Signer, user string) (*gossh.Client, error) {
 	cfg := &gossh.ClientConfig{
-		User:            "tester",
+		User:            user,
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
 		Timeout:         5 * time.Second,
 	}
@@ -127,10 +141,24 @@ func connect(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool) 
 	return connectTerm(t, addr, key, cmd, pty, "xterm-256color")
 }
 
+// connectSilent is connect for a client whose terminal never answers the
+// server's queries (a script behind `ssh -tt`), as user.
+func connectSilent(t testing.TB, addr string, key gossh.Signer, user string) *client {
+	t.Helper()
+	return connectFull(t, addr, key, user, "", true, "xterm-256color", false)
+}
+
 // connectTerm is connect with the terminal type the client reports.
 func connectTerm(t testing.TB, addr string, key gossh.Signer, cmd string, pty bool, term string) *client {
 	t.Helper()
-	conn, err := dial(t, addr, key)
+	return connectFull(t, addr, key, "tester", cmd, pty, term, true)
+}
+
+// connectFull connects as user; a terminal with answer replies to the
+// server's queries, as a real one does.
+func connectFull(t testing.TB, addr string, key gossh.Signer, user, cmd string, pty bool, term string, answer bool) *client {
+	t.Helper()
+	conn, err := dialAs(t, addr, key, user)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +185,7 @@ func connectTerm(t testing.TB, addr string, key gossh.Signer, cmd string, pty bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pty {
+	if pty && answer {
 		answerTerminalQuery(c.stdin)
 	}
 	t.Cleanup(c.close)
@@ -432,4 +460,57 @@ func TestServerBroadcast(t *testing.T) {
 	// The viewer's session goes on: it can still use the room list.
 	viewer.send(t, "r")
 	viewer.waitFor(t, "no rooms yet")
+}
+
+// TestServerSilentTerminalGetsScreen is issue 18's B9, first half: a client
+// whose terminal never answers the background query (a script behind
+// `ssh -tt`) received only the query and held its session with no screen
+// until it sent a byte. The query now gives up after queryTimeout and the
+// client gets the room list with the default colours.
+func TestServerSilentTerminalGetsScreen(t *testing.T) {
+	ts := startServer(t, false)
+	if _, err := ts.srv.Hub().Create("main"); err != nil {
+		t.Fatal(err)
+	}
+	c := connectSilent(t, ts.addr, newSigner(t), "tester")
+	c.waitFor(t, "Squall rooms")
+	// Keys typed afterwards still reach the program: j/k move, enter joins.
+	c.send(t, "\r")
+	c.waitFor(t, "Room main")
+}
+
+// TestServerSessionsPerAddress is B9's second half: one address may hold
+// at most MaxSessionsPerAddr sessions, so it cannot fill the server; the
+// next one is told why, and a slot frees when a session ends.
+func TestServerSessionsPerAddress(t *testing.T) {
+	ts := startServerWith(t, false, func(c *Config) { c.MaxSessionsPerAddr = 2 })
+	a := connect(t, ts.addr, newSigner(t), "", true)
+	a.waitFor(t, "Squall rooms")
+	b := connect(t, ts.addr, newSigner(t), "", true)
+	b.waitFor(t, "Squall rooms")
+	third := connect(t, ts.addr, newSigner(t), "", true)
+	third.waitFor(t, "2 sessions are open from your address already")
+	a.close()
+	waitUntil(t, "the first session's slot to free", func() bool {
+		ts.srv.addrMu.Lock()
+		defer ts.srv.addrMu.Unlock()
+		return ts.srv.byAddr["127.0.0.1"] == 1
+	})
+	again := connect(t, ts.addr, newSigner(t), "", true)
+	again.waitFor(t, "Squall rooms")
+}
+
+// TestServerLogSanitised: a user name holding terminal escapes reaches the
+// server log made safe (B3 for the log).
+func TestServerLogSanitised(t *testing.T) {
+	ts := startServer(t, false)
+	c := connectFull(t, ts.addr, newSigner(t), "evil\x1b[2J\x1b]52;c;aGk=\x07", "", true, "xterm-256color", true)
+	c.waitFor(t, "Squall rooms")
+	waitUntil(t, "the connection in the log", func() bool { return strings.Contains(ts.log.String(), "user=evil") })
+	if strings.ContainsAny(ts.log.String(), "\x1b\x07") {
+		t.Errorf("raw escape in the log: %q", ts.log.String())
+	}
+	if !strings.Contains(ts.log.String(), "user=evil␛[2J") {
+		t.Errorf("log does not show the name made safe: %q", ts.log.String())
+	}
 }
