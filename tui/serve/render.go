@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -77,7 +78,7 @@ func (m *sessionModel) roomView() string {
 	if m.room.ReadOnly() {
 		kind = " · broadcast (read-only)"
 	}
-	header := m.st.title.Render("Room "+s.Room) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", s.EngineName, plural(m.room.Viewers(), "viewer"), kind, article(m.role)))
+	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural(m.room.Viewers(), "viewer"), kind, article(m.role)))
 	board := m.boardWithBar(s)
 	var body string
 	if m.panel {
@@ -169,7 +170,8 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 	if s.Analysing {
 		state = "analysing"
 	}
-	b.WriteString(m.st.title.Render(s.EngineName) + " " + m.st.dim.Render(state) + "\n")
+	b.WriteString(m.st.title.Render(termtext.SafeLine(s.EngineName)) + " " + m.st.dim.Render(state) + "\n")
+	rows := 1
 	if len(s.Lines) > 0 {
 		top := s.Lines[0]
 		nodes, nps, el, cur := top.Nodes, top.NPS, top.Time, ""
@@ -184,10 +186,12 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 		line := fmt.Sprintf("depth %d/%d  nodes %s  nps %s  hash %d%%  %.1fs%s",
 			top.Depth, top.SelDepth, termtext.Count(nodes), termtext.Count(nps), top.HashFull/10, el.Seconds(), cur)
 		b.WriteString(termtext.Cut(line, width) + "\n")
+		rows++
 	}
 	for i, info := range s.Lines {
+		rows++
 		if info.String != "" {
-			b.WriteString(m.st.warn.Render(info.String) + "\n")
+			b.WriteString(m.st.warn.Render(termtext.Cut(termtext.SafeLine(info.String), width)) + "\n")
 			continue
 		}
 		score := info.Score
@@ -197,16 +201,25 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 		line := fmt.Sprintf("%6s  %s", score.String(), s.LinesSAN[i])
 		b.WriteString(termtext.Cut(line, width) + "\n")
 	}
-	b.WriteString("\n" + termtext.Cut(moveListLine(s), width))
+	// The game gets the rows left beside the board (at least three).
+	b.WriteString("\n" + strings.Join(moveListRows(s, width, max(3, m.h-chromeLines-rows-1)), "\n"))
 	return b.String()
 }
 
-// moveListLine shows the game's moves up to the shown ply.
-func moveListLine(s *Snapshot) string {
+// moveListRows shows the game's moves up to the shown ply, wrapped to width
+// and, when they need more than height rows, their end: the newest moves
+// must always be on screen (issue 18, B10: a line cut at the panel's edge
+// hid every move after the tenth or so).
+func moveListRows(s *Snapshot, width, height int) []string {
 	if s.Ply == 0 {
-		return "start position"
+		return []string{"start position"}
 	}
-	return s.GameSAN
+	rows := strings.Split(ansi.Wordwrap(s.GameSAN, max(width, 8), ""), "\n")
+	if len(rows) > height {
+		rows = rows[len(rows)-height:]
+		rows[0] = termtext.Cut("… "+rows[0], width)
+	}
+	return rows
 }
 
 // plural writes a count of things: "1 viewer", "3 viewers".

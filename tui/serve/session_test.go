@@ -201,3 +201,38 @@ func TestSessionOwnerEscReturnsToList(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionMoveListShowsNewestMoves is issue 18's B10: the room's move
+// list was one line cut at the panel's edge, so at 100 columns the moves
+// after about the tenth ply never appeared on any screen. The list wraps,
+// and when it needs more rows than are left, shows its end.
+func TestSessionMoveListShowsNewestMoves(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	r, err := h.Create("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Fields("e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6")
+	for _, mv := range line {
+		if err := r.MoveText(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {160, 50}} {
+		m, err := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, size[0], size[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Update(snapshotMsg{m.updates, <-m.updates})
+		v := ansi.Strip(m.View())
+		for _, want := range []string{"Nbd2", "Nxd6", "20."} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%dx%d: the view lacks %q, one of the newest moves:\n%s", size[0], size[1], want, v)
+			}
+		}
+		if n := strings.Count(v, "\n") + 1; n > size[1] {
+			t.Errorf("%dx%d: the view has %d lines", size[0], size[1], n)
+		}
+	}
+}
