@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +116,7 @@ type Client struct {
 	author    string
 	options   []engine.Option
 	chess960  bool // UCI_Chess960 currently set
+	multiPV   int  // MultiPV as last set (0: the engine's default)
 	closeOnce sync.Once
 
 	deadMu sync.Mutex
@@ -374,7 +376,34 @@ func (c *Client) SetOption(name, value string) error {
 	if strings.EqualFold(o.Name, "UCI_Chess960") {
 		c.chess960 = strings.EqualFold(value, "true")
 	}
+	if strings.EqualFold(o.Name, "MultiPV") {
+		c.multiPV, _ = strconv.Atoi(value)
+	}
 	return c.ready(context.Background())
+}
+
+// setMultiPV asks the engine for n lines (at least one, within the
+// option's range) when it has a MultiPV option and is not set to n
+// already: Limits.MultiPV is what a caller asks for, and UCI says it with
+// an option, not with "go".
+func (c *Client) setMultiPV(n int) error {
+	o, ok := c.option("MultiPV")
+	if !ok {
+		return nil
+	}
+	n = max(n, 1, o.Min)
+	if o.Max > 0 {
+		n = min(n, o.Max)
+	}
+	cur := c.multiPV
+	if cur == 0 {
+		cur, _ = strconv.Atoi(o.Default)
+		cur = max(cur, 1)
+	}
+	if n == cur {
+		return nil
+	}
+	return c.SetOption(o.Name, strconv.Itoa(n))
 }
 
 // NewGame sends "ucinewgame" and waits until the engine is ready.
@@ -447,6 +476,9 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 			}
 		}
 	}
+	if err := c.setMultiPV(lim.MultiPV); err != nil {
+		return engine.Result{}, err
+	}
 	if err := c.send(clientPositionCommand(g)); err != nil {
 		return engine.Result{}, err
 	}
@@ -455,6 +487,7 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 	}
 
 	var res engine.Result
+	var counters engine.Info // the newest report with node counts
 	var stopTimer <-chan time.Time
 	done := ctx.Done()
 	for {
@@ -487,6 +520,22 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 			}
 			if in.PV != nil && in.MultiPV <= 1 {
 				res.Last = in
+			}
+			switch {
+			case in.Nodes > 0:
+				counters = in
+			case in.PV == nil && in.String == "":
+				// A line without counters, as Stockfish's "info depth N
+				// currmove …": consumers would show its depth with zero
+				// nodes and time. Reported as the built-in engine
+				// reports the move it searches: the current move with
+				// the newest counters, no depth; dropped before any.
+				if counters.Nodes == 0 {
+					continue
+				}
+				in.Depth, in.SelDepth = 0, 0
+				in.Nodes, in.NPS, in.Time = counters.Nodes, counters.NPS, counters.Time
+				in.HashFull, in.TBHits = counters.HashFull, counters.TBHits
 			}
 			if info != nil {
 				info(in)

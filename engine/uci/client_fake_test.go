@@ -32,11 +32,17 @@ func TestMain(m *testing.M) {
 //	illegal   answers "go" with bestmove e2e5
 //	longline  prints a 2 MB line on "go"
 //	good      answers "go" with an info line and bestmove e2e4
+//	multipv   has a MultiPV option and answers "go" as Stockfish does: a
+//	          currmove line (no nodes, no PV), then one line per MultiPV
 func clientFakeEngine(mode string) {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	say := func(s string) { out.WriteString(s + "\n"); out.Flush() }
+	multiPV := 1
 	for in.Scan() {
+		if v, ok := strings.CutPrefix(in.Text(), "setoption name MultiPV value "); ok {
+			fmt.Sscan(v, &multiPV)
+		}
 		switch clientFirstWord(in.Text()) {
 		case "uci":
 			if mode == "mute" {
@@ -46,6 +52,9 @@ func clientFakeEngine(mode string) {
 			say("option name Hash type spin default 16 min 1 max 64")
 			say("option name Ponder type check default false")
 			say("option name Style type combo default Normal var Solid var Normal var Risky")
+			if mode == "multipv" {
+				say("option name MultiPV type spin default 1 min 1 max 500")
+			}
 			say("option name this is not an option")
 			say("uciok")
 		case "isready":
@@ -68,6 +77,13 @@ func clientFakeEngine(mode string) {
 				say("bestmove e2e4")
 			case "illegal":
 				say("bestmove e2e5")
+			case "multipv":
+				say("info depth 1 currmove e2e4 currmovenumber 1")
+				for k, m := range []string{"e2e4", "d2d4", "g1f3", "c2c4"}[:min(multiPV, 4)] {
+					say(fmt.Sprintf("info depth 1 seldepth 2 multipv %d score cp %d nodes 100 nps 20000 time 5 pv %s", k+1, 30-k, m))
+				}
+				say("info depth 2 currmove d2d4 currmovenumber 2")
+				say("bestmove e2e4")
 			case "longline":
 				say(strings.Repeat("x", 2<<20))
 				time.Sleep(time.Hour)

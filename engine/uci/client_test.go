@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,64 @@ func TestClientFakeGood(t *testing.T) {
 	clientReaped(t, c)
 	if _, err := c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 1}, nil); err == nil {
 		t.Error("Search after Close: no error")
+	}
+}
+
+// TestClientMultiPV is issue 18's B4: the client never told an external
+// engine how many lines to report (so the board showed 1 line of 3), and
+// passed Stockfish's "info depth N currmove …" lines on as reports with
+// zero nodes and time (the stats line settled on "0 nodes 0 nps 0.0s").
+// Limits.MultiPV is sent as the MultiPV option when it changes, and a
+// currmove line carries the counters of the last report, as the built-in
+// engine's do, never a depth with no nodes.
+func TestClientMultiPV(t *testing.T) {
+	c, err := Start(context.Background(), clientFakeConfig(t, "multipv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sets := func() []string {
+		var out []string
+		for _, l := range c.Log() {
+			if l.Dir == '>' && strings.HasPrefix(l.Text, "setoption name MultiPV") {
+				out = append(out, l.Text)
+			}
+		}
+		return out
+	}
+	for _, step := range []struct {
+		multiPV, lines int
+		sets           []string
+	}{
+		{3, 3, []string{"setoption name MultiPV value 3"}},
+		{3, 3, []string{"setoption name MultiPV value 3"}}, // unchanged: not sent again
+		{0, 1, []string{"setoption name MultiPV value 3", "setoption name MultiPV value 1"}},
+		{900, 4, []string{"setoption name MultiPV value 3", "setoption name MultiPV value 1", "setoption name MultiPV value 500"}}, // clamped to the option's max
+	} {
+		var infos []engine.Info
+		_, err := c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 2, MultiPV: step.multiPV}, func(in engine.Info) { infos = append(infos, in) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := map[int]bool{}
+		for _, in := range infos {
+			if len(in.PV) > 0 {
+				lines[in.MultiPV] = true
+				continue
+			}
+			if in.Depth > 0 || in.Nodes == 0 || in.Time == 0 {
+				t.Errorf("MultiPV %d: progress report %+v: a depth without counters, or no counters", step.multiPV, in)
+			}
+			if in.CurrMove == chess.NullMove {
+				t.Errorf("MultiPV %d: progress report lost its current move: %+v", step.multiPV, in)
+			}
+		}
+		if len(lines) != step.lines {
+			t.Errorf("MultiPV %d: %d lines reported, want %d", step.multiPV, len(lines), step.lines)
+		}
+		if got := sets(); !slices.Equal(got, step.sets) {
+			t.Errorf("MultiPV %d: traffic has %q, want %q", step.multiPV, got, step.sets)
+		}
 	}
 }
 
@@ -288,7 +347,7 @@ func TestClientStockfish(t *testing.T) {
 	if hash.Type != "spin" || hash.Min != 1 || hash.Max < 1024 {
 		t.Errorf("Hash option %+v", hash)
 	}
-	for _, kv := range [][2]string{{"Threads", "1"}, {"Hash", "16"}, {"MultiPV", "3"}} {
+	for _, kv := range [][2]string{{"Threads", "1"}, {"Hash", "16"}} {
 		if err := c.SetOption(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
@@ -300,9 +359,10 @@ func TestClientStockfish(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// MultiPV: lines 1..3 with distinct first moves at the final depth.
+	// MultiPV: lines 1..3 with distinct first moves at the final depth
+	// (the client sets the option from the limits).
 	seen := map[int]engine.Info{}
-	res, err := c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 10}, func(in engine.Info) {
+	res, err := c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 10, MultiPV: 3}, func(in engine.Info) {
 		if in.Depth == 10 && len(in.PV) > 0 {
 			seen[in.MultiPV] = in
 		}
