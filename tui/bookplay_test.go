@@ -304,6 +304,14 @@ func TestBookLearningOtherEnds(t *testing.T) {
 	if sans(m2) != "f3" {
 		t.Fatalf("clock game %q", sans(m2))
 	}
+	// The first moves are free: the human replies, the engine plays its
+	// book move, and only then does the human's clock run.
+	m2, cmd = typeMove(m2, "e5")
+	nm, _ = m2.Update(runCmd(cmd))
+	m2 = nm.(Model)
+	if sans(m2) != "f3 e5 g4" {
+		t.Fatalf("clock game %q", sans(m2))
+	}
 	now = now.Add(2 * time.Minute)
 	m2 = send(m2, tickMsg(now))
 	if over, banner := m2.Over(); !over || m2.tree.Result != "1-0" {

@@ -334,7 +334,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 	m.setCur(m.tree.Root)
 	if mode != Analysis {
 		m.autosavePrefix = readAutosavePrefix(m.opt.Autosave)
-		m.clock.start(m.pos.SideToMove(), m.opt.Now())
+		m.clock.resume(m.pos.SideToMove(), 0, m.opt.Now())
 	}
 	m.focus = focusInput
 	m.input.Focus()
@@ -377,7 +377,7 @@ func (m *Model) tagGame() {
 	t.Tags.Set("White", white)
 	t.Tags.Set("Black", black)
 	if m.clock.enabled {
-		t.Tags.Set("TimeControl", tcTag(m.clock.left[0], m.clock.inc))
+		t.Tags.Set("TimeControl", m.clock.pgnTag())
 	}
 }
 

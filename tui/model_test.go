@@ -106,8 +106,17 @@ func TestClockFlagFall(t *testing.T) {
 	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Increment: 2 * time.Second,
 		Now: func() time.Time { return now }})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
-	now = now.Add(10 * time.Second)
+	// Each side's first move is free (lichess's rule): a minute of thought
+	// on each costs nothing, and no increment is added.
+	now = now.Add(time.Minute)
 	m = playAll(t, m, "e4")
+	now = now.Add(time.Minute)
+	m = playAll(t, m, "e5")
+	if w, b := m.clock.remaining(chess.White, now), m.clock.remaining(chess.Black, now); w != time.Minute || b != time.Minute {
+		t.Fatalf("after the free first moves: white %v, black %v, want 1m0s each", w, b)
+	}
+	now = now.Add(10 * time.Second)
+	m = playAll(t, m, "Nf3")
 	if got := m.clock.remaining(chess.White, now); got != 52*time.Second {
 		t.Fatalf("white has %v after 10 s +2 s, want 52s", got)
 	}
@@ -372,5 +381,53 @@ func TestQuickEscThenKey(t *testing.T) {
 	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}, Alt: true})
 	if m.focus != focusBoard || !m.analysisOn || m.input.Value() != "" {
 		t.Fatalf("alt+a: focus %v, analysis %v, input %q", m.focus, m.analysisOn, m.input.Value())
+	}
+}
+
+// TestClockWaitsForFirstMoves is issue 18's B6: the clock started when the
+// game opened, so with --clock 0.05+0 and nothing touched White lost on
+// time after 3 s. No clock runs before both sides have moved; until then
+// R aborts the game instead of resigning it.
+func TestClockWaitsForFirstMoves(t *testing.T) {
+	now := fixedNow
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: 3 * time.Second,
+		Now: func() time.Time { return now }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	now = now.Add(time.Hour)
+	m = send(m, tickMsg(now))
+	if over, banner := m.Over(); over {
+		t.Fatalf("the untouched game ended: %q", banner)
+	}
+	m = playAll(t, m, "e4")
+	now = now.Add(time.Hour)
+	m = send(m, tickMsg(now))
+	if over, banner := m.Over(); over {
+		t.Fatalf("the game ended before Black's first move: %q", banner)
+	}
+	m = send(m, press("esc"), press("R"))
+	if over, banner := m.Over(); !over || banner != "Game aborted" || m.tree.Result != "*" {
+		t.Fatalf("R before both sides moved: over %v %q %s, want an aborted game", over, banner, m.tree.Result)
+	}
+}
+
+// TestStatusShowsTimeControl is B5: the status line showed White's
+// remaining seconds as the time control ("180+2", "178+2" … "0+0"). It
+// shows the control as --clock writes it, whatever the clocks say.
+func TestStatusShowsTimeControl(t *testing.T) {
+	now := fixedNow
+	f := &enginetest.Engine{}
+	m := New(testRenderer(termenv.Ascii), f, Options{Clock: 3 * time.Minute, Increment: 2 * time.Second,
+		Now: func() time.Time { return now }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, startMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "3+2") || strings.Contains(v, "180+2") {
+		t.Fatalf("status line at the start:\n%s", v)
+	}
+	m.clock.left[chess.White] = 17 * time.Second
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "3+2") || strings.Contains(v, "17+2") {
+		t.Fatalf("status line after White used time:\n%s", v)
+	}
+	if got := m.tree.Tags.Get("TimeControl"); got != "180+2" {
+		t.Errorf("PGN TimeControl tag %q, want 180+2 (seconds, as PGN has it)", got)
 	}
 }

@@ -22,10 +22,6 @@ func (m Model) tickCmd() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func tcTag(base, inc time.Duration) string {
-	return fmt.Sprintf("%d+%d", int(base.Seconds()), int(inc.Seconds()))
-}
-
 // atEnd reports whether the shown position is the end of the game being
 // played (moves can be played only there in a game).
 func (m *Model) atEnd() bool { return len(m.cur.Children) == 0 && onMainLine(m.cur) }
@@ -95,7 +91,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	var cmds []tea.Cmd
 	if inGame {
 		now := m.opt.Now()
-		m.clock.moved(mover, now)
+		m.clock.moved(mover, m.cur.Ply(), now)
 		if o := m.pos.Outcome(); o != chess.Ongoing {
 			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), "normal", outcomeText(o, m.pos.SideToMove())))
 		} else {
@@ -363,11 +359,17 @@ func (m *Model) setError(err error)  { m.message, m.msgIsErr = oneLine(err.Error
 func (m *Model) setMessage(s string) { m.message, m.msgIsErr = oneLine(s), false }
 
 // resign ends the game in the engine's (or, with two humans, the
-// opponent's) favour.
+// opponent's) favour; before both sides have moved it aborts the game
+// instead, as lichess does: nobody has lost anything yet.
 func (m *Model) resign() tea.Cmd {
 	if m.over || m.mode == Analysis || m.mode == Watch {
 		m.setError(fmt.Errorf("no game to resign"))
 		return nil
+	}
+	if m.cur.Ply() < firstTimedPly {
+		m.run.stop()
+		m.running = false
+		return m.endGame("*", "abandoned", "Game aborted")
 	}
 	loser := m.pos.SideToMove()
 	if m.mode == VsEngine {
@@ -444,6 +446,6 @@ func (m *Model) takeback() tea.Cmd {
 		m.tree.Tags.Delete("Termination")
 	}
 	m.setCur(n)
-	m.clock.start(m.pos.SideToMove(), m.opt.Now())
+	m.clock.resume(m.pos.SideToMove(), n.Ply(), m.opt.Now())
 	return tea.Batch(m.sync(), m.startTicking(), m.autosave())
 }

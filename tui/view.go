@@ -254,7 +254,7 @@ func (m *Model) statusLine() string {
 	if m.mode == VsEngine || m.mode == Watch {
 		info += " · level " + Levels[m.level].Name
 		if m.clock.enabled {
-			info = m.mode.String() + " · " + tcTag(m.clock.left[0], m.clock.inc)
+			info = m.mode.String() + " · " + m.clock.control()
 		}
 	}
 	if !onMainLine(m.cur) {
