@@ -34,20 +34,3 @@ func besideRows(left, right []string, leftW, rightW, h int) []string {
 	}
 	return rows
 }
-
-// oneLine makes free text (an error, a comment, a file's tag) safe for a
-// single screen line: line breaks, tabs and other control characters, whose
-// width the terminal decides, become spaces, and runs of spaces one.
-func oneLine(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }), " ")
-}

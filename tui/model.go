@@ -92,6 +92,10 @@ type Options struct {
 	// GamesErr is what reading Games reported (ReadPGN's error: the games
 	// of the file left out), shown as a warning when the board opens.
 	GamesErr error
+	// Warnings are problems found while setting up (an engine that did not
+	// start, a bad config or theme file), shown when the board opens: the
+	// terminal's own output is hidden behind the board.
+	Warnings []string
 	// Settings are the saved preferences; when ConfigPath is set, changes
 	// made in the program (theme, score view) are written back there.
 	Settings   Settings
@@ -285,6 +289,13 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		}
 	} else {
 		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)
+	}
+	if len(opt.Warnings) > 0 {
+		w := strings.Join(opt.Warnings, "; ")
+		if m.message != "" && m.msgIsErr {
+			w = m.message + "; " + w
+		}
+		m.setError(errors.New(w))
 	}
 	return m
 }

@@ -431,3 +431,18 @@ func TestStatusShowsTimeControl(t *testing.T) {
 		t.Errorf("PGN TimeControl tag %q, want 180+2 (seconds, as PGN has it)", got)
 	}
 }
+
+// TestWarningsOnBoard is issue 18's B7 on the board's side: problems found
+// while starting (an --engine that did not start) went to stderr, behind
+// the board, and were seen only after quitting. They are shown on the
+// board when it opens, made safe for the terminal.
+func TestWarningsOnBoard(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans, Warnings: []string{`engine "/no/such\x1b[2J" did not start: playing with the built-in engine`}})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "did not start") {
+		t.Fatalf("the warning is not on the board:\n%s", v)
+	}
+	if strings.Contains(m.View(), "\x1b[2J") {
+		t.Error("the warning reached the screen raw")
+	}
+}

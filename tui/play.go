@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // tickMsg advances the clocks.
@@ -355,8 +356,8 @@ func resultWords(r string) string {
 	return "draw"
 }
 
-func (m *Model) setError(err error)  { m.message, m.msgIsErr = oneLine(err.Error()), true }
-func (m *Model) setMessage(s string) { m.message, m.msgIsErr = oneLine(s), false }
+func (m *Model) setError(err error)  { m.message, m.msgIsErr = termtext.SafeLine(err.Error()), true }
+func (m *Model) setMessage(s string) { m.message, m.msgIsErr = termtext.SafeLine(s), false }
 
 // resign ends the game in the engine's (or, with two humans, the
 // opponent's) favour; before both sides have moved it aborts the game

@@ -328,7 +328,7 @@ func (v *suiteView) View(width, height int) string {
 		}
 	}
 	n := len(v.rows)
-	head := searchTitle(st, "Suite "+oneLine(v.opt.Name), v.env.Engine, v.opt.Limits)
+	head := searchTitle(st, "Suite "+termtext.SafeLine(v.opt.Name), v.env.Engine, v.opt.Limits)
 	barW := 24
 	fill := 0
 	if n > 0 {
@@ -371,7 +371,7 @@ func (v *suiteView) View(width, height int) string {
 	lines = append(lines, besideRows(left, right, tableW, boardW, bodyH)...)
 	// The message is one line cut to the width, whatever it says: a line
 	// break or an overlong line would push the screen out of place.
-	msg := st.muted.Render(oneLine(v.message))
+	msg := st.muted.Render(termtext.SafeLine(v.message))
 	lines = append(lines, pad(msg, width))
 	lines = append(lines, pad(st.muted.Render("↑/↓ j/k select · enter run one · f run from here · a run all · s stop · e export · esc back"), width))
 	return strings.Join(lines, "\n")
@@ -399,7 +399,7 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 		info, have = row.live, row.hasLive
 	case suiteSolved, suiteFailed:
 		if row.out.Error != "" {
-			return append(out, st.err.Render("error: "+oneLine(row.out.Error)))
+			return append(out, st.err.Render("error: "+termtext.SafeLine(row.out.Error)))
 		}
 		out = append(out, v.verdict(row)+st.text.Render(fmt.Sprintf(" %s %s, depth %d, %s", row.out.Move, row.out.Score, row.out.Depth,
 			fmtSeconds(time.Duration(row.out.Time)))))
@@ -467,7 +467,7 @@ func (v *suiteView) table(w, h int) []string {
 		}
 	}
 	if len(v.rows) == 0 {
-		out = append(out, st.err.Render("no positions: "+oneLine(v.opt.Name)))
+		out = append(out, st.err.Render("no positions: "+termtext.SafeLine(v.opt.Name)))
 	}
 	return out
 }

@@ -189,7 +189,7 @@ func (m *Model) sidePanel(w, h int) []string {
 // comment is the shown move's PGN comments, wrapped into at most h lines
 // of w cells (the last one cut short when there is more).
 func (m *Model) comment(w, h int) []string {
-	text := oneLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.Comments...), " "))
+	text := termtext.SafeLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.Comments...), " "))
 	if text == "" {
 		return nil
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // runTUI opens the terminal board (also what `squall` alone does).
@@ -50,13 +51,21 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	}
 	cfgDir := tui.ConfigDir()
 	cfgPath := filepath.Join(cfgDir, "config.toml")
+	// Problems that do not stop the board are printed and also shown on
+	// it, since the board hides the terminal's output while it runs.
+	var warnings []string
+	warn := func(msg string) {
+		msg = termtext.SafeLine(msg)
+		fmt.Fprintln(stderr, "squall:", msg)
+		warnings = append(warnings, msg)
+	}
 	set, err := tui.LoadSettings(cfgPath)
 	if err != nil {
-		fmt.Fprintln(stderr, "squall:", err, "(using defaults for the rest)")
+		warn(err.Error() + " (using defaults for the rest)")
 	}
 	userThemes, terrs := themes.LoadDir(filepath.Join(cfgDir, "themes"))
 	for _, e := range terrs {
-		fmt.Fprintln(stderr, "squall:", e)
+		warn(e.Error())
 	}
 	if cfgDir == "" {
 		cfgPath = ""
@@ -161,7 +170,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		if *bookPath != "" {
 			return err
 		}
-		fmt.Fprintln(stderr, "squall: config:", err, "(no book)")
+		warn("config: " + err.Error() + " (no book)")
 	}
 	if *syzygy != "" {
 		set.Syzygy = *syzygy
@@ -170,7 +179,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		if *syzygy != "" {
 			return err
 		}
-		fmt.Fprintln(stderr, "squall: config:", err, "(no tablebases)")
+		warn("config: " + err.Error() + " (no tablebases)")
 		set.Syzygy = ""
 	}
 
@@ -184,7 +193,10 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		opt.Publish = b.Broadcast.Publish
 	}
 
-	eng := newEngine(set, stderr)
+	eng, engErr := newEngine(set)
+	if engErr != nil {
+		warn(engErr.Error())
+	}
 	if tb, ok := eng.(interface {
 		SetTablebase(*tablebase.Tablebase, int, bool)
 	}); ok && opt.Tablebase != nil {
@@ -192,6 +204,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		// the UCI defaults (probe at every depth, 50-move rule on).
 		tb.SetTablebase(opt.Tablebase, 1, true)
 	}
+	opt.Warnings = warnings
 	m := tui.New(r, eng, opt)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	final, runErr := p.Run()
@@ -337,13 +350,14 @@ func (b *tuiBroadcast) stop() error {
 
 // newEngine starts the configured engine: Squall's own searcher, or an
 // external UCI engine given by its command line. An external engine that
-// fails to start is reported and the built-in one is used instead.
-func newEngine(set tui.Settings, stderr io.Writer) engine.Analyzer {
+// fails to start is replaced by the built-in one, and the error says so.
+func newEngine(set tui.Settings) (engine.Analyzer, error) {
 	var a engine.Analyzer
+	var failed error
 	if set.Engine != "" && set.Engine != "builtin" {
 		c, err := startUCI(set.Engine)
 		if err != nil {
-			fmt.Fprintf(stderr, "squall: engine %q: %v; using the built-in engine\n", set.Engine, err)
+			failed = fmt.Errorf("engine %q did not start (%v): playing with the built-in engine", set.Engine, err)
 		} else {
 			a = c
 		}
@@ -362,7 +376,7 @@ func newEngine(set tui.Settings, stderr io.Writer) engine.Analyzer {
 			_ = a.SetOption(o.Name, set.Syzygy)
 		}
 	}
-	return a
+	return a, failed
 }
 
 func startUCI(cmdline string) (engine.Analyzer, error) {

@@ -175,3 +175,21 @@ func TestTUIBroadcast(t *testing.T) {
 		t.Error("log file left open")
 	}
 }
+
+// TestEngineFallback is issue 18's B7 on the command's side: an --engine
+// that does not start is replaced by the built-in engine, and the error
+// that says so is returned for the board to show (it was printed to
+// stderr, behind the board).
+func TestEngineFallback(t *testing.T) {
+	a, err := newEngine(tui.Settings{Engine: "/no/such/engine --uci"})
+	if a == nil {
+		t.Fatal("no engine at all")
+	}
+	defer a.Close()
+	if !strings.HasPrefix(a.Name(), "Squall") {
+		t.Errorf("fell back to %q, want the built-in engine", a.Name())
+	}
+	if err == nil || !strings.Contains(err.Error(), "/no/such/engine") || !strings.Contains(err.Error(), "built-in") {
+		t.Errorf("error %v does not name the engine and the fallback", err)
+	}
+}

@@ -179,8 +179,11 @@ func (s *Server) Serve() error {
 		}
 	}
 	err := s.ssh.Serve(s.listener)
-	if errors.Is(err, ssh.ErrServerClosed) {
-		return nil
+	s.mu.Lock()
+	closing := s.closing
+	s.mu.Unlock()
+	if errors.Is(err, ssh.ErrServerClosed) || closing {
+		return nil // Shutdown's doing, whichever of the two closed it
 	}
 	return err
 }
@@ -219,6 +222,13 @@ wait:
 	// (as ssh.Server.Shutdown would) could take until the idle timeout.
 	if cerr := s.ssh.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("serve: %w", cerr)
+	}
+	// The listener is ours: ssh.Server.Close closes only the listeners
+	// Serve has registered, and a Shutdown that comes right after Serve
+	// was started (the goroutine not yet in Serve) would leave it
+	// accepting for ever.
+	if s.listener != nil {
+		s.listener.Close()
 	}
 	return err
 }
