@@ -7,10 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/squall-chess/squall/internal/atomicfile"
-	"github.com/squall-chess/squall/pgn"
 )
 
 // writeFile replaces path with data atomically (package atomicfile),
@@ -29,13 +26,6 @@ func writeFile(path string, data []byte) error {
 type savedMsg struct {
 	path string
 	err  error
-}
-
-// saveCmd writes one game to a PGN file with package pgn, atomically.
-func saveCmd(path string, g *pgn.Game) tea.Cmd {
-	return func() tea.Msg {
-		return savedMsg{path: path, err: pgn.WriteFile(path, []*pgn.Game{g})}
-	}
 }
 
 // autosaver writes the game in progress, in order, from one goroutine:

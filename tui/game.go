@@ -46,6 +46,9 @@ type Tree struct {
 	Tags Tags
 	// Result is the PGN result ("1-0", "0-1", "1/2-1/2", "*").
 	Result string
+	// source is where the game was read from (nil: not from a file), so
+	// that saving it back replaces it in place.
+	source *gameSource
 }
 
 // NewTree starts a game from a position, its tags unknown.

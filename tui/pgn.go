@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -144,10 +145,23 @@ func copyToPGN(dst *pgn.Node, src *Node) {
 // illegal move, a bad FEN tag) is left out and its error, which names
 // name:line:column and the move, is joined into the returned error; the
 // other games are returned all the same. Reading stops at an I/O error.
+//
+// Each game remembers its place in the stream (its bytes, up to the next
+// game's first byte) and the hash of the whole stream, so that the board
+// can save it back in place when name is a file.
 func ReadPGN(r io.Reader, name string) ([]*Tree, error) {
 	var trees []*Tree
 	var errs []error
-	for g, err := range pgn.NewReader(r, name).All() {
+	h := sha256.New()
+	file := &pgnFile{path: name}
+	var prev *gameSource // the game before, whose end is this one's start
+	n := 0
+	for g, err := range pgn.NewReader(io.TeeReader(r, h), name).All() {
+		n++
+		if prev != nil && g != nil {
+			prev.end = g.Offset
+		}
+		prev = nil // a rejected game ends the one before, and is not saved
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -157,8 +171,12 @@ func ReadPGN(r io.Reader, name string) ([]*Tree, error) {
 			errs = append(errs, fmt.Errorf("%s:%d: %w", name, g.Line, err))
 			continue
 		}
+		t.source = &gameSource{file: file, number: n, offset: g.Offset, end: -1}
+		file.games = append(file.games, t.source)
+		prev = t.source
 		trees = append(trees, t)
 	}
+	copy(file.sum[:], h.Sum(nil))
 	return trees, errors.Join(errs...)
 }
 

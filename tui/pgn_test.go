@@ -144,7 +144,7 @@ func saveThroughModel(t *testing.T, m Model, path string) Model {
 	if cmd == nil {
 		t.Fatal("enter in the save prompt gave no command")
 	}
-	m = send(m, cmd())
+	m = runSave(t, m, cmd) // an existing file: answers yes to replacing it
 	if m.msgIsErr || m.message != "saved "+path {
 		t.Fatalf("after saving: message %q", m.message)
 	}
@@ -335,4 +335,168 @@ func TestNavigateOpenedGame(t *testing.T) {
 	if !strings.Contains(ansi.Strip(m.statusLine()), "game ended 1-0") {
 		t.Errorf("end of the game: %q", ansi.Strip(m.statusLine()))
 	}
+}
+
+// threeGames is a 3-game file written by hand, not by Squall: its spacing
+// and tag order must survive a save of another game byte for byte.
+const threeGames = "[Event \"One\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7# 1-0\n\n\n" +
+	"[Event \"Two\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. d4 d5 *\n\n" +
+	"[Event \"Three\"]\n[Site \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"
+
+// openFile reads a PGN file as the board's Open does.
+func openFile(path string) ([]*Tree, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadPGN(f, path)
+}
+
+// runSave runs the commands a save issues until the file is written,
+// answering a confirmation with yes.
+func runSave(t *testing.T, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	for cmd != nil {
+		msg := cmd()
+		nm, next := m.Update(msg)
+		m = nm.(Model)
+		cmd = next
+		if _, ok := msg.(existsMsg); ok {
+			m, cmd = pressKey(m, "y")
+		}
+	}
+	return m
+}
+
+func pressKey(m Model, k string) (Model, tea.Cmd) {
+	nm, cmd := m.Update(press(k))
+	return nm.(Model), cmd
+}
+
+// TestSaveBackIntoMultiGameFile is issue 18's B2: open a 3-game file, pick
+// game 2, s, Enter on the offered name (the same file) wrote a file of one
+// game. Saving a game back into its file replaces its bytes only: games 1
+// and 3 stay byte for byte, game 2 changes, and a second save (the offsets
+// have moved) still finds its place.
+func TestSaveBackIntoMultiGameFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "three.pgn")
+	if err := os.WriteFile(path, []byte(threeGames), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	games, err := openFile(path)
+	if err != nil || len(games) != 3 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	m := newTestModel(t, Options{Games: games, Open: openFile})
+	m, _ = pressKey(m, "down") // the picker: game 2
+	m, _ = pressKey(m, "enter")
+	if m.tree.Tags.Get("Event") != "Two" {
+		t.Fatalf("picked %q", m.tree.Tags.Get("Event"))
+	}
+	m = send(m, press("end"))
+	m = playAll(t, m, "c4")
+	m = send(m, press("esc"))
+	m, _ = pressKey(m, "s")
+	m, cmd := pressKey(m, "enter") // the offered name: the file itself
+	m = runSave(t, m, cmd)
+	if m.msgIsErr {
+		t.Fatalf("save: %s", m.message)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := threeGames[:strings.Index(threeGames, "[Event \"Two\"]")]
+	three := threeGames[strings.Index(threeGames, "[Event \"Three\"]"):]
+	text := string(data)
+	if !strings.HasPrefix(text, one) || !strings.HasSuffix(text, three) {
+		t.Fatalf("games 1 and 3 changed:\n%s", text)
+	}
+	back, err := openFile(path)
+	if err != nil || len(back) != 3 {
+		t.Fatalf("file now holds %d games (%v):\n%s", len(back), err, text)
+	}
+	if got := back[1].PGN().String(); !strings.Contains(got, "1. d4 d5 2. c4") {
+		t.Errorf("game 2 not changed:\n%s", got)
+	}
+
+	// Game 3 after game 2 grew: its place has moved with it.
+	m = send(m, press("o"))
+	m, cmd = typeIn(m, path)
+	m = runSave(t, m, cmd)
+	m, _ = pressKey(m, "down")
+	m, _ = pressKey(m, "down")
+	m, _ = pressKey(m, "enter")
+	if m.tree.Tags.Get("Event") != "Three" {
+		t.Fatalf("picked %q", m.tree.Tags.Get("Event"))
+	}
+	m.tree.Tags.Set("Site", "changed")
+	m, _ = pressKey(m, "s")
+	m, cmd = pressKey(m, "enter")
+	m = runSave(t, m, cmd)
+	back, err = openFile(path)
+	if err != nil || len(back) != 3 || back[2].Tags.Get("Site") != "changed" || back[0].Tags.Get("Event") != "One" {
+		t.Fatalf("after saving game 3: %d games, %v", len(back), err)
+	}
+}
+
+// TestSaveAsksBeforeReplacing: saving to a file that is not the game's own
+// asks first, and writes nothing until the answer is yes; a file changed
+// since it was opened is not spliced.
+func TestSaveAsksBeforeReplacing(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.pgn")
+	if err := os.WriteFile(other, []byte(threeGames), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4")
+	m = send(m, press("esc"))
+	m, _ = pressKey(m, "s")
+	m, cmd := typeIn(m, other)
+	msg := cmd()
+	if _, ok := msg.(existsMsg); !ok {
+		t.Fatalf("saving over another file gave %T, want a question", msg)
+	}
+	nm, _ := m.Update(msg)
+	m = nm.(Model)
+	if _, ok := m.dialog.(*confirmDialog); !ok {
+		t.Fatalf("no confirmation dialog: %T", m.dialog)
+	}
+	m, _ = pressKey(m, "n")
+	if data, _ := os.ReadFile(other); string(data) != threeGames {
+		t.Fatal("the file was written although the answer was no")
+	}
+
+	// Changed behind the board's back: not spliced.
+	games, err := openFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, []byte(threeGames+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m2 := newTestModel(t, Options{Games: games})
+	m2, _ = pressKey(m2, "enter")
+	m2 = send(m2, press("esc"))
+	m2, _ = pressKey(m2, "s")
+	m2, cmd = pressKey(m2, "enter")
+	m2 = runSave(t, m2, cmd)
+	if !m2.msgIsErr || !strings.Contains(m2.message, "changed since it was opened") {
+		t.Errorf("saving into a changed file: %q", m2.message)
+	}
+	if data, _ := os.ReadFile(other); string(data) != threeGames+"\n" {
+		t.Error("a changed file was written")
+	}
+}
+
+// typeIn replaces the text of the open prompt with s and presses enter.
+func typeIn(m Model, s string) (Model, tea.Cmd) {
+	d, ok := m.dialog.(*promptDialog)
+	if !ok {
+		return m, nil
+	}
+	d.in.SetValue(s)
+	return pressKey(m, "enter")
 }

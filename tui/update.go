@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // loadedMsg carries the games read from a PGN file.
@@ -54,6 +55,16 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			m.setError(msg.err)
 		} else {
 			m.setMessage("saved " + msg.path)
+		}
+		return m, nil
+	case replacedMsg:
+		m.handleReplaced(msg)
+		return m, nil
+	case existsMsg:
+		g := msg.g
+		m.dialog = &confirmDialog{
+			question: termtext.SafeLine(msg.path) + " exists. Replace it with this game alone?",
+			yes:      func(*Model) tea.Cmd { return saveCmd(msg.path, g, true) },
 		}
 		return m, nil
 	case loadedMsg:
@@ -408,13 +419,19 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	return m.clickSquare(s)
 }
 
+// savePrompt asks where to save the game: by default back into the file it
+// came from (replacing it there, the file's other games untouched), or a
+// new file named by the time.
 func (m *Model) savePrompt() tea.Cmd {
 	name := "squall-" + m.opt.Now().Format("20060102-150405") + ".pgn"
+	if src := m.tree.source; src != nil {
+		name = src.file.path
+	}
 	m.dialog = newPrompt(m.st, "Save PGN as", name, func(m *Model, p string) tea.Cmd {
 		if p == "" {
 			return nil
 		}
-		return saveCmd(expandHome(p), m.tree.PGN())
+		return m.saveTo(expandHome(p))
 	})
 	return nil
 }
