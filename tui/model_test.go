@@ -446,3 +446,42 @@ func TestWarningsOnBoard(t *testing.T) {
 		t.Error("the warning reached the screen raw")
 	}
 }
+
+// TestCommandKeysFromEmptyInput is the focus trap of issue 18: the board
+// opens with the move box focused, and the keys the panel advertises (a,
+// s, q…) were typed into it as letters. From the empty box a board key
+// runs when no legal move begins with it; a file letter that begins a move
+// is typed, and enter on it alone runs its command.
+func TestCommandKeysFromEmptyInput(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis})
+	if m.focus != focusInput {
+		t.Fatal("the board does not open with the move box focused")
+	}
+	// s: no move begins with it; it opens the save prompt.
+	m = send(m, press("s"))
+	if _, ok := m.dialog.(*promptDialog); !ok || m.input.Value() != "" {
+		t.Fatalf("s from the empty box: dialog %T, input %q", m.dialog, m.input.Value())
+	}
+	m = send(m, press("esc"))
+	// a: a3 and a4 begin with it in the start position, so it is typed;
+	// enter on it alone toggles analysis.
+	m = send(m, press("a"))
+	if m.input.Value() != "a" || m.analysisOn {
+		t.Fatalf("a at the start: input %q, analysing %v", m.input.Value(), m.analysisOn)
+	}
+	m = send(m, press("enter"))
+	if !m.analysisOn || m.input.Value() != "" {
+		t.Fatalf("a then enter: analysing %v, input %q", m.analysisOn, m.input.Value())
+	}
+	// Where no move begins with a (the a-pawn and rook blocked), a alone
+	// toggles analysis, and typing moves still works.
+	m2 := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, "4k3/8/8/8/8/p7/P7/4K3 w - - 0 1")})
+	m2 = send(m2, press("a"))
+	if !m2.analysisOn || m2.input.Value() != "" {
+		t.Fatalf("a with no a-file move: analysing %v, input %q", m2.analysisOn, m2.input.Value())
+	}
+	m2 = playAll(t, m2, "Kd2")
+	if m2.cur.SAN != "Kd2" {
+		t.Fatalf("typing a move after a command: %q", m2.cur.SAN)
+	}
+}

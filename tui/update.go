@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -144,8 +145,23 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 // inputKey handles keys while the move input has focus: text goes to the
 // input; navigation keys still move through the game.
 func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	// No focus trap: from the empty move box, a key that is a board
+	// command and cannot begin any legal move here runs the command (s
+	// saves, q quits, n starts a game). A file letter that begins a move
+	// (a for a3) is typed; Enter on it alone then runs its command.
+	if m.input.Value() == "" && m.commandKey(k) && !m.beginsMove(k.Runes[0]) {
+		return m.boardKey(k)
+	}
 	switch k.String() {
 	case "enter":
+		if v := m.input.Value(); len(v) == 1 {
+			if r := rune(v[0]); m.commandKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}) {
+				if _, err := m.pos.ParseMove(v); err != nil {
+					m.input.SetValue("")
+					return m.boardKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+				}
+			}
+		}
 		return m.submitMove()
 	case "esc":
 		m.focus = focusBoard
@@ -164,6 +180,44 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return cmd
+}
+
+// commandKey reports whether k is a single letter (or +, -, =) bound to a
+// board command. Space and other punctuation are left to the move box: a
+// stray one must not play the engine's move.
+func (m *Model) commandKey(k tea.KeyMsg) bool {
+	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
+		return false
+	}
+	r := k.Runes[0]
+	if !unicode.IsLetter(r) && !strings.ContainsRune("+-=", r) {
+		return false
+	}
+	for _, group := range (boardHelp{k: m.keys, book: true}).FullHelp() {
+		for _, b := range group {
+			if key.Matches(k, b) {
+				return true
+			}
+		}
+	}
+	return key.Matches(k, m.keys.Prev) || key.Matches(k, m.keys.Next)
+}
+
+// beginsMove reports whether some legal move of the shown position is
+// typed starting with r, in SAN (e4, Nf3, O-O) or UCI (e2e4).
+func (m *Model) beginsMove(r rune) bool {
+	if r == 'O' || r == '0' || r == 'o' {
+		return m.pos.HasLegalMoves() // castling may be typed in any of these
+	}
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	for _, mv := range ml.Slice() {
+		san := m.pos.SAN(mv)
+		if rune(san[0]) == r || rune(mv.UCI(m.pos.Chess960())[0]) == r {
+			return true
+		}
+	}
+	return false
 }
 
 // submitMove plays the typed move.

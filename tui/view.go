@@ -326,6 +326,8 @@ func (m *Model) fullHelp(h int) string {
 	notes := []string{
 		"Move input: type SAN or UCI (tab completes), enter plays; with the",
 		"input empty, arrows move through the game; esc switches to board keys.",
+		"A board key typed into the empty input runs, unless a move begins with",
+		"it here (a for a3): then enter on that letter alone runs it.",
 		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop).",
 		"Mouse: click a piece, then its destination.",
 	}
