@@ -85,7 +85,7 @@ func scoreText(s engine.Score) string {
 // render draws the panel in width columns: a header and up to n PV lines.
 func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on bool) []string {
 	var out []string
-	name := a.engineName
+	name := termtext.SafeLine(a.engineName)
 	if name == "" {
 		name = "engine"
 	}

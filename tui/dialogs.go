@@ -236,7 +236,7 @@ func (d *pickerDialog) view(st *styles, width int) string {
 	from := max(0, min(d.sel-5, len(d.games)-10))
 	for i := from; i < len(d.games) && i < from+10; i++ {
 		t := d.games[i].Tags
-		line := termtext.Cut(fmt.Sprintf("%d. %s – %s %s", i+1, t.Get("White"), t.Get("Black"), d.games[i].Result), width-6)
+		line := termtext.Cut(fmt.Sprintf("%d. %s – %s %s", i+1, termtext.SafeLine(t.Get("White")), termtext.SafeLine(t.Get("Black")), d.games[i].Result), width-6)
 		if i == d.sel {
 			line = st.selected.Render(line)
 		}

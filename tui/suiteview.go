@@ -387,7 +387,7 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 	} else if len(rec.BestMoves()) == 0 {
 		want = "am " + strings.Join(sanList(p, rec.AvoidMoves()), " ")
 	}
-	id := rec.ID()
+	id := termtext.SafeLine(rec.ID())
 	if id == "" {
 		id = fmt.Sprintf("#%d", v.sel+1)
 	}
@@ -434,7 +434,7 @@ func (v *suiteView) table(w, h int) []string {
 	}
 	for i := v.top; i < len(v.rows) && len(out) <= h; i++ {
 		rec, row := v.opt.Records[i], v.rows[i]
-		id := rec.ID()
+		id := termtext.SafeLine(rec.ID())
 		want := strings.Join(sanList(rec.Position, rec.BestMoves()), " ")
 		if n, ok := rec.Mate(); ok {
 			want = fmt.Sprintf("#%d", n)

@@ -150,7 +150,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		if m.pos.SideToMove() == c && !m.over {
 			marker = m.st.accent.Render("▶ ")
 		}
-		name := m.tree.Tags.Get(colorName(c))
+		name := termtext.SafeLine(m.tree.Tags.Get(colorName(c)))
 		if name == "" || name == "?" {
 			name = colorName(c)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // View is a full-screen view the root model can open over the board: the
@@ -70,7 +71,7 @@ func (m *Model) openView(v View) tea.Cmd {
 func searchTitle(st *styles, title string, eng engine.Analyzer, lim engine.Limits) string {
 	name := "no engine"
 	if eng != nil {
-		name = eng.Name()
+		name = termtext.SafeLine(eng.Name())
 	}
 	return st.title.Render(title) + st.muted.Render(fmt.Sprintf("  %s · %s", name, lim.String()))
 }
