@@ -70,7 +70,7 @@ func squareSize(w, h int) boardview.Size {
 }
 
 func (m *sessionModel) roomView() string {
-	s := m.snap
+	s := m.shown()
 	if s == nil {
 		return "joining…"
 	}
@@ -93,11 +93,14 @@ func (m *sessionModel) roomView() string {
 	} else {
 		body = board
 	}
-	help := "f flip · p panel · t theme · g glyphs/letters · esc rooms · q quit"
+	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q quit"
 	if m.role == Owner && !m.room.ReadOnly() {
-		help = "←/→ navigate · m move · a analyse · L load FEN · " + help
+		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q quit"
 	}
-	return header + "\n\n" + body + "\n\n" + m.st.dim.Render(help)
+	if m.browse >= 0 {
+		header += m.st.dim.Render(fmt.Sprintf(" · browsing ply %d of %d, live at %d (end)", s.Ply, len(s.Moves), m.snap.Ply))
+	}
+	return termtext.Cut(header, m.w) + "\n\n" + body + "\n\n" + m.st.dim.Render(termtext.Cut(help, m.w))
 }
 
 // boardKey identifies a drawn board: while the room analyses one position

@@ -10,8 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // Messages of the session model.
@@ -52,6 +54,11 @@ type sessionModel struct {
 	boardKey  boardKey
 	boardText string
 
+	// browse is the ply this viewer looks at on its own, -1 when it
+	// follows the room live; browsed caches the snapshot drawn for it.
+	browse  int
+	browsed *Snapshot
+
 	input    textinput.Model
 	inputFor string // "move", "fen", "room" or ""
 	status   string
@@ -65,7 +72,7 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}}
+	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
 	switch {
 	case len(cmd) == 0:
 		m.list = hub.List()
@@ -227,8 +234,8 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.list = m.hub.List()
 		return m, nil // back on the room list: no room for the keys below
 	}
-	if m.role != Owner {
-		return m, nil
+	if m.role != Owner || m.room.ReadOnly() && m.browseKey(k.String()) {
+		return m.viewerKey(k.String())
 	}
 	if m.room.ReadOnly() {
 		switch k.String() {
@@ -381,7 +388,7 @@ func (m *sessionModel) View() string {
 		b.WriteString("\n" + m.input.View())
 	}
 	if m.status != "" {
-		b.WriteString("\n" + m.st.warn.Render(m.status))
+		b.WriteString("\n" + m.st.warn.Render(termtext.Cut(termtext.SafeLine(m.status), max(m.w, 20))))
 	}
 	return b.String()
 }
@@ -420,4 +427,77 @@ func article(r Role) string {
 		return "n owner"
 	}
 	return " viewer"
+}
+
+// browseKey reports the keys that step through the game.
+func (m *sessionModel) browseKey(k string) bool {
+	switch k {
+	case "left", "h", "right", "l", "home", "end":
+		return true
+	}
+	return false
+}
+
+// viewerKey handles a key of someone who cannot change the room (a viewer,
+// or anyone in a broadcast's room): the arrows step through the game on
+// this screen alone, End returns to the live position, and the keys that
+// would change the room say why they do nothing.
+func (m *sessionModel) viewerKey(k string) (tea.Model, tea.Cmd) {
+	if m.snap == nil {
+		return m, nil
+	}
+	last := len(m.snap.Moves)
+	cur := m.browse
+	if cur < 0 {
+		cur = m.snap.Ply
+	}
+	switch k {
+	case "left", "h":
+		m.setBrowse(max(cur-1, 0))
+	case "right", "l":
+		m.setBrowse(min(cur+1, last))
+	case "home":
+		m.setBrowse(0)
+	case "end":
+		m.browse, m.browsed = -1, nil
+	case "m", ":", "a", "L":
+		if m.room.ReadOnly() {
+			m.status = "this room mirrors a broadcast: it follows the broadcaster's game, and nobody here can change it"
+		} else {
+			m.status = "you are watching: only the room's owners can move, analyse or load (they connect with an owner key)"
+		}
+	}
+	return m, nil
+}
+
+// setBrowse shows ply on this screen only; the room's own ply is live.
+func (m *sessionModel) setBrowse(ply int) {
+	if ply == m.snap.Ply && m.browse < 0 {
+		return // already there, live
+	}
+	m.browse, m.browsed = ply, nil
+}
+
+// shown is the snapshot this screen draws: the room's, or for a viewer
+// browsing the game, the room's game at the viewer's own ply, without the
+// analysis (which is of the live position).
+func (m *sessionModel) shown() *Snapshot {
+	s := m.snap
+	if s == nil || m.browse < 0 {
+		return s
+	}
+	ply := min(m.browse, len(s.Moves))
+	if b := m.browsed; b != nil && b.Seq == s.Seq && b.Ply == ply {
+		return b
+	}
+	pos, err := engine.Game{Start: s.Start, Moves: s.Moves[:ply]}.Position()
+	if err != nil {
+		return s
+	}
+	b := *s
+	b.Ply, b.Position = ply, pos
+	b.Lines, b.LinesSAN, b.Progress, b.CurrMoveSAN = nil, nil, engine.Info{}, ""
+	b.GameSAN = strings.Join(s.Start.LineSAN(s.Moves[:ply]), " ")
+	m.browsed = &b
+	return &b
 }

@@ -236,3 +236,58 @@ func TestSessionMoveListShowsNewestMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionViewerBrowses: a viewer steps back through the game on its
+// own screen (the room and the other viewers stay live), returns to live
+// with End, and is told why the keys that would change the room do
+// nothing; the owner's key line fits 100 columns.
+func TestSessionViewerBrowses(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	r, _ := h.Create("r")
+	for _, mv := range []string{"e4", "e5", "Nf3", "Nc6"} {
+		if err := r.MoveText(mv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
+	other, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
+	v.Update(snapshotMsg{v.updates, <-v.updates})
+	other.Update(snapshotMsg{other.updates, <-other.updates})
+	key := func(m *sessionModel, k string) {
+		t.Helper()
+		if k == "left" {
+			m.Update(tea.KeyMsg{Type: tea.KeyLeft})
+		} else if k == "end" {
+			m.Update(tea.KeyMsg{Type: tea.KeyEnd})
+		} else {
+			m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		}
+	}
+	key(v, "left")
+	key(v, "left")
+	if s := v.shown(); s.Ply != 2 || s.Position.FEN() != "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" {
+		t.Fatalf("after two steps back: ply %d, %s", s.Ply, s.Position.FEN())
+	}
+	if !strings.Contains(ansi.Strip(v.View()), "browsing ply 2 of 4") {
+		t.Errorf("the browsing viewer is not told so:\n%s", ansi.Strip(v.View()))
+	}
+	if r.Snapshot().Ply != 4 || other.shown().Ply != 4 {
+		t.Errorf("one viewer's browsing moved the room (%d) or another viewer (%d)", r.Snapshot().Ply, other.shown().Ply)
+	}
+	key(v, "end")
+	if s := v.shown(); s.Ply != 4 {
+		t.Errorf("End: ply %d, want live 4", s.Ply)
+	}
+	key(v, "m")
+	if !strings.Contains(ansi.Strip(v.View()), "only the room's owners can move") {
+		t.Errorf("m does nothing and says nothing:\n%s", ansi.Strip(v.View()))
+	}
+	o, _ := newSessionModel(h, testRenderer(), Owner, []string{"room", "r"}, 100, 30)
+	o.Update(snapshotMsg{o.updates, <-o.updates})
+	for _, l := range strings.Split(ansi.Strip(o.View()), "\n") {
+		if w := ansi.StringWidth(l); w > 100 {
+			t.Errorf("owner's line of %d columns at 100: %q", w, l)
+		}
+	}
+}
