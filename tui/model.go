@@ -114,6 +114,10 @@ type Options struct {
 	Now func() time.Time
 	// QuitOnGameOver ends the program when a game ends (watching, tests).
 	QuitOnGameOver bool
+	// WatchPace is the least time between two moves of a watched engine
+	// game, so that a person can follow it (the command line's default is
+	// a second); zero plays them as fast as the engines move.
+	WatchPace time.Duration
 
 	// Publish, when set, is given the game on the board whenever its
 	// moves or the shown position change (moves, navigation, a new game,
@@ -181,6 +185,7 @@ type Model struct {
 	themeIdx int
 
 	analysisOn bool
+	movedAt    time.Time // when the last move was played (watch pacing)
 	multiPV    int
 	hintWanted bool
 

@@ -485,3 +485,47 @@ func TestCommandKeysFromEmptyInput(t *testing.T) {
 		t.Fatalf("typing a move after a command: %q", m2.cur.SAN)
 	}
 }
+
+// TestWatchPace: a watched engine game keeps at least WatchPace between
+// moves, so a person can follow it; the engine's move waits, then is
+// played, unless the game moved on meanwhile.
+func TestWatchPace(t *testing.T) {
+	f := &enginetest.Engine{}
+	m := New(testRenderer(termenv.Ascii), f, Options{Mode: Watch, WatchPace: time.Second, Now: func() time.Time { return fixedNow }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	nm, cmd := m.Update(startMsg{})
+	m = nm.(Model)
+	// The first move has nothing to wait for; the second comes within the
+	// same second (the fake clock stands still), so it is held.
+	var paced tea.Cmd
+	dones := 0
+	for cmd != nil && paced == nil {
+		msg := runCmd(cmd)
+		if msg == nil {
+			t.Fatal("the engine's search gave nothing")
+		}
+		_, isDone := msg.(doneMsg)
+		nm, cmd = m.Update(msg)
+		m = nm.(Model)
+		if isDone {
+			if dones++; dones == 2 {
+				paced = cmd
+			}
+		}
+	}
+	if m.cur.Ply() != 1 || paced == nil {
+		t.Fatalf("the engine's second move was played at once (ply %d) or not held", m.cur.Ply())
+	}
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	m = send(m, pacedMoveMsg{id: m.run.id, node: m.cur, move: ml.Moves[0]})
+	if m.cur.Ply() != 2 {
+		t.Fatalf("the held move was not played: ply %d", m.cur.Ply())
+	}
+	// A held move for a position the board has left is dropped.
+	m = send(m, pacedMoveMsg{id: m.run.id, node: m.cur.Parent, move: ml.Moves[0]})
+	if m.cur.Ply() != 2 {
+		t.Errorf("a stale held move was played")
+	}
+}

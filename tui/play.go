@@ -83,6 +83,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 		m.recordBook(mv)
 		note = "book move " + m.pos.LineSAN([]chess.Move{mv})[0]
 	}
+	m.movedAt = m.opt.Now()
 	n := m.tree.Play(m.cur, m.pos, mv)
 	if fromBook && !slices.Contains(n.Comments, bookComment) {
 		n.Comments = append(n.Comments, bookComment)
@@ -295,6 +296,10 @@ func (m *Model) handleDone(d doneMsg) tea.Cmd {
 				d.res.BestMove.UCI(m.pos.Chess960())))
 			return nil
 		}
+		if wait := m.opt.WatchPace - m.opt.Now().Sub(m.movedAt); m.mode == Watch && wait > 0 {
+			id, node, mv := m.run.id, m.cur, d.res.BestMove
+			return tea.Tick(wait, func(time.Time) tea.Msg { return pacedMoveMsg{id: id, node: node, move: mv} })
+		}
 		return m.playMove(d.res.BestMove)
 	case searchHint:
 		m.hintWanted = false
@@ -305,6 +310,22 @@ func (m *Model) handleDone(d doneMsg) tea.Cmd {
 		return m.sync()
 	}
 	return nil
+}
+
+// pacedMoveMsg plays a watched engine's move once the pace allows.
+type pacedMoveMsg struct {
+	id   int
+	node *Node
+	move chess.Move
+}
+
+// handlePaced plays the held move, unless the game moved on meanwhile (a
+// new game, a takeback, navigation).
+func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
+	if m.run == nil || msg.id != m.run.id || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
+		return nil
+	}
+	return m.playMove(msg.move)
 }
 
 // handleInfo takes a frame's progress reports.

@@ -48,6 +48,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case bookMsg:
 		cmd := m.handleBook(msg)
 		return m, cmd
+	case pacedMoveMsg:
+		cmd := m.handlePaced(msg)
+		return m, cmd
 	case tickMsg:
 		cmd := m.handleTick()
 		return m, cmd
