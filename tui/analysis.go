@@ -98,7 +98,9 @@ func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on
 	}
 	out = append(out, termtext.Cut(st.title.Render(name)+st.muted.Render(" · "+state), width))
 	i := a.last
-	if i.Depth == 0 && i.Nodes == 0 {
+	if i.Depth == 0 && i.Nodes == 0 || !on && !a.thinking {
+		// Nothing searched, or analysis turned off: the counters of the
+		// last search would read as if it still ran.
 		out = append(out, "")
 	} else {
 		work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", i.Depth, i.SelDepth, termtext.Count(i.Nodes), termtext.Count(i.NPS))

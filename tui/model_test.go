@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -527,5 +528,27 @@ func TestWatchPace(t *testing.T) {
 	m = send(m, pacedMoveMsg{id: m.run.id, node: m.cur.Parent, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Errorf("a stale held move was played")
+	}
+}
+
+// TestSmallTrustFixes: the stats line goes blank when analysis is turned
+// off (its counters read as if the search still ran), an error clears at
+// the next key, and "FEN copied" says which FEN.
+func TestSmallTrustFixes(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis})
+	m.panel.add(m.pos, engine.Info{Depth: 12, SelDepth: 20, Nodes: 123456, NPS: 1000, Time: time.Second})
+	if p := panelText(m); strings.Contains(p, "depth 12") {
+		t.Errorf("analysis off, yet the stats line shows:\n%s", p)
+	}
+	m.setError(errors.New("no such thing"))
+	m = send(m, press("esc"), press("f"))
+	if m.message != "" {
+		t.Errorf("the error %q stayed after a key", m.message)
+	}
+	var got string
+	m2 := newTestModel(t, Options{Mode: Analysis, Clipboard: func(s string) error { got = s; return nil }})
+	m2 = send(m2, press("esc"), press("c"))
+	if !strings.Contains(m2.message, got) || got == "" {
+		t.Errorf("copy: message %q, clipboard %q", m2.message, got)
 	}
 }

@@ -131,6 +131,11 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 			m.input.Blur()
 		}
 	}
+	if m.msgIsErr && m.dialog == nil {
+		// An error stays until the next key: then it has been read, and
+		// the key's own result (or nothing) takes its place.
+		m.message, m.msgIsErr = "", false
+	}
 	if m.dialog != nil {
 		d := m.dialog
 		done, cmd := d.key(m, k)
@@ -577,6 +582,6 @@ func (m *Model) copyFEN() tea.Cmd {
 		m.setError(fmt.Errorf("copy: %w", err))
 		return nil
 	}
-	m.setMessage("FEN copied")
+	m.setMessage("FEN copied: " + fen)
 	return nil
 }
