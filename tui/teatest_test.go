@@ -64,15 +64,15 @@ func TestTeatestPlayAndAnalyse(t *testing.T) {
 	waitGoroutines(t)
 }
 
-// TestTeatestResize: shrinking the terminal below 80×24 shows the
+// TestTeatestResize: shrinking the terminal below 55×12 shows the
 // too-small message instead of a garbled board, and growing it back
 // brings the board back.
 func TestTeatestResize(t *testing.T) {
 	m := New(testRenderer(termenv.TrueColor), nil, Options{Mode: TwoHumans, Now: func() time.Time { return fixedNow }})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
-	tm.Send(tea.WindowSizeMsg{Width: 70, Height: 20})
-	waitScreen(t, tm, regexp.MustCompile(`terminal too small \(need 80×24, have 70×20\)`))
+	tm.Send(tea.WindowSizeMsg{Width: 50, Height: 20})
+	waitScreen(t, tm, regexp.MustCompile(`too small: need 55×12, have 50×20`))
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
@@ -142,7 +142,7 @@ func TestTeatestGoldens(t *testing.T) {
 			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc"), keys("a")}, waitRe: `depth 12/15`},
 		{name: "promotion", opt: Options{Mode: TwoHumans, Start: mustFEN(t, promo)}, w: 80, h: 24, steps: []any{"e8"}},
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
-		{name: "too-small", w: 79, h: 30},
+		{name: "too-small", w: 50, h: 30},
 		{name: "letters", opt: Options{Mode: TwoHumans, Letters: true}, w: 80, h: 24, steps: []any{"e4"}},
 	}
 	bk, learning, _ := testBook(t)

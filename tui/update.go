@@ -131,6 +131,15 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 			m.input.Blur()
 		}
 	}
+	if _, ok := m.geometry(); !ok && len(m.views) == 0 {
+		// The too-small screen shows no board and no input: q and esc
+		// quit from it (they were typed into the hidden move box).
+		switch k.String() {
+		case "q", "esc":
+			return m.quit()
+		}
+		return nil
+	}
 	if m.msgIsErr && m.dialog == nil {
 		// An error stays until the next key: then it has been read, and
 		// the key's own result (or nothing) takes its place.

@@ -10,10 +10,20 @@ import (
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-// MinWidth and MinHeight are the smallest terminal the board is drawn in.
+// MinWidth and MinHeight are the smallest terminal the full layout (and the
+// suite and review views) is drawn in.
 const (
 	MinWidth  = 80
 	MinHeight = 24
+)
+
+// compactWidth and compactHeight are the smallest terminal the board is
+// drawn in at all: narrower than MinWidth (a 60-column split) it is drawn
+// compact, in its smallest squares with a narrow panel beside it.
+const (
+	compactWidth  = 55
+	compactHeight = 12
+	compactPanel  = 24
 )
 
 // bottomLines are the rows under the board: status, input, help.
@@ -30,8 +40,16 @@ var minPanel = []int{30, 33, 36, 50}
 
 // geometry chooses the square size for the window and places the board.
 func (m *Model) geometry() (boardGeom, bool) {
-	if m.width < MinWidth || m.height < MinHeight {
+	if m.width < compactWidth || m.height < compactHeight {
 		return boardGeom{}, false
+	}
+	if m.width < MinWidth || m.height < MinHeight {
+		// Compact: the smallest squares, if a narrow panel fits beside.
+		sz := squareSizes[0]
+		if m.width-(rankLabelWidth+8*sz[0]+evalBarWidth) < compactPanel || 8*sz[1]+1 > m.height-bottomLines {
+			return boardGeom{}, false
+		}
+		return boardGeom{w: sz[0], h: sz[1], x0: rankLabelWidth, y0: 0}, true
 	}
 	best := 0
 	for i, sz := range squareSizes {
@@ -60,7 +78,7 @@ func (m Model) View() string {
 	}
 	g, ok := m.geometry()
 	if !ok {
-		msg := fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, m.width, m.height)
+		msg := fmt.Sprintf("too small: need %d×%d, have %d×%d · q quits", compactWidth, compactHeight, m.width, m.height)
 		return lipgloss.PlaceHorizontal(max(m.width, 1), lipgloss.Center, termtext.Cut(msg, max(m.width, 1)))
 	}
 	bodyH := m.height - bottomLines

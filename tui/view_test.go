@@ -157,15 +157,50 @@ func TestGoldenMate(t *testing.T) {
 
 func TestGoldenTooSmall(t *testing.T) {
 	m := newTestModel(t, Options{})
-	m = send(m, tea.WindowSizeMsg{Width: 79, Height: 30})
+	m = send(m, tea.WindowSizeMsg{Width: 50, Height: 30})
 	v := m.View()
 	golden(t, "too-small", v)
-	if !strings.Contains(v, "terminal too small (need 80×24") || strings.Contains(v, "♚") {
+	if !strings.Contains(v, "too small: need 55×12") || strings.Contains(v, "♚") {
 		t.Fatalf("small view: %q", v)
 	}
-	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 23})
-	if !strings.Contains(m.View(), "terminal too small") {
-		t.Fatal("23 rows not reported as too small")
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 11})
+	if !strings.Contains(m.View(), "too small") {
+		t.Fatal("11 rows not reported as too small")
+	}
+	// q quits from the too-small screen (it was typed into the hidden
+	// move box).
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Error("q on the too-small screen does not quit")
+	}
+}
+
+// TestGoldenCompact is issue 18's small terminals: a terminal narrower
+// than 80 columns (a 60-column tmux split) got only "terminal too small";
+// it gets the board in its smallest squares with a narrow panel, every line
+// within the width.
+func TestGoldenCompact(t *testing.T) {
+	for _, board := range []string{"auto", "small"} {
+		m := newTestModel(t, Options{Mode: TwoHumans, Board: board})
+		m = send(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+		m = playAll(t, m, "e4", "e5")
+		v := m.View()
+		if board == "auto" {
+			golden(t, "compact-60x20", v)
+		}
+		plain := ansi.Strip(v)
+		if strings.Contains(plain, "too small") || !strings.Contains(plain, "♚") || !strings.Contains(plain, "move>") {
+			t.Fatalf("--board %s at 60×20:\n%s", board, plain)
+		}
+		lines := strings.Split(plain, "\n")
+		if len(lines) != 20 {
+			t.Errorf("%d lines at 60×20", len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 60 {
+				t.Errorf("a line of %d columns at 60: %q", w, l)
+			}
+		}
 	}
 }
 
