@@ -13,6 +13,15 @@ import (
 // the classic pale light squares of web boards (ratio ≈1.4 to a white piece)
 // make White's pieces vanish, which is why the built-in squares are
 // mid-tones.
+//
+// Measured by TestPiecesVisible, the lowest piece/square ratio of each
+// built-in theme (highlights included):
+//
+//	classic        2.51:1
+//	green          2.59:1
+//	blue           2.55:1
+//	high-contrast  6.08:1 (black pieces, White's as outlines: WCAG AA)
+//	colorblind     2.67:1
 const MinPieceContrast = 2.5
 
 // rgb returns a colour's red, green and blue in 0…255. ANSI colours 0–15

@@ -98,6 +98,13 @@ func Parse(r io.Reader) (Theme, error) {
 			}
 			t.Monochrome = b
 			continue
+		case "outline":
+			b, err := strconv.ParseBool(val)
+			if err != nil {
+				return Theme{}, fmt.Errorf("line %d: outline: want true or false", n)
+			}
+			t.Outline = b
+			continue
 		}
 		found := false
 		for _, f := range t.fields() {

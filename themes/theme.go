@@ -45,6 +45,13 @@ type Theme struct {
 	// Monochrome themes draw no colours at all: the board then shows letters
 	// (upper case White) and marks dark squares with a pattern.
 	Monochrome bool
+	// Outline themes draw both sides in BlackPiece and tell them apart by
+	// shape instead: White's pieces as outlines (○ ♘ ♗ ♖ ♕ ♔), Black's
+	// filled, and letters in FEN case. With colour no longer carrying the
+	// side, every piece can stand out fully from every square: no pair of
+	// square colours keeps both a white and a black piece at 4.5:1 and
+	// still tells light squares from dark.
+	Outline bool
 }
 
 var builtin = []Theme{
@@ -83,10 +90,12 @@ var builtin = []Theme{
 	},
 	{
 		// High contrast: pure white/black pieces on squares far from both.
-		Name: "high-contrast", Light: "#8c8c8c", Dark: "#5c5c5c",
-		LastLight: "#9a9a00", LastDark: "#6f6f00", Selected: "#008a8a", Target: "#ffff00",
-		Check: "#c00000", Hint: "#0088bb", Cursor: "#4040ff",
-		WhitePiece: "#ffffff", BlackPiece: "#000000",
+		// WCAG AA for every piece on every square (≥ 4.5:1): black
+		// pieces, White's as outlines, on white and mid-grey squares.
+		Name: "high-contrast", Light: "#ffffff", Dark: "#8a8a8a", Outline: true,
+		LastLight: "#ffff66", LastDark: "#b0b040", Selected: "#66cccc", Target: "#000000",
+		Check: "#ff8080", Hint: "#80c0ff", Cursor: "#a0a0ff",
+		WhitePiece: "#000000", BlackPiece: "#000000",
 		Text:      Adaptive{"#000000", "#ffffff"},
 		Muted:     Adaptive{"#303030", "#d0d0d0"},
 		Accent:    Adaptive{"#0000d7", "#ffff00"},

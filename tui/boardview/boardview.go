@@ -50,14 +50,17 @@ const (
 	// Glyphs draws the filled chess symbols for both sides, told apart by
 	// colour.
 	Glyphs Pieces = iota
-	// Letters draws piece letters: upper case for both sides in colour (the
-	// colour tells them apart), FEN case (upper case White) without colour.
+	// Letters draws piece letters in FEN case: upper case White, lower
+	// case Black, so the side reads without colour too.
 	Letters
 )
 
 // Piece glyphs: the filled set for both colours, told apart by colour. The
 // pawn is U+25CF, not U+265F, which several terminals draw as an emoji.
 var glyphs = [7]rune{' ', '●', '♞', '♝', '♜', '♛', '♚'}
+
+// outlines are White's glyphs in an Outline theme (see themes.Theme).
+var outlines = [7]rune{' ', '○', '♘', '♗', '♖', '♕', '♔'}
 
 // Scene is what one drawing of the board shows. Make it with NewScene:
 // the zero value would mark a1 as selected and under the cursor.
@@ -258,14 +261,14 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		pc := sc.Position.Piece(s)
 		switch {
 		case pc != chess.NoPiece:
-			if pc.Color() == chess.Black {
+			if pc.Color() == chess.Black || t.Outline {
 				fg = t.BlackPiece
 			}
 			switch {
-			case p.pieces == Letters && p.mono:
-				content[mid] = rune(pc.Letter())
 			case p.pieces == Letters:
-				content[mid] = rune(pc.Type().Letter())
+				content[mid] = rune(pc.Letter()) // FEN case: Black in lower case
+			case t.Outline && pc.Color() == chess.White:
+				content[mid] = outlines[pc.Type()]
 			default:
 				content[mid] = glyphs[pc.Type()]
 			}

@@ -240,9 +240,25 @@ func TestBoardColourProfiles(t *testing.T) {
 	if ansi.Strip(tc) != ansi.Strip(c256) {
 		t.Error("the text of the board depends on the colour profile")
 	}
-	// Letters in colour: upper case for both sides, told apart by colour.
-	if plain := ansi.Strip(tc); !strings.Contains(plain, "R    N    B    Q    K") || strings.Contains(plain, "r") {
+	// Letters in colour are in FEN case too (issue 18): the side reads
+	// without telling colours apart.
+	if plain := ansi.Strip(tc); !strings.Contains(plain, "R    N    B    Q    K") || !strings.Contains(plain, "r    n    b    q    k") {
 		t.Errorf("letters in colour:\n%s", plain)
+	}
+}
+
+// TestOutlineTheme: an Outline theme (high-contrast) draws both sides in
+// its piece colour, White as outlines and Black filled.
+func TestOutlineTheme(t *testing.T) {
+	th, ok := themes.ByName("high-contrast")
+	if !ok || !th.Outline {
+		t.Fatal("high-contrast is not an outline theme")
+	}
+	plain := ansi.Strip(New(renderer(termenv.TrueColor), th, Glyphs).Board(NewScene(chess.NewPosition()), Size{5, 2}))
+	for _, want := range []string{"♖", "♘", "♔", "○", "♜", "♞", "♚", "●"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("no %s on the board:\n%s", want, plain)
+		}
 	}
 }
 
