@@ -500,3 +500,30 @@ func typeIn(m Model, s string) (Model, tea.Cmd) {
 	d.in.SetValue(s)
 	return pressKey(m, "enter")
 }
+
+// TestMoveListTree: the move list shows the game tree as lichess's
+// analysis board does: comments after their move, variations indented
+// under the move they are alternatives to, nested ones in parentheses; the
+// current move is marked with ◂ or ▸, not by colour alone.
+func TestMoveListTree(t *testing.T) {
+	trees, err := ReadPGN(strings.NewReader("[Event \"x\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3 (2. c3 d5) d6) 2. Nf3 Nc6 *\n"), "t.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{Mode: Analysis, Games: trees})
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("esc"), press("right"))
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"1. e4◂", "best by test", "1… c5 2. Nf3 (2. c3 d5) d6", "1. …", "2. Nf3"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the move list lacks %q:\n%s", want, v)
+		}
+	}
+	// Into the variation: its move is the one marked.
+	m = send(m, press("right"), press("]"))
+	if m.cur.SAN != "c5" {
+		t.Fatalf("] went to %q", m.cur.SAN)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "▸1… c5") {
+		t.Errorf("the current variation move is not marked:\n%s", v)
+	}
+}
