@@ -65,6 +65,7 @@ type boardScene struct {
 	pos     *chess.Position
 	last    chess.Move
 	targets chess.Bitboard // legal destinations of the selected piece
+	best    chess.Move     // the analysis's best move, shown as the hint is
 }
 
 // render draws the board with coordinates: 8·h rows of squares plus a row
@@ -72,6 +73,9 @@ type boardScene struct {
 func (b boardView) render(st *styles, g boardGeom, sc boardScene) string {
 	s := boardview.NewScene(sc.pos)
 	s.Flipped, s.Last, s.Hint, s.Selected, s.Targets = b.flipped, sc.last, b.hint, b.selected, sc.targets
+	if s.Hint == chess.NullMove && sc.best != chess.NullMove && sc.pos.IsLegal(sc.best) {
+		s.Hint = sc.best
+	}
 	if b.cursorOn {
 		s.Cursor = b.cursor
 	}

@@ -97,6 +97,9 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 	if m.cur.Parent != nil {
 		scene.last = m.cur.Move
 	}
+	if b := m.panel.best(); b != nil && m.analysisOn && len(b.info.PV) > 0 {
+		scene.best = b.info.PV[0] // the best move on the board, as lichess draws its arrow
+	}
 	boardLines := strings.Split(m.board.render(m.st, g, scene), "\n")
 	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)
 	boardW := rankLabelWidth + 8*g.w

@@ -257,3 +257,28 @@ func drawsBackground(v, h string) bool {
 }
 
 var bgSeq = regexp.MustCompile(`48;2;(\d+);(\d+);(\d+)`)
+
+// TestBestMoveOnBoard: with analysis on, the best line's first move is
+// shown on the board (its squares in the hint colour, and marked with * on
+// a board without colours), as lichess draws its arrow.
+func TestBestMoveOnBoard(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis, Theme: themes.Monochrome(), NoColor: true})
+	m.analysisOn = true
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	best := ml.Moves[0]
+	for _, mv := range ml.Slice() {
+		if mv.UCI(false) == "g1f3" {
+			best = mv
+		}
+	}
+	m.panel.add(m.pos, engine.Info{Depth: 5, MultiPV: 1, Nodes: 10, PV: []chess.Move{best}})
+	v := ansi.Strip(m.View())
+	if strings.Count(v, "*") < 4 {
+		t.Errorf("the best move g1f3 is not marked on the monochrome board:\n%s", v)
+	}
+	m.analysisOn = false
+	if v := ansi.Strip(m.View()); strings.Count(v, "*") != 0 {
+		t.Errorf("the best move is still marked with analysis off:\n%s", v)
+	}
+}

@@ -258,6 +258,9 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		if p.mono && isLast {
 			content[0], content[end] = '{', '}'
 		}
+		if p.mono && sc.Hint != chess.NullMove && (s == sc.Hint.From() || s == Landing(sc.Hint)) {
+			content[0], content[end] = '*', '*' // no colour to show the suggested move with
+		}
 		pc := sc.Position.Piece(s)
 		switch {
 		case pc != chess.NoPiece:
