@@ -10,7 +10,6 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // dialog is a modal box drawn in place of the side panel: it takes every
@@ -207,44 +206,6 @@ type helpDialog struct{}
 
 func (helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) { return true, nil }
 func (helpDialog) view(st *styles, width int) string          { return "" } // drawn by the root
-
-// pickerDialog chooses one game of a PGN file.
-type pickerDialog struct {
-	games []*Tree
-	sel   int
-}
-
-func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
-	switch k.String() {
-	case "esc", "q":
-		return true, nil
-	case "up", "k":
-		d.sel = max(0, d.sel-1)
-	case "down", "j":
-		d.sel = min(len(d.games)-1, d.sel+1)
-	case "enter":
-		m.stopSearch()
-		m.loadGame(d.games[d.sel])
-		return true, m.sync()
-	}
-	return false, nil
-}
-
-func (d *pickerDialog) view(st *styles, width int) string {
-	var b strings.Builder
-	b.WriteString(st.title.Render(fmt.Sprintf("%d games", len(d.games))) + "\n\n")
-	from := max(0, min(d.sel-5, len(d.games)-10))
-	for i := from; i < len(d.games) && i < from+10; i++ {
-		t := d.games[i].Tags
-		line := termtext.Cut(fmt.Sprintf("%d. %s – %s %s", i+1, termtext.SafeLine(t.Get("White")), termtext.SafeLine(t.Get("Black")), d.games[i].Result), width-6)
-		if i == d.sel {
-			line = st.selected.Render(line)
-		}
-		b.WriteString(line + "\n")
-	}
-	b.WriteString("\n" + st.muted.Render("↑↓ · enter open · esc"))
-	return st.dialog.Render(b.String())
-}
 
 func (m *Model) stopSearch() {
 	if m.running {

@@ -287,7 +287,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	if len(opt.Games) > 0 {
 		m.loadGame(opt.Games[0])
 		if len(opt.Games) > 1 {
-			m.dialog = &pickerDialog{games: opt.Games}
+			m.dialog = newPicker(opt.Games)
 		}
 		if opt.GamesErr != nil {
 			m.setError(errors.New(loadProblems(opt.GamesErr, len(opt.Games))))

@@ -527,3 +527,40 @@ func TestMoveListTree(t *testing.T) {
 		t.Errorf("the current variation move is not marked:\n%s", v)
 	}
 }
+
+// TestPicker: the game picker pages (PgDn, End, Home), searches players
+// and event with / (Esc clears), and labels a game whose players are
+// unknown by its event.
+func TestPicker(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 25; i++ {
+		fmt.Fprintf(&b, "[Event \"Open %d\"]\n[White \"Player%d\"]\n[Black \"Other%d\"]\n[Result \"*\"]\n\n1. e4 *\n\n", i, i, i)
+	}
+	b.WriteString("[Event \"Nameless Cup\"]\n[Result \"*\"]\n\n1. d4 *\n")
+	games, err := ReadPGN(strings.NewReader(b.String()), "many.pgn")
+	if err != nil || len(games) != 26 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	m := newTestModel(t, Options{Mode: Analysis, Games: games})
+	d := m.dialog.(*pickerDialog)
+	m = send(m, press("pgdown"))
+	if d.sel != pickerRows {
+		t.Errorf("pgdown: at %d", d.sel)
+	}
+	m = send(m, press("end"))
+	if d.sel != 25 || !strings.Contains(ansi.Strip(m.View()), "26. Nameless Cup") {
+		t.Errorf("end: at %d; the nameless game's label:\n%s", d.sel, ansi.Strip(m.View()))
+	}
+	m = send(m, press("home"), press("/"))
+	for _, r := range "player1" {
+		m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m = send(m, press("enter"))
+	if len(d.shown) != 11 { // Player1 and Player10–19
+		t.Errorf("/player1 shows %d games, want 11", len(d.shown))
+	}
+	m = send(m, press("down"), press("enter"))
+	if m.dialog != nil || m.tree.Tags.Get("White") != "Player10" {
+		t.Fatalf("opened %q", m.tree.Tags.Get("White"))
+	}
+}

@@ -551,7 +551,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	if len(msg.games) > 1 {
-		m.dialog = &pickerDialog{games: msg.games}
+		m.dialog = newPicker(msg.games)
 	} else {
 		m.stopSearch()
 		m.loadGame(msg.games[0])
