@@ -564,3 +564,20 @@ func TestPicker(t *testing.T) {
 		t.Fatalf("opened %q", m.tree.Tags.Get("White"))
 	}
 }
+
+// TestGameHeader: a game opened from a file shows its event, round, site,
+// date, result and its own Opening tag under the board, made safe.
+func TestGameHeader(t *testing.T) {
+	games, err := ReadPGN(strings.NewReader("[Event \"Tata Steel\x1b[2J\"]\n[Site \"Wijk aan Zee\"]\n[Date \"2024.01.20\"]\n[Round \"7\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[ECO \"C65\"]\n[Opening \"Ruy Lopez\"]\n[Variation \"Berlin Defence\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 1-0\n"), "g.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{Mode: Analysis, Games: games})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}) // the small board leaves four rows
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"Tata Steel␛[2J · round 7", "Wijk aan Zee · 2024.01.20 · 1-0", "C65 · Ruy Lopez · Berlin Defence"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the header lacks %q:\n%s", want, v)
+		}
+	}
+}

@@ -101,6 +101,7 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 		scene.best = b.info.PV[0] // the best move on the board, as lichess draws its arrow
 	}
 	boardLines := strings.Split(m.board.render(m.st, g, scene), "\n")
+	boardLines = append(boardLines, m.gameHeader(rankLabelWidth+8*g.w, bodyH-len(boardLines))...)
 	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)
 	boardW := rankLabelWidth + 8*g.w
 	rightW := m.width - boardW - evalBarWidth
@@ -377,4 +378,46 @@ func (m *Model) fullHelp(h int) string {
 		lines[i] = pad(lines[i], m.width)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// gameHeader is what a game opened from a file says about itself, for the
+// rows under the board: event, round, site, date and result, and the
+// file's own Opening tag when it has one. A game played on the board has
+// none of it to say. Empty when fewer than two rows are free.
+func (m *Model) gameHeader(w, free int) []string {
+	if free < 2 || m.tree.source == nil {
+		return nil
+	}
+	tag := func(n string) string {
+		v := termtext.SafeLine(m.tree.Tags.Get(n))
+		if strings.Trim(v, "?.") == "" {
+			return ""
+		}
+		return v
+	}
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, " · ")
+	}
+	round := tag("Round")
+	if round != "" {
+		round = "round " + round
+	}
+	lines := []string{"", m.st.bold.Render(termtext.Cut(join(tag("Event"), round), w))}
+	if l := join(tag("Site"), tag("Date"), m.tree.Result); l != "" {
+		lines = append(lines, m.st.muted.Render(termtext.Cut(l, w)))
+	}
+	if o := join(tag("ECO"), tag("Opening"), tag("Variation")); tag("Opening") != "" {
+		lines = append(lines, m.st.muted.Render(termtext.Cut(o, w)))
+	}
+	lines = lines[:min(len(lines), free)]
+	for i, l := range lines {
+		lines[i] = pad(l, w)
+	}
+	return lines
 }
