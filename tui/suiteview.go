@@ -391,7 +391,7 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 	if id == "" {
 		id = fmt.Sprintf("#%d", v.sel+1)
 	}
-	out := []string{st.bold.Render(id) + "  " + st.text.Render(want)}
+	out := []string{st.bold.Render(id) + "  " + st.text.Render(want) + st.muted.Render(" · "+colorName(p.SideToMove())+" to move")}
 	var info engine.Info
 	have := false
 	switch row.status {
@@ -424,15 +424,20 @@ func (v *suiteView) verdict(row suiteRow) string {
 // table is the list of positions, scrolled to keep the selection in view.
 func (v *suiteView) table(w, h int) []string {
 	st := v.st
-	out := []string{st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth"))}
-	h--
+	// Time and depth are where a solved position's answer was first found
+	// (and stayed), a failed one's search in all.
+	out := []string{
+		st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %13s", "", "", "", "", "", "first found at")),
+		st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth")),
+	}
+	h -= 2
 	if v.sel < v.top {
 		v.top = v.sel
 	}
 	if v.sel >= v.top+h {
 		v.top = v.sel - h + 1
 	}
-	for i := v.top; i < len(v.rows) && len(out) <= h; i++ {
+	for i := v.top; i < len(v.rows) && len(out)-2 < h; i++ {
 		rec, row := v.opt.Records[i], v.rows[i]
 		id := termtext.SafeLine(rec.ID())
 		want := strings.Join(sanList(rec.Position, rec.BestMoves()), " ")

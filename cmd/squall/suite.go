@@ -107,7 +107,10 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		// The score stays on the terminal after the view closes.
-		return report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start))
+		if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
+			return err
+		}
+		return suiteIncomplete(len(out), len(suite.Records))
 	}
 
 	tty := isTerminal(stdout)
@@ -139,6 +142,16 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	}
 	if ctx.Err() != nil {
 		return errors.New("interrupted")
+	}
+	return nil
+}
+
+// suiteIncomplete is the error of a run that ended (the view quit, Ctrl-C)
+// before every position was searched: a script must not take a partial
+// score for the suite's.
+func suiteIncomplete(done, total int) error {
+	if done < total {
+		return fmt.Errorf("interrupted after %d of %d positions", done, total)
 	}
 	return nil
 }

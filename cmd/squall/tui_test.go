@@ -193,3 +193,15 @@ func TestEngineFallback(t *testing.T) {
 		t.Errorf("error %v does not name the engine and the fallback", err)
 	}
 }
+
+// TestSuiteIncomplete: a suite run that ended before every position was
+// searched (the suite view quit early) is an error, so the command exits
+// non-zero and no script takes the partial score for the suite's.
+func TestSuiteIncomplete(t *testing.T) {
+	if err := suiteIncomplete(3, 3); err != nil {
+		t.Errorf("a whole run: %v", err)
+	}
+	if err := suiteIncomplete(1, 3); err == nil || !strings.Contains(err.Error(), "1 of 3") {
+		t.Errorf("a partial run: %v", err)
+	}
+}
