@@ -552,3 +552,16 @@ func TestSmallTrustFixes(t *testing.T) {
 		t.Errorf("copy: message %q, clipboard %q", m2.message, got)
 	}
 }
+
+// TestLevelMidGame: L changes the engine's level during a game, and its
+// next search uses the new level's strength.
+func TestLevelMidGame(t *testing.T) {
+	e := &enginetest.Engine{Opts: []engine.Option{{Name: "UCI_LimitStrength", Type: "check"}, {Name: "UCI_Elo", Type: "spin", Min: 500, Max: 3000}}}
+	m := New(testRenderer(termenv.Ascii), e, Options{Level: 1, Now: func() time.Time { return fixedNow }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = send(m, press("esc"), press("L"))
+	if m.level != 1 || !strings.Contains(m.message, Levels[1].Name) {
+		t.Fatalf("L: level %d, message %q", m.level, m.message)
+	}
+}

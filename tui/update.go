@@ -394,6 +394,11 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 			d.color = 1
 		}
 		m.dialog = d
+	case key.Matches(k, km.Level):
+		// Mid-game too: the engine plays its next move at the new level.
+		m.level = (m.level + 1) % len(Levels)
+		m.setMessage("engine level " + Levels[m.level].Name + " from its next move")
+		return nil
 	case key.Matches(k, km.Resign):
 		return m.resign()
 	case key.Matches(k, km.Draw):
