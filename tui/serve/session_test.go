@@ -291,3 +291,25 @@ func TestSessionViewerBrowses(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionSmallWindow: a 60×20 window (a tmux split) gets the compact
+// room, board and panel within the window, as the local board does.
+func TestSessionSmallWindow(t *testing.T) {
+	h := NewHub(nil, 1)
+	defer h.Close("")
+	h.Create("r")
+	for _, role := range []Role{Owner, Viewer} {
+		m, _ := newSessionModel(h, testRenderer(), role, []string{"room", "r"}, 60, 20)
+		m.Update(snapshotMsg{m.updates, <-m.updates})
+		v := ansi.Strip(m.View())
+		lines := strings.Split(v, "\n")
+		if len(lines) > 20 || !strings.Contains(v, "a  b  c") {
+			t.Errorf("role %v: %d lines at 60×20:\n%s", role, len(lines), v)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 60 {
+				t.Errorf("role %v: a line of %d columns at 60: %q", role, w, l)
+			}
+		}
+	}
+}
