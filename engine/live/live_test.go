@@ -22,19 +22,8 @@ const patience = 15 * time.Second
 // each job's reports can be told apart by the game they are about.
 func game(t testing.TB, n int) engine.Game {
 	t.Helper()
-	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"}
-	p := chess.NewPosition()
-	g := engine.Game{Start: p.Clone()}
-	var u chess.Undo
-	for _, s := range line[:n] {
-		m, err := p.ParseUCI(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Moves = append(g.Moves, m)
-		p.MakeMove(m, &u)
-	}
-	return g
+	line := []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"}
+	return enginetest.Game(t, line[:n]...)
 }
 
 // readAll reads a search to its end within patience.
