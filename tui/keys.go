@@ -8,7 +8,7 @@ type keyMap struct {
 	Prev, Next, First, Last, Variation          key.Binding
 	Cursor, Pick                                key.Binding
 	Flip, Analysis, MorePV, LessPV, Best, Hint  key.Binding
-	Takeback, New, Resign, Draw, Level          key.Binding
+	Takeback, New, Resign, Draw, Level, Clock   key.Binding
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
 	BookMove, BookMark                          key.Binding
 	Help, Quit                                  key.Binding
@@ -40,6 +40,7 @@ func newKeyMap() keyMap {
 		Resign:    b([]string{"R"}, "R", "resign"),
 		Draw:      b([]string{"D"}, "D", "offer draw"),
 		Level:     b([]string{"L"}, "L", "engine level"),
+		Clock:     b([]string{"C"}, "C", "change clock"),
 		Open:      b([]string{"o"}, "o", "open PGN"),
 		Save:      b([]string{"s", "ctrl+s"}, "s", "save PGN"),
 		PasteFEN:  b([]string{"p"}, "p", "paste FEN"),
@@ -80,7 +81,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Board, k.Focus, k.Play, k.Cursor, k.Pick},
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
-		{k.New, k.Takeback, k.Resign, k.Draw, k.Level},
+		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},
 	}
 	if h.book {

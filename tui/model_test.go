@@ -565,3 +565,44 @@ func TestLevelMidGame(t *testing.T) {
 		t.Fatalf("L: level %d, message %q", m.level, m.message)
 	}
 }
+
+// TestClockMidGame: C changes the time control of the game in progress:
+// both sides get the new base from now on with its increment, the clock of
+// the side to move keeps running, the PGN tag follows; "none" removes the
+// clocks.
+func TestClockMidGame(t *testing.T) {
+	now := fixedNow
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute,
+		Now: func() time.Time { return now }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	m = playAll(t, m, "e4", "e5")
+	now = now.Add(20 * time.Second)
+	m = send(m, press("esc"), press("C"))
+	d, ok := m.dialog.(*clockDialog)
+	if !ok {
+		t.Fatalf("C opened %T", m.dialog)
+	}
+	for timeControls[d.sel].name != "3+2" {
+		m = send(m, press("down"))
+	}
+	m = send(m, press("enter"))
+	if w, b := m.clock.remaining(chess.White, now), m.clock.remaining(chess.Black, now); w != 3*time.Minute || b != 3*time.Minute {
+		t.Fatalf("after 3+2: white %v, black %v", w, b)
+	}
+	if !m.clock.running || m.clock.side != chess.White || m.tree.Tags.Get("TimeControl") != "180+2" {
+		t.Fatalf("clock running %v for %v, tag %q", m.clock.running, m.clock.side, m.tree.Tags.Get("TimeControl"))
+	}
+	now = now.Add(10 * time.Second)
+	m = playAll(t, send(m, press("tab")), "Nf3")
+	if got := m.clock.remaining(chess.White, now); got != 3*time.Minute-8*time.Second {
+		t.Errorf("white after 10 s with +2: %v", got)
+	}
+	m = send(m, press("esc"), press("C"))
+	for timeControls[m.dialog.(*clockDialog).sel].name != "none" {
+		m = send(m, press("down"))
+	}
+	m = send(m, press("enter"))
+	if m.clock.enabled || m.tree.Tags.Get("TimeControl") != "" {
+		t.Errorf("none: clock enabled %v, tag %q", m.clock.enabled, m.tree.Tags.Get("TimeControl"))
+	}
+}

@@ -399,6 +399,13 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		m.level = (m.level + 1) % len(Levels)
 		m.setMessage("engine level " + Levels[m.level].Name + " from its next move")
 		return nil
+	case key.Matches(k, km.Clock):
+		if m.over || m.mode == Analysis {
+			m.setError(fmt.Errorf("no game in progress: the clock is set in the New game dialog (n)"))
+			return nil
+		}
+		m.dialog = newClockDialog(m)
+		return nil
 	case key.Matches(k, km.Resign):
 		return m.resign()
 	case key.Matches(k, km.Draw):

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// clockDialog changes the time control of the game in progress (C): both
+// sides get the new base time, from now on with the new increment, as an
+// arbiter resets a clock; "none" takes the clocks away. The game's
+// TimeControl tag follows.
+type clockDialog struct {
+	sel int // index into timeControls
+}
+
+func newClockDialog(m *Model) *clockDialog {
+	d := &clockDialog{}
+	for i, tc := range timeControls {
+		if tc.base == m.clock.base && tc.inc == m.clock.inc {
+			d.sel = i
+		}
+	}
+	return d
+}
+
+func (d *clockDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	switch k.String() {
+	case "esc", "q":
+		return true, nil
+	case "up", "k", "left", "h":
+		d.sel = (d.sel + len(timeControls) - 1) % len(timeControls)
+	case "down", "j", "right", "l", " ":
+		d.sel = (d.sel + 1) % len(timeControls)
+	case "enter":
+		return true, m.setClock(timeControls[d.sel].name)
+	}
+	return false, nil
+}
+
+func (d *clockDialog) view(st *styles, width int) string {
+	var b strings.Builder
+	b.WriteString(st.title.Render("Clock for the rest of the game") + "\n\n")
+	for i, tc := range timeControls {
+		line := fmt.Sprintf("  %s", tc.name)
+		if i == d.sel {
+			line = st.selected.Render("▸ " + tc.name)
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + st.muted.Render("↑↓ choose · enter set · esc cancel"))
+	return st.dialog.Render(b.String())
+}
+
+// setClock gives both sides the time control named name (one of
+// timeControls) from now on.
+func (m *Model) setClock(name string) tea.Cmd {
+	if m.over || m.mode == Analysis {
+		m.setError(fmt.Errorf("no game in progress: the clock is set in the New game dialog (n)"))
+		return nil
+	}
+	for _, tc := range timeControls {
+		if tc.name != name {
+			continue
+		}
+		now := m.opt.Now()
+		m.clock = newClocks(tc.base, tc.inc)
+		if tc.base > 0 {
+			m.tree.Tags.Set("TimeControl", m.clock.pgnTag())
+			m.clock.resume(m.pos.SideToMove(), m.cur.Ply(), now)
+			m.setMessage("clock " + m.clock.control() + " for both sides from now")
+		} else {
+			m.tree.Tags.Delete("TimeControl")
+			m.setMessage("no clock for the rest of the game")
+		}
+		if !m.ticking {
+			return m.startTicking()
+		}
+		return nil
+	}
+	return nil
+}
