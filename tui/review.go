@@ -222,9 +222,12 @@ func (v *reviewView) View(width, height int) string {
 	if v.sel > 0 {
 		sc.last = v.moves[v.sel-1]
 	}
-	if v.report != nil && v.sel > 0 {
-		if mv := v.report.Moves[v.sel-1]; mv.Best != chess.NullMove {
-			bv.hint = mv.Best
+	// The engine's best move in the shown position, as lichess draws its
+	// arrow (Moves[sel-1].Best, the better choice than the move that led
+	// here, belongs to the position before and is in the text beside).
+	if v.report != nil && v.sel < len(v.report.Positions) {
+		if best := v.report.Positions[v.sel].Best; best != chess.NullMove && pos.IsLegal(best) {
+			bv.hint = best
 		}
 	}
 	right := strings.Split(bv.render(st, g, sc), "\n")

@@ -3,17 +3,20 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/themes"
 )
 
 // TestGoldenReview reviews 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# with
@@ -110,5 +113,59 @@ func TestReviewFromBoard(t *testing.T) {
 	m.Close()
 	if eng.Active() != 0 {
 		t.Error("the review's search still runs after Close")
+	}
+}
+
+// TestReviewBestMoveOnBoard: the board of the review shows the engine's
+// best move in the shown position (after 3... Nf6??, White's Qxf7#: h5 and
+// f7, marked * on a board without colour), not the better choice of the
+// position before (3... g6, whose squares belong to that position).
+func TestReviewBestMoveOnBoard(t *testing.T) {
+	tree := NewTree(chess.NewPosition())
+	p := chess.NewPosition()
+	n := tree.Root
+	var u chess.Undo
+	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"} {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = tree.Play(n, p, m)
+		p.MakeMove(m, &u)
+	}
+	eng := &enginetest.Engine{
+		Best: func(g engine.Game, p *chess.Position) (chess.Move, error) {
+			switch len(g.Moves) {
+			case 5:
+				return p.ParseMove("g6")
+			case 6:
+				return p.ParseMove("Qxf7#")
+			}
+			return chess.NullMove, nil
+		},
+		Score: enginetest.ScoresByPly(map[int]engine.Score{5: {CP: 0}, 6: {Mate: 1}}),
+	}
+	env := Env{Renderer: testRenderer(termenv.Ascii), Theme: themes.Monochrome(), Engine: eng, Tree: tree}
+	v := NewReviewView(env, ReviewOptions{Limits: engine.Limits{Depth: 2}}).(*reviewView)
+	defer v.Close()
+	for cmd := v.Init(); cmd != nil; {
+		_, cmd = v.Update(cmd())
+	}
+	v.sel = 6
+	// The board's rank rows: "5 …" at the start of a line holding squares.
+	rank := func(r string) string {
+		re := regexp.MustCompile(`\s` + r + ` [. ]{2}.*$`)
+		for _, l := range strings.Split(ansi.Strip(v.View(140, 40)), "\n") {
+			if m := re.FindString(l); m != "" {
+				return m
+			}
+		}
+		return ""
+	}
+	if !strings.Contains(rank("5"), "*") || !strings.Contains(rank("7"), "*") {
+		t.Errorf("Qxf7# is not marked on ranks 5 and 7:\n%s", ansi.Strip(v.View(140, 40)))
+	}
+	if strings.Contains(rank("6"), "*") {
+		t.Errorf("the previous position's g6 is marked:\n%s", ansi.Strip(v.View(140, 40)))
 	}
 }
