@@ -39,8 +39,11 @@ func TestEndgames(t *testing.T) {
 		{[]string{"--want", "draw", "--material", "KRvKB", "--count", "1"}, "held 1/1", 1},
 	} {
 		pgnPath := filepath.Join(t.TempDir(), "games.pgn")
+		// Small tables: both engines are this test binary, which under
+		// -race takes seconds to clear the default 64 MB at each new game,
+		// and on a loaded machine missed the client's 10 s readyok limit.
 		args := append([]string{"--syzygy", tablesDir, "--movetime", "30ms", "--seed", "7",
-			"--opponent", exe + " uci", "--pgn", pgnPath}, c.args...)
+			"--opponent", exe + " uci", "-o1", "Hash=8", "-o2", "Hash=8", "--pgn", pgnPath}, c.args...)
 		var out, errOut bytes.Buffer
 		if err := runEndgames(args, &out, &errOut); err != nil {
 			t.Fatalf("%v: %v\n%s%s", c.args, err, out.String(), errOut.String())
