@@ -219,17 +219,12 @@ func Evaluate(ctx context.Context, a engine.Analyzer, g engine.Game, lim engine.
 	if err != nil {
 		return PositionEval{}, err
 	}
-	stm := p.SideToMove()
-	switch {
-	case p.IsCheckmate():
-		// The side to move is mated.
-		return PositionEval{Eval: Eval{CP: -Ceiling, Over: true}.For(stm)}, nil
-	case p.IsStalemate():
-		return PositionEval{Eval: Eval{Over: true}}, nil
+	if pe, over := Settled(p); over {
+		return pe, nil
 	}
 	var last engine.Info
 	res, err := a.Search(ctx, g, lim, func(in engine.Info) {
-		if in.String == "" && in.MultiPV <= 1 && len(in.PV) > 0 {
+		if IsLine(in) {
 			last = in
 			last.PV = append([]chess.Move(nil), in.PV...) // the engine may reuse its slice
 		}
@@ -240,6 +235,33 @@ func Evaluate(ctx context.Context, a engine.Analyzer, g engine.Game, lim engine.
 	if ctx.Err() != nil {
 		return PositionEval{}, ctx.Err()
 	}
+	return FromSearch(p, res, last, a.Name())
+}
+
+// Settled is the evaluation of a position whose game is over (checkmate or
+// stalemate), which needs no search; over is false for any other.
+func Settled(p *chess.Position) (pe PositionEval, over bool) {
+	switch {
+	case p.IsCheckmate():
+		// The side to move is mated.
+		return PositionEval{Eval: Eval{CP: -Ceiling, Over: true}.For(p.SideToMove())}, true
+	case p.IsStalemate():
+		return PositionEval{Eval: Eval{Over: true}}, true
+	}
+	return PositionEval{}, false
+}
+
+// IsLine reports whether a search report is a principal variation of the
+// best line: the kind of report FromSearch takes as last.
+func IsLine(in engine.Info) bool {
+	return in.String == "" && in.MultiPV <= 1 && len(in.PV) > 0
+}
+
+// FromSearch is the evaluation of p from White's point of view, made from
+// a finished search of p: its result and the last report of its best line
+// (IsLine), used when the result carries none. engineName is for the error
+// of an engine that gave no legal move.
+func FromSearch(p *chess.Position, res engine.Result, last engine.Info, engineName string) (PositionEval, error) {
 	if len(res.Last.PV) > 0 || res.Last.Depth > 0 {
 		last = res.Last
 	}
@@ -248,12 +270,12 @@ func Evaluate(ctx context.Context, a engine.Analyzer, g engine.Game, lim engine.
 		pe.Best = last.PV[0]
 	}
 	if pe.Best == chess.NullMove || !p.IsLegal(pe.Best) {
-		return PositionEval{}, fmt.Errorf("engine %s gave no legal move in %s", a.Name(), p.FEN())
+		return PositionEval{}, fmt.Errorf("engine %s gave no legal move in %s", engineName, p.FEN())
 	}
 	if len(pe.PV) == 0 || pe.PV[0] != pe.Best {
 		pe.PV = []chess.Move{pe.Best}
 	}
-	pe.Eval = Eval{CP: last.Score.CP, Mate: last.Score.Mate}.For(stm)
+	pe.Eval = Eval{CP: last.Score.CP, Mate: last.Score.Mate}.For(p.SideToMove())
 	return pe, nil
 }
 

@@ -28,7 +28,7 @@ type bookMsg struct {
 	move chess.Move
 }
 
-// bookWait is the book move on its way to Update: the searchID it was
+// bookWait is the book move on its way to Update: the bookSeq it was
 // chosen under and the node it was chosen for.
 type bookWait struct {
 	id   int
@@ -55,8 +55,8 @@ func (m *Model) pickBook() (chess.Move, bool) {
 // startBookMove answers the engine's turn with mv from the book: the move
 // arrives as a bookMsg, as a search's best move would.
 func (m *Model) startBookMove(mv chess.Move) tea.Cmd {
-	m.searchID++
-	id := m.searchID
+	m.bookSeq++
+	id := m.bookSeq
 	m.pendingBook = &bookWait{id: id, node: m.cur}
 	return func() tea.Msg { return bookMsg{id: id, move: mv} }
 }

@@ -118,3 +118,8 @@ func golden(t *testing.T, name, view string) {
 		}
 	}
 }
+
+// patience bounds a wait for something that must happen (a search to
+// start on another goroutine): generous for a loaded machine, and never
+// reached when the code is right.
+const patience = 15 * time.Second

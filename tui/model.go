@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 )
@@ -189,10 +190,13 @@ type Model struct {
 	multiPV    int
 	hintWanted bool
 
-	run      *searchRun
-	running  bool
-	searchID int
-	newGame  bool // tell the engine before its next search
+	// runner runs every search on eng, the board's and its views' (nil
+	// without an engine); run is the board's newest.
+	runner  *live.Runner
+	run     *searchRun
+	running bool
+	bookSeq int  // numbers the book moves chosen (bookWait)
+	newGame bool // tell the engine before its next search
 	// elo is the strength last set on the engine (0: full strength);
 	// hasElo says whether the engine offers UCI_Elo at all.
 	elo     int
@@ -238,7 +242,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt.MultiPV = 3
 	}
 	m := Model{
-		opt: opt, r: r, eng: a, keys: newKeyMap(), help: help.New(),
+		opt: opt, r: r, eng: a, runner: newRunner(a), keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV),
 		rng: opt.BookRand,
@@ -318,9 +322,8 @@ func (m Model) Init() tea.Cmd {
 // Close stops any search and flushes the autosave; the host calls it after
 // the program ends so that every goroutine returns and nothing is lost.
 func (m Model) Close() {
-	m.run.stop()
-	if m.run != nil {
-		<-m.run.finished
+	if m.runner != nil {
+		m.runner.Close()
 	}
 	for _, v := range m.views { // views that search (suite, review) stop too
 		if c, ok := v.(interface{ Close() }); ok {

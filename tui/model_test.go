@@ -16,6 +16,8 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
 
 func TestWinningChances(t *testing.T) {
@@ -165,7 +167,7 @@ func runCmd(cmd tea.Cmd) tea.Msg {
 			}
 			if r := runCmd(c); r != nil {
 				switch r.(type) {
-				case infoMsg, doneMsg, bookMsg:
+				case livecmd.Msg, bookMsg:
 					return r
 				}
 			}
@@ -181,17 +183,19 @@ func TestThrottle(t *testing.T) {
 	f := &enginetest.Engine{Tick: time.Millisecond}
 	pos := chess.NewPosition()
 	tree := NewTree(pos)
-	r := startSearch(f, nil, 1, searchAnalysis, tree.Root, tree.Game(tree.Root), engine.Limits{Infinite: true}, false, nil)
+	rn := live.New(f)
+	defer rn.Close()
+	r := startSearch(rn, searchAnalysis, tree.Root, tree.Game(tree.Root), engine.Limits{Infinite: true}, false, nil)
 	start := time.Now()
 	msgs, infos := 0, 0
 	for time.Since(start) < 600*time.Millisecond {
 		msg := r.wait()()
-		im := msg.(infoMsg)
+		b := msg.(livecmd.Msg)
 		msgs++
-		infos += len(im.infos)
+		infos += len(b.Infos)
 	}
 	r.stop()
-	<-r.finished
+	<-r.s.Done()
 	elapsed := time.Since(start).Seconds()
 	if rate := float64(msgs) / elapsed; rate > 16 {
 		t.Fatalf("%d messages in %.2fs (%.1f/s)", msgs, elapsed, rate)
@@ -506,7 +510,8 @@ func TestWatchPace(t *testing.T) {
 		if msg == nil {
 			t.Fatal("the engine's search gave nothing")
 		}
-		_, isDone := msg.(doneMsg)
+		b, ok := msg.(livecmd.Msg)
+		isDone := ok && b.Done
 		nm, cmd = m.Update(msg)
 		m = nm.(Model)
 		if isDone {
@@ -520,12 +525,12 @@ func TestWatchPace(t *testing.T) {
 	}
 	var ml chess.MoveList
 	m.pos.GenerateLegal(&ml)
-	m = send(m, pacedMoveMsg{id: m.run.id, node: m.cur, move: ml.Moves[0]})
+	m = send(m, pacedMoveMsg{gen: m.run.gen(), node: m.cur, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Fatalf("the held move was not played: ply %d", m.cur.Ply())
 	}
 	// A held move for a position the board has left is dropped.
-	m = send(m, pacedMoveMsg{id: m.run.id, node: m.cur.Parent, move: ml.Moves[0]})
+	m = send(m, pacedMoveMsg{gen: m.run.gen(), node: m.cur.Parent, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Errorf("a stale held move was played")
 	}

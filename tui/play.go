@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -245,8 +246,7 @@ func (m *Model) sync() tea.Cmd {
 			m.elo = elo
 		}
 	}
-	m.searchID++
-	m.run = startSearch(m.eng, m.run, m.searchID, want, m.cur, m.tree.Game(m.cur), lim, m.newGame, setup)
+	m.run = startSearch(m.runner, want, m.cur, m.tree.Game(m.cur), lim, m.newGame, setup)
 	m.newGame = false
 	m.running = true
 	return m.run.wait()
@@ -271,41 +271,50 @@ func (m *Model) moveLimits() engine.Limits {
 	return Levels[m.level].Fallback
 }
 
-// handleDone takes the end of a search.
-func (m *Model) handleDone(d doneMsg) tea.Cmd {
-	if m.run == nil || d.id != m.run.id {
-		return nil // a cancelled search finishing late
+// handleBatch takes a frame's reports of a search and, in its last batch,
+// its end. Batches of a search the board has replaced or stopped are
+// dropped: whatever stopped it has already decided what runs next.
+func (m *Model) handleBatch(b live.Batch) tea.Cmd {
+	if m.run == nil || b.Gen != m.run.gen() || !m.running {
+		return nil // a replaced or stopped search, or a view's
+	}
+	if !b.Done {
+		for _, i := range b.Infos {
+			m.panel.add(m.pos, i)
+		}
+		return m.run.wait()
 	}
 	m.running = false
 	m.panel.thinking = false
-	for _, i := range d.infos {
+	for _, i := range b.Infos {
 		m.panel.add(m.pos, i)
 	}
-	if d.err != nil {
-		m.setError(fmt.Errorf("engine: %w", d.err))
+	if b.Err != nil {
+		m.setError(fmt.Errorf("engine: %w", b.Err))
 		return nil
 	}
+	res := b.Result
 	switch m.run.kind {
 	case searchMove:
 		if m.run.node != m.cur {
 			return m.sync()
 		}
-		if !m.pos.IsLegal(d.res.BestMove) {
+		if !m.pos.IsLegal(res.BestMove) {
 			// Not retried: an engine that cannot move would loop forever.
 			m.setError(fmt.Errorf("the engine returned no legal move (%s): u takes back, n starts anew",
-				d.res.BestMove.UCI(m.pos.Chess960())))
+				res.BestMove.UCI(m.pos.Chess960())))
 			return nil
 		}
 		if wait := m.opt.WatchPace - m.opt.Now().Sub(m.movedAt); m.mode == Watch && wait > 0 {
-			id, node, mv := m.run.id, m.cur, d.res.BestMove
-			return tea.Tick(wait, func(time.Time) tea.Msg { return pacedMoveMsg{id: id, node: node, move: mv} })
+			gen, node, mv := b.Gen, m.cur, res.BestMove
+			return tea.Tick(wait, func(time.Time) tea.Msg { return pacedMoveMsg{gen: gen, node: node, move: mv} })
 		}
-		return m.playMove(d.res.BestMove)
+		return m.playMove(res.BestMove)
 	case searchHint:
 		m.hintWanted = false
-		if m.pos.IsLegal(d.res.BestMove) {
-			m.board.hint = d.res.BestMove
-			m.setMessage("hint: " + m.pos.SAN(d.res.BestMove))
+		if m.pos.IsLegal(res.BestMove) {
+			m.board.hint = res.BestMove
+			m.setMessage("hint: " + m.pos.SAN(res.BestMove))
 		}
 		return m.sync()
 	}
@@ -314,7 +323,7 @@ func (m *Model) handleDone(d doneMsg) tea.Cmd {
 
 // pacedMoveMsg plays a watched engine's move once the pace allows.
 type pacedMoveMsg struct {
-	id   int
+	gen  uint64
 	node *Node
 	move chess.Move
 }
@@ -322,21 +331,10 @@ type pacedMoveMsg struct {
 // handlePaced plays the held move, unless the game moved on meanwhile (a
 // new game, a takeback, navigation).
 func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
-	if m.run == nil || msg.id != m.run.id || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
+	if m.run == nil || msg.gen != m.run.gen() || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
 		return nil
 	}
 	return m.playMove(msg.move)
-}
-
-// handleInfo takes a frame's progress reports.
-func (m *Model) handleInfo(msg infoMsg) tea.Cmd {
-	if m.run == nil || msg.id != m.run.id || !m.running {
-		return nil
-	}
-	for _, i := range msg.infos {
-		m.panel.add(m.pos, i)
-	}
-	return m.run.wait()
 }
 
 // handleTick checks the flag.

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -10,8 +9,10 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
 
 // ReviewOptions say how the review view analyses the game.
@@ -47,16 +48,10 @@ type reviewView struct {
 	sel    int // ply shown: 0 is the start, i is after move i
 	msg    string
 
-	cancel   context.CancelFunc
-	events   chan tea.Msg
-	finished chan struct{}
-}
-
-type reviewProgressMsg struct{ p review.Progress }
-
-type reviewDoneMsg struct {
-	r   *review.Report
-	err error
+	// run is the search of the next position to evaluate (evals holds
+	// those before it), last its newest report of the best line.
+	run  *live.Search
+	last engine.Info
 }
 
 // NewReviewView builds the review view of env.Tree's main line.
@@ -75,45 +70,77 @@ func NewReviewView(env Env, opt ReviewOptions) View {
 
 // Init starts the analysis.
 func (v *reviewView) Init() tea.Cmd {
-	if v.env.Engine == nil {
+	if v.env.Runner == nil {
 		v.err = fmt.Errorf("no engine to review with")
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	v.cancel = cancel
-	v.events = make(chan tea.Msg, len(v.moves)+2)
-	v.finished = make(chan struct{})
-	a, start, moves, lim := v.env.Engine, v.start.Clone(), append([]chess.Move(nil), v.moves...), v.opt.Limits
-	go func() {
-		defer close(v.finished)
-		r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
-			v.events <- reviewProgressMsg{p} // room for every position: never blocks
-		})
-		v.events <- reviewDoneMsg{r, err}
-	}()
-	return v.wait()
+	return v.next()
 }
 
-func (v *reviewView) wait() tea.Cmd {
-	ch := v.events
-	return func() tea.Msg { return <-ch }
+// next evaluates the next position of the line: a finished game at once,
+// any other by a search on the Runner, whose end comes to Update. After the
+// last position it builds the report.
+func (v *reviewView) next() tea.Cmd {
+	for len(v.evals) <= len(v.moves) {
+		g := engine.Game{Start: v.start, Moves: v.moves[:len(v.evals)]}
+		p, err := g.Position()
+		if err != nil {
+			v.err = fmt.Errorf("review: position after %d moves: %w", len(v.evals), err)
+			return nil
+		}
+		if pe, over := review.Settled(p); over {
+			v.evals = append(v.evals, pe)
+			continue
+		}
+		first := len(v.evals) == 0
+		v.last = engine.Info{}
+		v.run = v.env.Runner.Start(live.Job{Game: g, Limits: v.opt.Limits, Setup: func(a engine.Analyzer) error {
+			if first {
+				return a.NewGame()
+			}
+			return nil
+		}})
+		return livecmd.Wait(v.run)
+	}
+	v.run = nil
+	v.report, v.err = review.Build(v.start, v.moves, v.evals)
+	return nil
 }
 
 // Close stops the analysis.
 func (v *reviewView) Close() {
-	if v.cancel != nil {
-		v.cancel()
-		<-v.finished
+	if v.run != nil {
+		v.run.Stop()
+		<-v.run.Done()
 	}
 }
 
 func (v *reviewView) Update(msg tea.Msg) (View, tea.Cmd) {
 	switch msg := msg.(type) {
-	case reviewProgressMsg:
-		v.evals = append(v.evals, msg.p.Eval)
-		return v, v.wait()
-	case reviewDoneMsg:
-		v.report, v.err = msg.r, msg.err
+	case livecmd.Msg:
+		if v.run == nil || msg.Gen != v.run.Gen {
+			return v, nil
+		}
+		for _, in := range msg.Infos {
+			if review.IsLine(in) {
+				v.last = in
+			}
+		}
+		if !msg.Done {
+			return v, livecmd.Wait(v.run)
+		}
+		n := len(v.evals)
+		err := msg.Err
+		if err == nil {
+			p, _ := engine.Game{Start: v.start, Moves: v.moves[:n]}.Position() // next made it once already
+			var pe review.PositionEval
+			if pe, err = review.FromSearch(p, msg.Result, v.last, v.env.Runner.Analyzer().Name()); err == nil {
+				v.evals = append(v.evals, pe)
+				return v, v.next()
+			}
+		}
+		v.run = nil
+		v.err = fmt.Errorf("review: position after %d moves: %w", n, err)
 		return v, nil
 	case tea.KeyMsg:
 		return v, v.key(msg)
@@ -192,7 +219,7 @@ func (v *reviewView) View(width, height int) string {
 		return tooSmall(width, height)
 	}
 	st := v.st
-	head := searchTitle(st, "Game review", v.env.Engine, v.opt.Limits)
+	head := searchTitle(st, "Game review", v.env.Runner, v.opt.Limits)
 	status := ""
 	switch {
 	case v.err != nil:

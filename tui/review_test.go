@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
 )
@@ -104,7 +105,7 @@ func TestGoldenReview(t *testing.T) {
 func TestReviewFromBoard(t *testing.T) {
 	eng := &enginetest.Engine{Tick: time.Hour} // never finishes: Close must stop it
 	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 3}})}})
-	m.eng = eng
+	m.eng, m.runner = eng, live.New(eng)
 	m = playAll(t, m, "e4", "e5")
 	m = send(m, press("esc"), press("r"))
 	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "analysing 0/3 positions") {
@@ -145,7 +146,7 @@ func TestReviewBestMoveOnBoard(t *testing.T) {
 		},
 		Score: enginetest.ScoresByPly(map[int]engine.Score{5: {CP: 0}, 6: {Mate: 1}}),
 	}
-	env := Env{Renderer: testRenderer(termenv.Ascii), Theme: themes.Monochrome(), Engine: eng, Tree: tree}
+	env := Env{Renderer: testRenderer(termenv.Ascii), Theme: themes.Monochrome(), Runner: live.New(eng), Tree: tree}
 	v := NewReviewView(env, ReviewOptions{Limits: engine.Limits{Depth: 2}}).(*reviewView)
 	defer v.Close()
 	for cmd := v.Init(); cmd != nil; {
@@ -167,5 +168,41 @@ func TestReviewBestMoveOnBoard(t *testing.T) {
 	}
 	if strings.Contains(rank("6"), "*") {
 		t.Errorf("the previous position's g6 is marked:\n%s", ansi.Strip(v.View(140, 40)))
+	}
+}
+
+// TestViewWaitsForBoardSearch: a view's search starts only once the
+// board's has returned, however slowly the engine stops: the board and its
+// views share one Runner, since an engine runs one search at a time.
+func TestViewWaitsForBoardSearch(t *testing.T) {
+	eng := &enginetest.Engine{Tick: time.Millisecond, WaitForStop: true, Lag: 100 * time.Millisecond}
+	m := New(testRenderer(termenv.Ascii), eng, Options{Mode: Analysis, Now: func() time.Time { return fixedNow },
+		Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 2}})}})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = playAll(t, m, "e4", "e5")
+	if !m.running {
+		m = send(m, press("esc"), press("a"))
+	}
+	if !m.running || m.run.kind != searchAnalysis {
+		t.Fatal("no analysis runs")
+	}
+	for deadline := time.Now().Add(patience); eng.Active() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the board's analysis never started")
+		}
+	}
+	m = send(m, press("esc"), press("r"))
+	if len(m.views) != 1 {
+		t.Fatal("r did not open the review")
+	}
+	for deadline := time.Now().Add(patience); eng.Searches() < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the review's first search never started")
+		}
+	}
+	m.Close()
+	if err := eng.Misuse(); err != nil {
+		t.Error(err)
 	}
 }

@@ -1,17 +1,12 @@
 package tui
 
 import (
-	"context"
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
-
-// frame is the shortest time between two analysis updates: progress is
-// batched so that a fast engine causes at most 15 renders a second.
-const frame = time.Second / 15
 
 // searchKind says why a search runs.
 type searchKind int
@@ -22,115 +17,55 @@ const (
 	searchHint                           // a short search for a hint
 )
 
-// infoMsg carries the progress reports of search id gathered over one frame.
-type infoMsg struct {
-	id    int
-	infos []engine.Info
-}
-
-// doneMsg reports that search id ended, with any reports not yet delivered.
-type doneMsg struct {
-	id    int
-	infos []engine.Info
-	res   engine.Result
-	err   error
-}
-
-// searchRun is the root model's handle on one running search. The searching
-// goroutine owns everything else; the model only cancels it and reads its
-// channels through wait commands.
+// searchRun is the board's handle on one search of its Runner: why it runs
+// and for which node. The Runner's goroutine owns the search; the model
+// only stops it and reads its batches (livecmd.Msg) in Update.
 type searchRun struct {
-	id     int
-	kind   searchKind
-	node   *Node
-	multi  int
-	cancel context.CancelFunc
-	events chan engine.Info
-	done   chan doneMsg
-	// finished is closed when the goroutine has returned from Search, so
-	// the next search on the same engine starts only after it.
-	finished chan struct{}
+	kind  searchKind
+	node  *Node
+	multi int
+	s     *live.Search
 }
 
-// startSearch runs a search in a goroutine once the previous one (prev may
-// be nil) has returned: an Analyzer searches one position at a time.
-func startSearch(a engine.Analyzer, prev *searchRun, id int, kind searchKind, node *Node, g engine.Game, lim engine.Limits, newGame bool, setup [][2]string) *searchRun {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &searchRun{
-		id: id, kind: kind, node: node, multi: lim.MultiPV, cancel: cancel,
-		events:   make(chan engine.Info, 256),
-		done:     make(chan doneMsg, 1),
-		finished: make(chan struct{}),
+// newRunner is the Runner of a (nil without an engine).
+func newRunner(a engine.Analyzer) *live.Runner {
+	if a == nil {
+		return nil
 	}
-	var wait <-chan struct{}
-	if prev != nil {
-		wait = prev.finished
-	}
-	go func() {
-		defer close(r.finished)
-		if wait != nil {
-			<-wait
-		}
+	return live.New(a)
+}
+
+// startSearch starts a search on the board's Runner, which first cancels
+// the running one and waits for it to return. newGame and setup (option
+// name and value pairs) are applied to the engine just before this search.
+func startSearch(r *live.Runner, kind searchKind, node *Node, g engine.Game, lim engine.Limits, newGame bool, setup [][2]string) *searchRun {
+	s := r.Start(live.Job{Game: g, Limits: lim, Setup: func(a engine.Analyzer) error {
 		if newGame {
 			_ = a.NewGame()
 		}
 		for _, kv := range setup {
 			_ = a.SetOption(kv[0], kv[1]) // an engine that refuses plays at full strength
 		}
-		res, err := a.Search(ctx, g, lim, func(i engine.Info) {
-			i.PV = append(i.PV[:0:0], i.PV...) // the engine may reuse its slice
-			select {
-			case r.events <- i:
-			default: // the panel is behind; a later report supersedes this one
-			}
-		})
-		r.done <- doneMsg{id: id, res: res, err: err}
-	}()
-	return r
+		return nil
+	}})
+	return &searchRun{kind: kind, node: node, multi: lim.MultiPV, s: s}
 }
 
-// stop cancels the search; its goroutine returns soon after.
+// gen is the search's generation (0 for no search).
+func (r *searchRun) gen() uint64 {
+	if r == nil {
+		return 0
+	}
+	return r.s.Gen
+}
+
+// stop cancels the search (no later one of the Runner: a view's search
+// goes on); its end still arrives as a batch.
 func (r *searchRun) stop() {
 	if r != nil {
-		r.cancel()
+		r.s.Stop()
 	}
 }
 
-// wait is the command that delivers the search's next batch of reports (at
-// most one batch per frame) or its end.
-func (r *searchRun) wait() tea.Cmd {
-	return func() tea.Msg {
-		var infos []engine.Info
-		select {
-		case i := <-r.events:
-			infos = append(infos, i)
-		case d := <-r.done:
-			d.infos = r.drain(nil)
-			return d
-		}
-		t := time.NewTimer(frame)
-		defer t.Stop()
-		for {
-			select {
-			case i := <-r.events:
-				infos = append(infos, i)
-			case <-t.C:
-				return infoMsg{id: r.id, infos: infos}
-			case d := <-r.done:
-				d.infos = r.drain(infos)
-				return d
-			}
-		}
-	}
-}
-
-func (r *searchRun) drain(infos []engine.Info) []engine.Info {
-	for {
-		select {
-		case i := <-r.events:
-			infos = append(infos, i)
-		default:
-			return infos
-		}
-	}
-}
+// wait is the command that delivers the search's next batch.
+func (r *searchRun) wait() tea.Cmd { return livecmd.Wait(r.s) }

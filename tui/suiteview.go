@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,8 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -88,30 +89,16 @@ type suiteView struct {
 	// indices in order. run is the search in progress (nil when idle).
 	queue   []int
 	run     *suiteRun
-	runID   int
-	stopped int // the run id "s" cancelled: its outcome is not a result
+	stopped uint64 // the search "s" cancelled: its outcome is not a result
 	message string
 }
 
-// suiteRun is the handle on one position's search.
+// suiteRun is the handle on one position's search: the search on the
+// Runner and the tracker that judges it, fed in Update.
 type suiteRun struct {
-	id       int
-	index    int
-	cancel   context.CancelFunc
-	events   chan engine.Info
-	done     chan epd.Outcome
-	finished chan struct{}
-}
-
-type suiteInfoMsg struct {
-	id    int
-	infos []engine.Info
-}
-
-type suiteDoneMsg struct {
-	id    int
-	out   epd.Outcome
-	infos []engine.Info // reports not yet delivered
+	index   int
+	s       *live.Search
+	tracker *epd.Tracker
 }
 
 // NewSuiteView builds the suite runner view.
@@ -133,100 +120,63 @@ func (v *suiteView) Init() tea.Cmd { return v.next() }
 // Close stops the search; the root model calls it when the program ends.
 func (v *suiteView) Close() {
 	if v.run != nil {
-		v.run.cancel()
-		<-v.run.finished
+		v.run.s.Stop()
+		<-v.run.s.Done()
 	}
 }
 
 // next starts the first queued position if nothing runs.
 func (v *suiteView) next() tea.Cmd {
-	if v.run != nil || len(v.queue) == 0 || v.env.Engine == nil {
+	if v.run != nil || len(v.queue) == 0 || v.env.Runner == nil {
 		return nil
 	}
 	i := v.queue[0]
 	v.queue = v.queue[1:]
-	v.runID++
 	v.rows[i] = suiteRow{status: suiteRunning}
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &suiteRun{id: v.runID, index: i, cancel: cancel, events: make(chan engine.Info, 64),
-		done: make(chan epd.Outcome, 1), finished: make(chan struct{})}
-	v.run = r
-	// The search gets its own copy of the position: SAN and legality
-	// checks make and unmake moves on it, and the view reads the original.
-	orig := v.opt.Records[i]
-	rec := &epd.Record{Position: orig.Position.Clone(), Ops: orig.Ops, Line: orig.Line}
-	a, lim := v.env.Engine, v.opt.Limits
-	go func() {
-		defer close(r.finished)
-		o := epd.Solve(ctx, a, i, rec, lim, func(in engine.Info) {
-			in.PV = append(in.PV[:0:0], in.PV...) // the engine may reuse its slice
-			select {
-			case r.events <- in:
-			default: // the view is behind; a later report supersedes this one
+	rec := v.opt.Records[i]
+	// The search gets its own copy of the position: the view reads the
+	// original while the engine plays moves on its game.
+	s := v.env.Runner.Start(live.Job{
+		Game: engine.Game{Start: rec.Position.Clone()}, Limits: v.opt.Limits,
+		Setup: func(a engine.Analyzer) error {
+			if err := a.NewGame(); err != nil {
+				return fmt.Errorf("new game: %w", err)
 			}
-		})
-		r.done <- o
-	}()
-	return r.wait()
-}
-
-// wait delivers the run's reports, at most one batch per frame, or its end.
-func (r *suiteRun) wait() tea.Cmd {
-	return func() tea.Msg {
-		var infos []engine.Info
-		t := time.NewTimer(frame)
-		defer t.Stop()
-		for {
-			select {
-			case in := <-r.events:
-				infos = append(infos, in)
-			case <-t.C:
-				if len(infos) > 0 {
-					return suiteInfoMsg{id: r.id, infos: infos}
-				}
-				t.Reset(frame)
-			case o := <-r.done:
-				for {
-					select {
-					case in := <-r.events:
-						infos = append(infos, in)
-					default:
-						return suiteDoneMsg{id: r.id, out: o, infos: infos}
-					}
-				}
-			}
-		}
-	}
+			return nil
+		},
+	})
+	v.run = &suiteRun{index: i, s: s, tracker: epd.NewTracker(rec)}
+	return livecmd.Wait(s)
 }
 
 func (v *suiteView) Update(msg tea.Msg) (View, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		v.w, v.h = msg.Width, msg.Height
-	case suiteInfoMsg:
-		if v.run == nil || msg.id != v.run.id {
+	case livecmd.Msg:
+		if v.run == nil || msg.Gen != v.run.s.Gen {
 			return v, nil
 		}
-		v.rows[v.run.index].observe(msg.infos)
-		return v, v.run.wait()
-	case suiteDoneMsg:
-		if v.run == nil || msg.id != v.run.id {
-			return v, nil
+		row := &v.rows[v.run.index]
+		row.observe(msg.Infos)
+		for _, in := range msg.Infos {
+			v.run.tracker.Observe(in)
 		}
-		i := v.run.index
-		<-v.run.finished
+		if !msg.Done {
+			return v, livecmd.Wait(v.run.s)
+		}
+		out := v.run.tracker.Finish(v.run.index, msg.Result, msg.Err)
+		stopped := v.stopped == msg.Gen
 		v.run = nil
-		row := &v.rows[i]
-		row.observe(msg.infos)
-		row.out = msg.out
+		row.out = out
 		row.status = suiteFailed
-		if msg.out.Solved {
+		if out.Solved {
 			row.status = suiteSolved
 		}
-		if msg.id == v.stopped {
+		if stopped {
 			*row = suiteRow{} // interrupted: still to be run
 		} else if v.opt.Finished != nil {
-			v.opt.Finished(msg.out)
+			v.opt.Finished(out)
 		}
 		return v, v.next()
 	case tea.KeyMsg:
@@ -275,8 +225,8 @@ func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
 	case "s": // stop
 		v.queue = v.queue[:0]
 		if v.run != nil {
-			v.stopped = v.run.id
-			v.run.cancel()
+			v.stopped = v.run.s.Gen
+			v.run.s.Stop()
 		}
 	case "e":
 		v.message = v.export()
@@ -287,8 +237,8 @@ func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
 // export saves the finished outcomes.
 func (v *suiteView) export() string {
 	res := &epd.Results{Suite: v.opt.Name, Date: time.Now().UTC(), Limits: v.opt.Limits.String()}
-	if v.env.Engine != nil {
-		res.Engine = v.env.Engine.Name()
+	if v.env.Runner != nil {
+		res.Engine = v.env.Runner.Analyzer().Name()
 	}
 	for _, r := range v.rows {
 		if r.status == suiteSolved || r.status == suiteFailed {
@@ -328,7 +278,7 @@ func (v *suiteView) View(width, height int) string {
 		}
 	}
 	n := len(v.rows)
-	head := searchTitle(st, "Suite "+termtext.SafeLine(v.opt.Name), v.env.Engine, v.opt.Limits)
+	head := searchTitle(st, "Suite "+termtext.SafeLine(v.opt.Name), v.env.Runner, v.opt.Limits)
 	barW := 24
 	fill := 0
 	if n > 0 {

@@ -17,7 +17,9 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
 
 // testSuite has three positions for the fake engine, whose move is always
@@ -50,7 +52,11 @@ func testSuite(t *testing.T) []*epd.Record {
 
 func testEnv(eng engine.Analyzer) Env {
 	th, _ := themes.ByName(themes.Default)
-	return Env{Renderer: testRenderer(termenv.TrueColor), Theme: th, Engine: eng}
+	env := Env{Renderer: testRenderer(termenv.TrueColor), Theme: th}
+	if eng != nil {
+		env.Runner = live.New(eng)
+	}
+	return env
 }
 
 // TestSuiteViewRunning: the first position runs; a report of the engine
@@ -69,7 +75,7 @@ func TestSuiteViewRunning(t *testing.T) {
 	p := recs[0].Position
 	var ml chess.MoveList
 	p.GenerateLegal(&ml)
-	v.Update(suiteInfoMsg{id: v.run.id, infos: []engine.Info{enginetest.Line(p, ml.Moves[0], 9, 0)}})
+	v.Update(livecmd.Msg{Batch: live.Batch{Gen: v.run.s.Gen, Infos: []engine.Info{enginetest.Line(p, ml.Moves[0], 9, 0)}}})
 	out := v.View(100, 30)
 	golden(t, "suite-running", out)
 	plain := ansi.Strip(out)
@@ -90,8 +96,7 @@ func TestSuiteViewRunning(t *testing.T) {
 func waitSuiteDone(t *testing.T, v *suiteView) {
 	t.Helper()
 	for v.run != nil {
-		cmd := v.run.wait()
-		v.Update(cmd())
+		v.Update(livecmd.Wait(v.run.s)())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -39,12 +40,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case startMsg:
 		cmd := tea.Batch(m.sync(), m.startTicking())
 		return m, cmd
-	case infoMsg:
-		cmd := m.handleInfo(msg)
-		return m, cmd
-	case doneMsg:
-		cmd := m.handleDone(msg)
-		return m, cmd
+	case livecmd.Msg:
+		if msg.Gen == m.run.gen() { // else a view's, delivered below
+			cmd := m.handleBatch(msg.Batch)
+			return m, cmd
+		}
 	case bookMsg:
 		cmd := m.handleBook(msg)
 		return m, cmd

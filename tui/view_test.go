@@ -14,7 +14,9 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
 
 func mustFEN(t *testing.T, fen string) *chess.Position {
@@ -101,7 +103,7 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	for k := 0; k < 3; k++ {
 		infos = append(infos, enginetest.Line(m.pos, ml.Moves[k], 12, k))
 	}
-	m = send(m, infoMsg{id: m.searchID, infos: infos})
+	m = send(m, livecmd.Msg{Batch: live.Batch{Gen: m.run.gen(), Infos: infos}})
 	v := m.View()
 	golden(t, "analysis-3pv", v)
 	plain := ansi.Strip(v)

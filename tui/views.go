@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -14,7 +15,7 @@ import (
 // View is a full-screen view the root model can open over the board: the
 // suite runner, game review and the like. While a view is open it receives
 // every message (keys, window sizes, its own commands' results) and the
-// board's own search is stopped, so the view may use Env.Engine freely. A
+// board's own search is stopped, so the view may use Env.Runner freely. A
 // view returns to the board by returning CloseView as a command.
 type View interface {
 	Init() tea.Cmd
@@ -27,7 +28,9 @@ type View interface {
 type Env struct {
 	Renderer *lipgloss.Renderer
 	Theme    themes.Theme
-	Engine   engine.Analyzer
+	// Runner runs the view's searches (nil without an engine). It is the
+	// board's: a view's search starts only once the board's has returned.
+	Runner *live.Runner
 	// Game is the line up to the shown position (a copy).
 	Game engine.Game
 	// Tree is the game on the board; a view may read it but must not
@@ -53,7 +56,7 @@ type closeViewMsg struct{}
 func CloseView() tea.Msg { return closeViewMsg{} }
 
 func (m *Model) env() Env {
-	return Env{Renderer: m.r, Theme: m.st.theme, Engine: m.eng, Game: m.tree.Game(m.cur), Tree: m.tree}
+	return Env{Renderer: m.r, Theme: m.st.theme, Runner: m.runner, Game: m.tree.Game(m.cur), Tree: m.tree}
 }
 
 // openView pushes a view, stopping the board's search first.
@@ -68,10 +71,10 @@ func (m *Model) openView(v View) tea.Cmd {
 
 // searchTitle is the first line of a view that searches positions one by
 // one: its title, then the engine and the limits of each search.
-func searchTitle(st *styles, title string, eng engine.Analyzer, lim engine.Limits) string {
+func searchTitle(st *styles, title string, r *live.Runner, lim engine.Limits) string {
 	name := "no engine"
-	if eng != nil {
-		name = termtext.SafeLine(eng.Name())
+	if r != nil {
+		name = termtext.SafeLine(r.Analyzer().Name())
 	}
 	return st.title.Render(title) + st.muted.Render(fmt.Sprintf("  %s · %s", name, lim.String()))
 }

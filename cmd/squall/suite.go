@@ -18,6 +18,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/themes"
@@ -315,7 +316,9 @@ func runSuiteTUI(s *epd.Suite, a engine.Analyzer, lim engine.Limits, out string)
 		r, th, _, _ = terminalLook(themes.Default, nil)
 	}
 	done := make(map[int]epd.Outcome)
-	v := tui.NewSuiteView(tui.Env{Renderer: r, Theme: th, Engine: a},
+	runner := live.New(a)
+	defer runner.Close()
+	v := tui.NewSuiteView(tui.Env{Renderer: r, Theme: th, Runner: runner},
 		tui.SuiteOptions{Name: s.Name, Records: s.Records, Limits: lim, Out: out, AutoRun: true,
 			Finished: func(o epd.Outcome) { done[o.Index] = o }})
 	vp := tui.NewViewProgram(v)

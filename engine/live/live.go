@@ -80,14 +80,14 @@ func (r *Runner) Start(job Job) *Search {
 		r.cancel()
 	}
 	r.gen++
-	s := &Search{Gen: r.gen, ready: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Search{Gen: r.gen, ready: make(chan struct{}, 1), done: make(chan struct{}), cancel: func() {}}
 	if r.closed {
 		s.finish(engine.Result{}, ErrClosed)
 		return s
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	prev, end := r.last, make(chan struct{})
-	r.cancel, r.last = cancel, end
+	r.cancel, r.last, s.cancel = cancel, end, cancel
 	go func() {
 		defer close(end)
 		defer cancel()
@@ -159,6 +159,8 @@ type Search struct {
 	// starts.
 	Gen uint64
 
+	cancel context.CancelFunc // set before the search starts, then only called
+
 	mu      sync.Mutex
 	pending []engine.Info
 	ready   chan struct{} // a value when pending may have become non-empty
@@ -200,6 +202,11 @@ func (s *Search) finish(res engine.Result, err error) {
 	s.mu.Unlock()
 	close(s.done)
 }
+
+// Stop cancels this search, if it still runs, and no other: a later search
+// of the same Runner goes on. Its reports so far and its end are still
+// delivered.
+func (s *Search) Stop() { s.cancel() }
 
 // Done returns a channel closed when the search has returned (its last
 // reports may still wait to be read).

@@ -137,6 +137,28 @@ func TestStartReplaces(t *testing.T) {
 	}
 }
 
+// TestSearchStop: stopping a search that has been replaced leaves the
+// newer one running; stopping the current one ends it.
+func TestSearchStop(t *testing.T) {
+	e := &enginetest.Engine{Tick: time.Millisecond, WaitForStop: true}
+	r := New(e)
+	defer r.Close()
+	old := r.Start(Job{Game: game(t, 0), Limits: engine.Limits{Infinite: true}})
+	cur := r.Start(Job{Game: game(t, 1), Limits: engine.Limits{Infinite: true}})
+	readAll(t, old, 0)
+	cur.Next(0) // the newer search runs
+	old.Stop()
+	select {
+	case <-cur.Done():
+		t.Fatal("stopping a replaced search ended the newer one")
+	case <-time.After(20 * time.Millisecond):
+	}
+	cur.Stop()
+	if _, end := readAll(t, cur, 0); !end.Done {
+		t.Error("the current search did not end on its Stop")
+	}
+}
+
 func TestSetupError(t *testing.T) {
 	e := &enginetest.Engine{}
 	r := New(e)
