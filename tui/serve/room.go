@@ -17,6 +17,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
 )
 
 // Snapshot is a room's state at one moment. It is never mutated after it is
@@ -73,17 +74,19 @@ type Room struct {
 	gameSAN   string
 	seq       uint64 // bumped on every change
 	sent      uint64 // seq of the last broadcast
-	gen       uint64 // bumped when the shown position changes
 	subs      map[int]chan *Snapshot
 	owners    map[int]bool // the subscriptions of owners, who are not counted as viewers
 	nextSub   int
 	analyzer  engine.Analyzer
+	runner    *live.Runner // nil without an analyzer
 	multiPV   int
 	analysing bool
-	cancel    context.CancelFunc
-	searchEnd chan struct{} // closed when the running search returns
-	closing   string        // why the server is shutting down
-	ended     string        // why the room ended while the server runs on
+	// search is the running analysis (nil when none): only its reports
+	// reach the lines. searchEnd is closed when its follower has ended.
+	search    *live.Search
+	searchEnd chan struct{}
+	closing   string // why the server is shutting down
+	ended     string // why the room ended while the server runs on
 	closed    bool
 
 	stopTicker chan struct{}
@@ -106,6 +109,7 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		subs:       map[int]chan *Snapshot{},
 		owners:     map[int]bool{},
 		analyzer:   analyzer,
+		runner:     newRunner(analyzer),
 		multiPV:    3,
 		stopTicker: make(chan struct{}),
 		tickerDone: make(chan struct{}),
@@ -179,7 +183,7 @@ func (r *Room) Unsubscribe(id int) {
 		close(ch)
 	}
 	if len(r.subs) == 0 {
-		r.stopSearchLocked() // not waited for: the callback takes r.mu
+		r.stopSearchLocked() // not waited for: the follower takes r.mu
 	}
 }
 
@@ -372,10 +376,11 @@ func (r *Room) gotoLocked(ply int) error {
 	r.gameSAN = strings.Join(r.start.LineSAN(r.moves[:ply]), " ")
 	r.lines = nil
 	r.progress = engine.Info{}
-	r.gen++
 	r.changedLocked()
 	if r.searchWantedLocked() {
 		r.restartLocked()
+	} else {
+		r.stopSearchLocked() // none runs; not waited for, as in Unsubscribe
 	}
 	return nil
 }
@@ -428,14 +433,22 @@ func (r *Room) Analysing() bool {
 	return r.analysing
 }
 
-// stopSearchLocked cancels the running search and returns a channel closed
-// once it has returned (the caller waits without holding the lock, since
-// the search's info callback takes it).
+// newRunner is the Runner of a room's analyzer (nil without one).
+func newRunner(a engine.Analyzer) *live.Runner {
+	if a == nil {
+		return nil
+	}
+	return live.New(a)
+}
+
+// stopSearchLocked stops the running search and returns a channel closed
+// once its follower has ended (the caller waits without holding the lock,
+// since the follower takes it).
 func (r *Room) stopSearchLocked() <-chan struct{} {
 	done := r.searchEnd
-	if r.cancel != nil {
-		r.cancel()
-		r.cancel = nil
+	if r.search != nil {
+		r.search.Stop()
+		r.search = nil
 	}
 	if done == nil {
 		done = make(chan struct{})
@@ -444,43 +457,49 @@ func (r *Room) stopSearchLocked() <-chan struct{} {
 	return done
 }
 
-// restartLocked starts a search of the current position, after the
-// previous one (if any) has returned: an Analyzer runs one search at a time.
+// restartLocked starts a search of the current position. The Runner starts
+// it once the previous one has returned; the previous one's late reports
+// are dropped, since only r.search's reach the lines.
 func (r *Room) restartLocked() {
-	prev := r.stopSearchLocked()
-	ctx, cancel := context.WithCancel(context.Background())
-	end := make(chan struct{})
-	r.cancel, r.searchEnd = cancel, end
+	r.stopSearchLocked()
 	g := engine.Game{Start: r.start, Moves: slices.Clone(r.moves[:r.ply])}
-	gen := r.gen
-	lim := engine.Limits{Infinite: true, MultiPV: r.multiPV}
-	go func() {
-		defer close(end)
-		<-prev
-		if ctx.Err() != nil {
-			return
-		}
-		_, err := r.analyzer.Search(ctx, g, lim, func(info engine.Info) { r.onInfo(gen, info) })
-		if err != nil && ctx.Err() == nil {
-			r.mu.Lock()
-			r.lines = []engine.Info{{String: "engine error: " + err.Error()}}
-			r.analysing = false
-			r.changedLocked()
-			r.mu.Unlock()
-		}
-	}()
+	s := r.runner.Start(live.Job{Game: g, Limits: engine.Limits{Infinite: true, MultiPV: r.multiPV}})
+	end := make(chan struct{})
+	r.search, r.searchEnd = s, end
+	go r.follow(s, end)
 }
 
-// onInfo records a search report, unless the position changed since the
-// search started (the report is then about an old position). Reports
-// without a PV keep the panel's counters moving during long iterations.
-func (r *Room) onInfo(gen uint64, info engine.Info) {
-	if info.String != "" || (len(info.PV) == 0 && info.Nodes == 0 && info.CurrMove == chess.NullMove) {
-		return
+// follow takes a search's reports into the room, a batch per broadcast,
+// until the search ends; it closes end then. The room owns it: every
+// search the room starts is stopped by the room (a new position, the last
+// viewer leaving, the room closing).
+func (r *Room) follow(s *live.Search, end chan struct{}) {
+	defer close(end)
+	for {
+		b := s.Next(broadcastEvery)
+		r.mu.Lock()
+		if r.search == s && r.analysing {
+			for _, info := range b.Infos {
+				r.addLocked(info)
+			}
+			if b.Done && b.Err != nil && !errors.Is(b.Err, context.Canceled) {
+				r.lines = []engine.Info{{String: "engine error: " + b.Err.Error()}}
+				r.analysing = false
+				r.search = nil
+				r.changedLocked()
+			}
+		}
+		r.mu.Unlock()
+		if b.Done {
+			return
+		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.analysing || r.gen != gen {
+}
+
+// addLocked records a search report. Reports without a PV keep the
+// panel's counters moving during long iterations.
+func (r *Room) addLocked(info engine.Info) {
+	if info.String != "" || (len(info.PV) == 0 && info.Nodes == 0 && info.CurrMove == chess.NullMove) {
 		return
 	}
 	if len(info.PV) == 0 {
@@ -495,8 +514,7 @@ func (r *Room) onInfo(gen uint64, info engine.Info) {
 	for len(r.lines) <= idx {
 		r.lines = append(r.lines, engine.Info{})
 	}
-	info.PV = slices.Clone(info.PV)
-	r.lines[idx] = info
+	r.lines[idx] = info // its PV is the room's: the Runner copied it
 	r.changedLocked()
 }
 
@@ -534,6 +552,9 @@ func (r *Room) shut(reason string, serverClosing bool) {
 	r.closed = true
 	r.mu.Unlock()
 	<-wait
+	if r.runner != nil {
+		r.runner.Close() // returns once the search has
+	}
 	close(r.stopTicker)
 	<-r.tickerDone
 	r.mu.Lock()

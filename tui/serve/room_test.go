@@ -232,7 +232,7 @@ func TestRoomSearchesOnlyWhileWatched(t *testing.T) {
 		t.Fatal("analysis is not on")
 	}
 	r.mu.Lock()
-	started := r.cancel != nil
+	started := r.search != nil
 	r.mu.Unlock()
 	if started || fe.Searches() != 0 {
 		t.Fatalf("an empty room started a search (%d searches)", fe.Searches())
