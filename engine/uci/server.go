@@ -2,7 +2,6 @@ package uci
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/live"
 )
 
 // Server plays the engine side of UCI: it reads commands, drives an
@@ -44,7 +44,8 @@ type Server struct {
 
 	// The running search, if any. untilStopped is set for an infinite or
 	// ponder search, which never ends by itself.
-	cancel       context.CancelFunc
+	runner       *live.Runner
+	cancel       func()
 	done         chan struct{}
 	untilStopped bool
 	ponder       *serverPonder // nil unless the search was "go ponder"
@@ -66,7 +67,7 @@ type serverPonder struct {
 	// end, when set, ends the search at ponderhit: the position has no
 	// legal move, so there is nothing to search once pondering is over,
 	// and an Analyzer may keep waiting for "stop" (the built-in one does).
-	end context.CancelFunc
+	end func()
 }
 
 // ponderHit records a ponderhit and passes it on if the search is running.
@@ -109,7 +110,7 @@ func (sp *serverPonder) report(a engine.Analyzer) {
 
 // NewServer returns a server for a, writing to out.
 func NewServer(a engine.Analyzer, out io.Writer) *Server {
-	return &Server{a: a, author: "the Squall authors", know: newServerKnowledge(), out: bufio.NewWriter(out), start: chess.NewPosition()}
+	return &Server{a: a, author: "the Squall authors", know: newServerKnowledge(), runner: live.New(a), out: bufio.NewWriter(out), start: chess.NewPosition()}
 }
 
 // Run reads commands from in until "quit" or the end of input. At the end
@@ -452,14 +453,14 @@ func (s *Server) serverGo(f []string) {
 		return
 	}
 	tbHits := s.tablebaseRoot(p, &lim)
-	ctx, cancel := context.WithCancel(context.Background())
+	srch := s.runner.Start(live.Job{Game: engine.Game{Start: s.start, Moves: s.moves}, Limits: lim})
 	done := make(chan struct{})
-	s.cancel, s.done, s.untilStopped = cancel, done, lim.Infinite || lim.Ponder
+	s.cancel, s.done, s.untilStopped = srch.Stop, done, lim.Infinite || lim.Ponder
 	var sp *serverPonder
 	if lim.Ponder {
 		sp = &serverPonder{}
 		if !p.HasLegalMoves() {
-			sp.end = cancel
+			sp.end = srch.Stop
 		}
 	}
 	s.ponder = sp
@@ -467,31 +468,38 @@ func (s *Server) serverGo(f []string) {
 		mv.ponder = sp
 	}
 	s.move = mv
-	g := engine.Game{Start: s.start, Moves: s.moves}
+	// The printer: each report is written as soon as it is read (a GUI
+	// wants them as they come, so no frame), bestmove after the last one.
 	go func() {
-		defer cancel()
-		res, err := s.a.Search(ctx, g, lim, func(in engine.Info) {
-			if sp != nil {
+		for {
+			b := srch.Next(0)
+			if sp != nil && len(b.Infos) > 0 {
 				sp.report(s.a)
 			}
-			if in.Depth > 0 {
-				in.TBHits += tbHits // the root probes, on the lines that report a search's totals
+			for _, in := range b.Infos {
+				if in.Depth > 0 {
+					in.TBHits += tbHits // the root probes, on the lines that report a search's totals
+				}
+				s.println("%s", FormatInfo(in, chess960))
 			}
-			s.println("%s", FormatInfo(in, chess960))
-		})
-		if err != nil {
-			s.errorf("search: %v", err)
+			if !b.Done {
+				continue
+			}
+			if b.Err != nil {
+				s.errorf("search: %v", b.Err)
+			}
+			// bestmove and the end of the search are one step (see searching).
+			line := serverBestMove(p, b.Result, chess960)
+			if mv != nil {
+				mv.res, mv.ok = b.Result, b.Err == nil // read after done is closed
+			}
+			s.outMu.Lock()
+			fmt.Fprintln(s.out, line)
+			s.out.Flush()
+			close(done)
+			s.outMu.Unlock()
+			return
 		}
-		// bestmove and the end of the search are one step (see searching).
-		line := serverBestMove(p, res, chess960)
-		if mv != nil {
-			mv.res, mv.ok = res, err == nil // read after done is closed
-		}
-		s.outMu.Lock()
-		fmt.Fprintln(s.out, line)
-		s.out.Flush()
-		close(done)
-		s.outMu.Unlock()
 	}()
 }
 
