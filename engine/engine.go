@@ -9,7 +9,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -97,6 +100,14 @@ type Limits struct {
 	MultiPV int
 }
 
+// IsZero reports whether no field of l is set: the search it describes
+// runs until stopped.
+func (l Limits) IsZero() bool {
+	return l.Depth == 0 && l.Nodes == 0 && l.MoveTime == 0 && l.Mate == 0 &&
+		l.WTime == 0 && l.BTime == 0 && l.WInc == 0 && l.BInc == 0 && l.MovesToGo == 0 &&
+		!l.Infinite && !l.Ponder && len(l.SearchMoves) == 0 && l.MultiPV == 0
+}
+
 // String names the limit that ends the search ("depth 12", "nodes 100000",
 // "movetime 1s", "mate 3", "clock", "infinite"), as suite reports and
 // results files show it; "no limit" when none is set.
@@ -159,6 +170,66 @@ type Option struct {
 	Max     int
 	Vars    []string // combo choices
 }
+
+// Check checks value against the option's type and range and returns it in
+// its canonical form: trimmed; "true" or "false" for a check (in any case,
+// as GUIs differ); a spin's integer as Itoa writes it; a combo choice
+// spelled as the option lists it; an empty string for the "<empty>" a GUI
+// was shown for one. A button takes no value and any is ignored. The error
+// names the option and quotes at most 40 bytes of the value.
+func (o Option) Check(value string) (string, error) {
+	value = strings.TrimSpace(value)
+	bad := func(why string) error {
+		return fmt.Errorf("option %s: %q %s", o.Name, clip(value), why)
+	}
+	switch o.Type {
+	case "check":
+		switch strings.ToLower(value) {
+		case "true":
+			return "true", nil
+		case "false":
+			return "false", nil
+		}
+		return "", bad("is not true or false")
+	case "spin":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return "", bad("is not an integer")
+		}
+		if n < o.Min || n > o.Max {
+			return "", bad(fmt.Sprintf("is outside %d..%d", o.Min, o.Max))
+		}
+		return strconv.Itoa(n), nil
+	case "combo":
+		for _, v := range o.Vars {
+			if strings.EqualFold(v, value) {
+				return v, nil
+			}
+		}
+		return "", bad("is not one of " + strings.Join(o.Vars, ", "))
+	case "button":
+		return "", nil
+	case "string":
+		if value == "<empty>" {
+			return "", nil
+		}
+		return value, nil
+	}
+	return "", fmt.Errorf("option %s: unknown type %q", o.Name, clip(o.Type))
+}
+
+// clip shortens text quoted in an error: a value may be as long as a line.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// ErrIllegalMove is returned by an Analyzer whose engine chose a move that
+// is not legal in the position (an external engine's bug): a match scores
+// it as a loss for that engine, a screen says so.
+var ErrIllegalMove = errors.New("engine played an illegal move")
 
 // Analyzer is anything that can search a chess position: the built-in
 // engine or an external UCI engine.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,6 +24,70 @@ func TestLimitsString(t *testing.T) {
 	} {
 		if got := c.l.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.l, got, c.want)
+		}
+	}
+}
+
+func TestOptionCheck(t *testing.T) {
+	spin := Option{Name: "Hash", Type: "spin", Min: 1, Max: 1024}
+	check := Option{Name: "Ponder", Type: "check"}
+	combo := Option{Name: "Style", Type: "combo", Vars: []string{"Solid", "Risky"}}
+	str := Option{Name: "BookFile", Type: "string"}
+	for _, c := range []struct {
+		o       Option
+		in, out string
+		err     string // a part of the error; "" for none
+	}{
+		{spin, " 64 ", "64", ""},
+		{spin, "+64", "64", ""},
+		{spin, "0", "", `option Hash: "0" is outside 1..1024`},
+		{spin, "64MB", "", `"64MB" is not an integer`},
+		{check, "True", "true", ""},
+		{check, "FALSE", "false", ""},
+		{check, "yes", "", `option Ponder: "yes" is not true or false`},
+		{combo, "risky", "Risky", ""},
+		{combo, "wild", "", "is not one of Solid, Risky"},
+		{str, "<empty>", "", ""},
+		{str, " a b.bin ", "a b.bin", ""},
+		{Option{Name: "Clear Hash", Type: "button"}, "x", "", ""},
+		{spin, strings.Repeat("9", 100), "", `"` + strings.Repeat("9", 40) + `…"`},
+	} {
+		got, err := c.o.Check(c.in)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s %q: %v", c.o.Name, c.in, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s %q: error %v, want one with %q", c.o.Name, c.in, err, c.err)
+		case got != c.out:
+			t.Errorf("%s %q: %q, want %q", c.o.Name, c.in, got, c.out)
+		}
+	}
+}
+
+// TestLimitsIsZero sets each field of Limits in turn: a field added later
+// and forgotten in IsZero fails here.
+func TestLimitsIsZero(t *testing.T) {
+	if !(Limits{}).IsZero() {
+		t.Fatal("Limits{} is not zero")
+	}
+	typ := reflect.TypeOf(Limits{})
+	for i := range typ.NumField() {
+		var l Limits
+		f := reflect.ValueOf(&l).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(1)
+		case reflect.Uint64:
+			f.SetUint(1)
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		default:
+			t.Fatalf("field %s: kind %s not covered by this test", typ.Field(i).Name, f.Kind())
+		}
+		if l.IsZero() {
+			t.Errorf("Limits with %s set is zero", typ.Field(i).Name)
 		}
 	}
 }

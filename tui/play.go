@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"time"
 
@@ -262,7 +261,7 @@ func (m *Model) moveLimits() engine.Limits {
 			WInc: m.clock.inc, BInc: m.clock.inc,
 		}
 	}
-	if !reflect.DeepEqual(m.opt.MoveLimits, engine.Limits{}) {
+	if !m.opt.MoveLimits.IsZero() {
 		return m.opt.MoveLimits
 	}
 	if m.hasElo {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/uci"
 )
 
 // Termination is why a game ended.
@@ -242,7 +241,7 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 			return broken, ctx.Err()
 		}
 		// Anything but an illegal move leaves the engine in doubt.
-		if serr != nil && !errors.Is(serr, uci.ErrIllegalMove) {
+		if serr != nil && !errors.Is(serr, engine.ErrIllegalMove) {
 			broken[who] = true
 		}
 		name := r.names[who]
@@ -257,7 +256,7 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 		case r.cfg.MoveTime > 0 && used > r.cfg.MoveTime+r.cfg.Margin:
 			g.lose(side, TimeForfeit, name, fmt.Sprintf("used %v of a %v move time", used.Round(time.Millisecond), r.cfg.MoveTime))
 			return broken, nil
-		case errors.Is(serr, uci.ErrIllegalMove):
+		case errors.Is(serr, engine.ErrIllegalMove):
 			g.lose(side, IllegalMove, name, serr.Error())
 			return broken, nil
 		case serr != nil:

@@ -381,7 +381,7 @@ func TestIllegalMovesAndCrashes(t *testing.T) {
 	}{
 		{fake("Wrong", func(e *enginetest.Engine) { e.Script = answers(e2e4) }), IllegalMove, false},
 		{fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }), IllegalMove, false},
-		{fake("Refused", func(e *enginetest.Engine) { e.Err = fmt.Errorf("bestmove z9z9: %w", uci.ErrIllegalMove) }), IllegalMove, false},
+		{fake("Refused", func(e *enginetest.Engine) { e.Err = fmt.Errorf("bestmove z9z9: %w", engine.ErrIllegalMove) }), IllegalMove, false},
 		{fake("Crashed", func(e *enginetest.Engine) { e.Err = fmt.Errorf("stockfish: %w", uci.ErrEngineExited) }), EngineFailure, true},
 	} {
 		good := fake("Good", nil)

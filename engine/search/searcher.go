@@ -88,28 +88,12 @@ func (s *Searcher) SetOption(name, value string) error {
 	if opt == nil {
 		return fmt.Errorf("search: no such option %q", name)
 	}
-	value = strings.TrimSpace(value)
-	var n int
-	var b bool
-	switch opt.Type {
-	case "spin":
-		v, err := strconv.Atoi(value)
-		if err != nil {
-			return fmt.Errorf("search: option %s: %q is not a number", opt.Name, value)
-		}
-		if v < opt.Min || v > opt.Max {
-			return fmt.Errorf("search: option %s: %d is outside %d..%d", opt.Name, v, opt.Min, opt.Max)
-		}
-		n = v
-	case "check":
-		switch strings.ToLower(value) {
-		case "true":
-			b = true
-		case "false":
-		default:
-			return fmt.Errorf("search: option %s: %q is not true or false", opt.Name, value)
-		}
+	value, err := opt.Check(value)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
+	n, _ := strconv.Atoi(value) // a spin's value, checked
+	b := value == "true"        // a check's
 	switch opt.Name {
 	case "Hash":
 		if n != s.set.hash {

@@ -24,8 +24,6 @@ var (
 	// ErrEngineTimeout: the engine did not answer in time (hung); it has
 	// been killed.
 	ErrEngineTimeout = errors.New("engine did not answer in time")
-	// ErrIllegalMove: the engine's bestmove is not legal in the position.
-	ErrIllegalMove = errors.New("engine played an illegal move")
 	// ErrProtocol: the engine broke the protocol in a way that cannot be
 	// ignored (a line longer than the reader accepts, for instance).
 	ErrProtocol = errors.New("engine broke the UCI protocol")
@@ -363,7 +361,8 @@ func (c *Client) SetOption(name, value string) error {
 	if !ok {
 		return fmt.Errorf("engine %s has no option %q", c.name, name)
 	}
-	if err := clientCheckValue(o, value); err != nil {
+	value, err := o.Check(value)
+	if err != nil {
 		return fmt.Errorf("engine %s: %w", c.name, err)
 	}
 	line := "setoption name " + o.Name
@@ -374,7 +373,7 @@ func (c *Client) SetOption(name, value string) error {
 		return err
 	}
 	if strings.EqualFold(o.Name, "UCI_Chess960") {
-		c.chess960 = strings.EqualFold(value, "true")
+		c.chess960 = value == "true"
 	}
 	if strings.EqualFold(o.Name, "MultiPV") {
 		c.multiPV, _ = strconv.Atoi(value)
@@ -463,7 +462,7 @@ func (c *Client) kill() {
 // info, and returns at "bestmove". When ctx ends it sends "stop" and waits
 // StopTimeout for the bestmove; an engine that does not answer is killed
 // and reported as ErrEngineTimeout. A bestmove that is not legal in the
-// position is reported as ErrIllegalMove (with the move in the message).
+// position is reported as engine.ErrIllegalMove (with the move in the message).
 func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
 	root, err := g.Position()
 	if err != nil {
@@ -555,13 +554,13 @@ func (c *Client) bestMove(line string, root *chess.Position, res engine.Result) 
 	}
 	if f[1] == "(none)" || f[1] == "0000" {
 		if root.HasLegalMoves() {
-			return res, fmt.Errorf("%w: %q in %s, which has legal moves", ErrIllegalMove, f[1], root.FEN())
+			return res, fmt.Errorf("%w: %q in %s, which has legal moves", engine.ErrIllegalMove, f[1], root.FEN())
 		}
 		return res, nil
 	}
 	m, err := root.ParseUCI(f[1])
 	if err != nil || !root.IsLegal(m) {
-		return res, fmt.Errorf("%w: %q in %s", ErrIllegalMove, f[1], root.FEN())
+		return res, fmt.Errorf("%w: %q in %s", engine.ErrIllegalMove, f[1], root.FEN())
 	}
 	res.BestMove = m
 	if len(f) >= 4 && f[2] == "ponder" {
@@ -636,28 +635,3 @@ func clientFirstWord(line string) string {
 	return line
 }
 
-// clientCheckValue checks value against the option's type and range.
-func clientCheckValue(o engine.Option, value string) error {
-	switch o.Type {
-	case "check":
-		if value != "true" && value != "false" {
-			return fmt.Errorf("option %s: %q is not true or false", o.Name, value)
-		}
-	case "spin":
-		var n int
-		if _, err := fmt.Sscan(value, &n); err != nil || fmt.Sprint(n) != strings.TrimSpace(value) {
-			return fmt.Errorf("option %s: %q is not an integer", o.Name, value)
-		}
-		if n < o.Min || n > o.Max {
-			return fmt.Errorf("option %s: %d is outside %d..%d", o.Name, n, o.Min, o.Max)
-		}
-	case "combo":
-		for _, v := range o.Vars {
-			if strings.EqualFold(v, value) {
-				return nil
-			}
-		}
-		return fmt.Errorf("option %s: %q is not one of %s", o.Name, value, strings.Join(o.Vars, ", "))
-	}
-	return nil
-}

@@ -79,6 +79,16 @@ func TestClientFakeGood(t *testing.T) {
 	if err := c.SetOption("Style", "risky"); err != nil {
 		t.Errorf("SetOption(Style, risky): %v", err)
 	}
+	// A check in any case, as the searcher and the server take it (the
+	// client used to refuse True); the engine gets the canonical spelling.
+	if err := c.SetOption("Ponder", "True"); err != nil {
+		t.Errorf("SetOption(Ponder, True): %v", err)
+	}
+	for _, want := range []string{"setoption name Ponder value true", "setoption name Style value Risky"} {
+		if !slices.ContainsFunc(c.Log(), func(l LogLine) bool { return l.Dir == '>' && l.Text == want }) {
+			t.Errorf("traffic lacks %q", want)
+		}
+	}
 	var infos []engine.Info
 	res, err := c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 1}, func(in engine.Info) { infos = append(infos, in) })
 	if err != nil {
@@ -235,8 +245,8 @@ func TestClientFakeIllegal(t *testing.T) {
 	}
 	defer c.Close()
 	_, err = c.Search(context.Background(), clientStartGame(), engine.Limits{Depth: 1}, nil)
-	if !errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), "e2e5") {
-		t.Errorf("illegal bestmove gave %v, want ErrIllegalMove naming e2e5", err)
+	if !errors.Is(err, engine.ErrIllegalMove) || !strings.Contains(err.Error(), "e2e5") {
+		t.Errorf("illegal bestmove gave %v, want engine.ErrIllegalMove naming e2e5", err)
 	}
 }
 

@@ -283,7 +283,7 @@ func (s *Server) serverSetOption(line string, f []string) {
 	}
 	if handled, err := s.setKnowledgeOption(name, value); handled {
 		if err != nil {
-			s.errorf("setoption %s: %v", name, err)
+			s.errorf("setoption: %v", err)
 		}
 		return
 	}

@@ -163,16 +163,13 @@ func (s *Server) setKnowledgeOption(name, value string) (handled bool, err error
 		return false, nil
 	}
 	k := &s.know
+	value, err = opt.Check(value)
+	if err != nil {
+		return true, err
+	}
 	switch opt.Type {
 	case "check":
-		var b bool
-		switch strings.ToLower(value) {
-		case "true":
-			b = true
-		case "false":
-		default:
-			return true, fmt.Errorf("%q is not true or false", serverClip(value))
-		}
+		b := value == "true"
 		switch opt.Name {
 		case optOwnBook:
 			k.ownBook = b
@@ -181,10 +178,7 @@ func (s *Server) setKnowledgeOption(name, value string) (handled bool, err error
 			s.passTablebase()
 		}
 	case "spin":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < opt.Min || n > opt.Max {
-			return true, fmt.Errorf("%q is not a number from %d to %d", serverClip(value), opt.Min, opt.Max)
-		}
+		n, _ := strconv.Atoi(value) // checked
 		switch opt.Name {
 		case optBookVariety:
 			k.variety = n
@@ -193,10 +187,6 @@ func (s *Server) setKnowledgeOption(name, value string) (handled bool, err error
 			s.passTablebase()
 		}
 	case "string":
-		// GUIs send the "<empty>" they were shown for an empty string.
-		if value == "<empty>" {
-			value = ""
-		}
 		switch opt.Name {
 		case optBookFile:
 			return true, s.openBook(value)
