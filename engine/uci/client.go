@@ -634,4 +634,3 @@ func clientFirstWord(line string) string {
 	}
 	return line
 }
-
