@@ -54,12 +54,24 @@ func newKeyMap() keyMap {
 	}
 }
 
-// inputHelp is the help bar while the move input has focus.
-type inputHelp struct{ k keyMap }
+// inputHelp is the help bar while the move input has focus. command, when
+// set, is the board command that Enter runs on the one letter typed (a:
+// analysis, until a3 is typed): the bar says so, and that tab completes
+// the move instead.
+type inputHelp struct {
+	k       keyMap
+	command *key.Binding
+}
 
 func (h inputHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Play, h.k.Focus, h.k.Help,
-		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")), h.k.Prev, h.k.Next}
+	enter := h.k.Play
+	var complete []key.Binding
+	if h.command != nil {
+		enter = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", h.command.Help().Desc))
+		complete = []key.Binding{key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete the move"))}
+	}
+	return append(append([]key.Binding{enter}, complete...), h.k.Focus, h.k.Help,
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")), h.k.Prev, h.k.Next)
 }
 func (h inputHelp) FullHelp() [][]key.Binding { return nil }
 

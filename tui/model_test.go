@@ -474,6 +474,10 @@ func TestCommandKeysFromEmptyInput(t *testing.T) {
 	if m.input.Value() != "a" || m.analysisOn {
 		t.Fatalf("a at the start: input %q, analysing %v", m.input.Value(), m.analysisOn)
 	}
+	// The help line says what enter does now, and how to go on to a3.
+	if h := ansi.Strip(m.helpLine()); !strings.Contains(h, "enter analysis") || !strings.Contains(h, "tab complete the move") {
+		t.Errorf("help line with a typed: %q", h)
+	}
 	m = send(m, press("enter"))
 	if !m.analysisOn || m.input.Value() != "" {
 		t.Fatalf("a then enter: analysing %v, input %q", m.analysisOn, m.input.Value())

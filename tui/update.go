@@ -171,13 +171,9 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 	}
 	switch k.String() {
 	case "enter":
-		if v := m.input.Value(); len(v) == 1 {
-			if r := rune(v[0]); m.commandKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}) {
-				if _, err := m.pos.ParseMove(v); err != nil {
-					m.input.SetValue("")
-					return m.boardKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-				}
-			}
+		if k, _, ok := m.pendingCommand(); ok {
+			m.input.SetValue("")
+			return m.boardKey(k)
 		}
 		return m.submitMove()
 	case "esc":
@@ -203,21 +199,53 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 // board command. Space and other punctuation are left to the move box: a
 // stray one must not play the engine's move.
 func (m *Model) commandKey(k tea.KeyMsg) bool {
+	_, ok := m.commandBinding(k)
+	return ok
+}
+
+// commandBinding is the board command bound to k, if k is a single letter
+// (or +, -, =) bound to one.
+func (m *Model) commandBinding(k tea.KeyMsg) (key.Binding, bool) {
 	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
-		return false
+		return key.Binding{}, false
 	}
 	r := k.Runes[0]
 	if !unicode.IsLetter(r) && !strings.ContainsRune("+-=", r) {
-		return false
+		return key.Binding{}, false
 	}
 	for _, group := range (boardHelp{k: m.keys, book: true}).FullHelp() {
 		for _, b := range group {
 			if key.Matches(k, b) {
-				return true
+				return b, true
 			}
 		}
 	}
-	return key.Matches(k, m.keys.Prev) || key.Matches(k, m.keys.Next)
+	for _, b := range []key.Binding{m.keys.Prev, m.keys.Next} {
+		if key.Matches(k, b) {
+			return b, true
+		}
+	}
+	return key.Binding{}, false
+}
+
+// pendingCommand is the board command that Enter runs when the move box
+// holds one letter that is a command and not a whole move (a, before a3
+// or a4 is typed): the key, its binding (for the help line) and whether
+// there is one.
+func (m *Model) pendingCommand() (tea.KeyMsg, key.Binding, bool) {
+	v := []rune(m.input.Value())
+	if len(v) != 1 {
+		return tea.KeyMsg{}, key.Binding{}, false
+	}
+	k := tea.KeyMsg{Type: tea.KeyRunes, Runes: v}
+	b, ok := m.commandBinding(k)
+	if !ok {
+		return tea.KeyMsg{}, key.Binding{}, false
+	}
+	if _, err := m.pos.ParseMove(string(v)); err == nil {
+		return tea.KeyMsg{}, key.Binding{}, false
+	}
+	return k, b, true
 }
 
 // beginsMove reports whether some legal move of the shown position is

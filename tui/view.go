@@ -324,7 +324,11 @@ func (m *Model) helpLine() string {
 		return pad(m.st.muted.Render("esc closes the dialog • ctrl+c quit"), m.width)
 	}
 	if m.focus == focusInput {
-		return pad(m.help.ShortHelpView(inputHelp{m.keys}.ShortHelp()), m.width)
+		h := inputHelp{k: m.keys}
+		if _, b, ok := m.pendingCommand(); ok {
+			h.command = &b
+		}
+		return pad(m.help.ShortHelpView(h.ShortHelp()), m.width)
 	}
 	return pad(m.help.ShortHelpView(boardHelp{k: m.keys}.ShortHelp()), m.width)
 }
