@@ -74,12 +74,19 @@ func walkCheck(t *testing.T, p *Position, depth int, foreign *[]Move) {
 func TestPositionConsistency(t *testing.T) {
 	ps := allSuitePositions(t)
 	var foreign []Move
+	// Every position to depth 1, a sample to depth 2; under -race a
+	// sample of each (race_test.go).
+	every, deeper := 1, 16
+	if raceBuild {
+		every, deeper = 8, 128
+	}
 	for i, p := range ps {
-		depth := 2
-		if i%16 != 0 { // keep it quick: a deeper walk on a sample
-			depth = 1
+		switch {
+		case i%deeper == 0:
+			walkCheck(t, p, 2, &foreign)
+		case i%every == 0:
+			walkCheck(t, p, 1, &foreign)
 		}
-		walkCheck(t, p, depth, &foreign)
 	}
 }
 
