@@ -109,9 +109,12 @@ func clientFakeConfig(t *testing.T, mode string) Config {
 		Path: exe,
 		Args: []string{"-test.run=^$"},
 		// Generous: a race-instrumented test binary on a loaded machine
-		// can take seconds to start.
-		StartTimeout: 20 * time.Second,
-		ReadyTimeout: 20 * time.Second,
+		// can take seconds to start (one took more than 20 s to say
+		// uciok beside a datagen, a fuzz run and another race run). Only
+		// a broken client waits this long; the tests of a silent engine
+		// set their own.
+		StartTimeout: time.Minute,
+		ReadyTimeout: time.Minute,
 		StopTimeout:  300 * time.Millisecond,
 	}
 }
