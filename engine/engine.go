@@ -75,10 +75,44 @@ type Info struct {
 	// reported by long searches; zero when absent.
 	CurrMove       chess.Move
 	CurrMoveNumber int
-	// String is free text ("info string …"); when set, other fields may be
-	// empty.
+	// String is free text ("info string …"); when set, the report is a
+	// Text and other fields are empty.
 	String string
 }
+
+// InfoKind is what a report is. A search reports three kinds of thing
+// through one callback, as Stockfish's engine facade has one callback for
+// each: Kind tells them apart, so every consumer decides the same way.
+type InfoKind uint8
+
+const (
+	// Progress is a tick while a search runs: counters (nodes, nps, time,
+	// hashfull, tbhits), the depth reached, the root move being searched
+	// (CurrMove), any of them; no line.
+	Progress InfoKind = iota
+	// Line is a full report of one line: depth, score, bound and PV
+	// (MultiPV says which line; 1 or 0 is the best), with the counters.
+	Line
+	// Text is free text from the engine (UCI "info string"); other fields
+	// are empty.
+	Text
+)
+
+// Kind says what the report is: Text when it has a String, Line when it
+// has a PV, Progress otherwise.
+func (in Info) Kind() InfoKind {
+	switch {
+	case in.String != "":
+		return Text
+	case len(in.PV) > 0:
+		return Line
+	}
+	return Progress
+}
+
+// BestLine reports whether in is a Line of the best line (MultiPV 0 or 1):
+// the report a screen takes as the engine's current choice.
+func (in Info) BestLine() bool { return in.Kind() == Line && in.MultiPV <= 1 }
 
 // Limits bound a search. Zero values mean "no limit of that kind"; with no
 // limit at all the search runs until stopped (infinite analysis).

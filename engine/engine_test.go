@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
 )
 
 func TestLimitsString(t *testing.T) {
@@ -88,6 +90,34 @@ func TestLimitsIsZero(t *testing.T) {
 		}
 		if l.IsZero() {
 			t.Errorf("Limits with %s set is zero", typ.Field(i).Name)
+		}
+	}
+}
+
+func TestInfoKind(t *testing.T) {
+	e4, err := chess.NewPosition().ParseUCI("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in   Info
+		kind InfoKind
+		best bool
+	}{
+		{Info{Depth: 12, Score: Score{CP: 30}, PV: []chess.Move{e4}}, Line, true},
+		{Info{Depth: 12, MultiPV: 1, PV: []chess.Move{e4}}, Line, true},
+		{Info{Depth: 12, MultiPV: 2, PV: []chess.Move{e4}}, Line, false},
+		// Stockfish's "info depth 28 currmove e2e4 currmovenumber 1".
+		{Info{Depth: 28, CurrMove: e4, CurrMoveNumber: 1}, Progress, false},
+		{Info{Nodes: 5000, NPS: 100000}, Progress, false},
+		{Info{Depth: 3, Score: Score{CP: 10}, PV: []chess.Move{}}, Progress, false}, // a PV cut to nothing
+		{Info{String: "NNUE evaluation enabled"}, Text, false},
+	} {
+		if k := c.in.Kind(); k != c.kind {
+			t.Errorf("%+v: kind %d, want %d", c.in, k, c.kind)
+		}
+		if b := c.in.BestLine(); b != c.best {
+			t.Errorf("%+v: BestLine %v, want %v", c.in, b, c.best)
 		}
 	}
 }

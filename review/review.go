@@ -224,7 +224,7 @@ func Evaluate(ctx context.Context, a engine.Analyzer, g engine.Game, lim engine.
 	}
 	var last engine.Info
 	res, err := a.Search(ctx, g, lim, func(in engine.Info) {
-		if IsLine(in) {
+		if in.BestLine() {
 			last = in
 			last.PV = append([]chess.Move(nil), in.PV...) // the engine may reuse its slice
 		}
@@ -251,15 +251,9 @@ func Settled(p *chess.Position) (pe PositionEval, over bool) {
 	return PositionEval{}, false
 }
 
-// IsLine reports whether a search report is a principal variation of the
-// best line: the kind of report FromSearch takes as last.
-func IsLine(in engine.Info) bool {
-	return in.String == "" && in.MultiPV <= 1 && len(in.PV) > 0
-}
-
 // FromSearch is the evaluation of p from White's point of view, made from
 // a finished search of p: its result and the last report of its best line
-// (IsLine), used when the result carries none. engineName is for the error
+// (Info.BestLine), used when the result carries none. engineName is for the error
 // of an engine that gave no legal move.
 func FromSearch(p *chess.Position, res engine.Result, last engine.Info, engineName string) (PositionEval, error) {
 	if len(res.Last.PV) > 0 || res.Last.Depth > 0 {

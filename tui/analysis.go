@@ -39,7 +39,7 @@ func (a *analysisPanel) reset() {
 
 // add takes a progress report of a search of pos.
 func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
-	if i.String != "" && len(i.PV) == 0 {
+	if i.Kind() == engine.Text {
 		return
 	}
 	if i.Nodes > 0 || i.Depth > 0 {
@@ -53,7 +53,7 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 		}
 		a.last = i
 	}
-	if len(i.PV) == 0 {
+	if i.Kind() != engine.Line {
 		return
 	}
 	k := max(1, i.MultiPV) - 1

@@ -122,7 +122,7 @@ func (v *reviewView) Update(msg tea.Msg) (View, tea.Cmd) {
 			return v, nil
 		}
 		for _, in := range msg.Infos {
-			if review.IsLine(in) {
+			if in.BestLine() {
 				v.last = in
 			}
 		}

@@ -65,7 +65,7 @@ type suiteRow struct {
 // observe keeps the last report of the principal variation.
 func (r *suiteRow) observe(infos []engine.Info) {
 	for _, in := range infos {
-		if len(in.PV) > 0 && in.MultiPV <= 1 && in.String == "" {
+		if in.BestLine() {
 			r.live, r.hasLive = in, true
 		}
 	}

@@ -70,7 +70,7 @@ func NewTracker(rec *Record) *Tracker { return &Tracker{rec: rec, start: time.No
 // Observe records a progress report; it returns whether the current best
 // move solves the position.
 func (t *Tracker) Observe(info engine.Info) bool {
-	if len(info.PV) == 0 || info.MultiPV > 1 || info.String != "" {
+	if !info.BestLine() {
 		return t.solved
 	}
 	t.last, t.hasLast = info, true

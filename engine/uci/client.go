@@ -517,13 +517,13 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 				// short is still a PV); note the error in the log.
 				c.log.add('!', "squall: "+err.Error())
 			}
-			if in.PV != nil && in.MultiPV <= 1 {
+			if in.BestLine() {
 				res.Last = in
 			}
 			switch {
 			case in.Nodes > 0:
 				counters = in
-			case in.PV == nil && in.String == "":
+			case in.Kind() == engine.Progress:
 				// A line without counters, as Stockfish's "info depth N
 				// currmove …": consumers would show its depth with zero
 				// nodes and time. Reported as the built-in engine

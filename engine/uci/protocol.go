@@ -19,7 +19,7 @@ import (
 // that are zero are left out, except that a line with a depth always carries
 // its score. chess960 selects "king takes rook" castling in the PV.
 func FormatInfo(info engine.Info, chess960 bool) string {
-	if info.String != "" {
+	if info.Kind() == engine.Text {
 		return "info string " + info.String
 	}
 	var b strings.Builder

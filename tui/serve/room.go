@@ -499,10 +499,13 @@ func (r *Room) follow(s *live.Search, end chan struct{}) {
 // addLocked records a search report. Reports without a PV keep the
 // panel's counters moving during long iterations.
 func (r *Room) addLocked(info engine.Info) {
-	if info.String != "" || (len(info.PV) == 0 && info.Nodes == 0 && info.CurrMove == chess.NullMove) {
+	switch info.Kind() {
+	case engine.Text:
 		return
-	}
-	if len(info.PV) == 0 {
+	case engine.Progress:
+		if info.Nodes == 0 && info.CurrMove == chess.NullMove {
+			return // nothing the stats line shows
+		}
 		r.progress = info
 		r.changedLocked()
 		return
