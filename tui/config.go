@@ -19,8 +19,8 @@ type Settings struct {
 	Pieces string // "glyphs" or "letters"
 	Board  string // "auto", "small", "large"
 	Score  string // "white" or "side"
-	// Engine is "builtin" or an external UCI command line (program and
-	// arguments, split on spaces).
+	// Engine is "squall" (the built-in engine) or an external UCI command
+	// line (program and arguments, quoted as a shell would), as --engine.
 	Engine  string
 	Threads int
 	Hash    int // MB
@@ -37,7 +37,7 @@ type Settings struct {
 // DefaultSettings are used for anything the file does not set.
 func DefaultSettings() Settings {
 	return Settings{Theme: "classic", Pieces: "glyphs", Board: "auto", Score: "white",
-		Engine: "builtin", Threads: 1, Hash: 64, Level: DefaultLevel, Clock: "none"}
+		Engine: "squall", Threads: 1, Hash: 64, Level: DefaultLevel, Clock: "none"}
 }
 
 // ParseSettings reads a config file over the defaults. Errors name the line;
@@ -91,6 +91,9 @@ func ParseSettings(r io.Reader) (Settings, error) {
 			s.Score = v
 		case "engine":
 			s.Engine = v
+			if strings.EqualFold(v, "builtin") {
+				s.Engine = "squall" // the name config files had before --engine took "squall"
+			}
 		case "threads":
 			s.Threads, err = num()
 		case "hash":

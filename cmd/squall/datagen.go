@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +12,8 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/opening"
-	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tune"
-	"github.com/squall-chess/squall/engine/uci"
 )
 
 // runDatagen plays fast self-play games and appends their quiet positions,
@@ -29,10 +29,36 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	random := fs.Int("random-plies", 2, "random moves after the opening position, for variety")
 	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
 	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
-	external := fs.String("uci", "", "play with this external UCI engine (path and arguments) instead of Squall's searcher")
+	var ef spec.Flags
+	ef.Register(fs, "the engine that plays the games")
+	external := fs.String("uci", "", "an external UCI engine (as --engine)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *external != "" {
+		if ef.Given() > 0 {
+			return errors.New("give the engine with --engine or with --uci, not both")
+		}
+		if err := ef.AddCommand(*external); err != nil {
+			return err
+		}
+	}
+	sp, err := ef.Spec(spec.Builtin)
+	if err != nil {
+		return err
+	}
+	// One game per engine, each single-threaded: games run in parallel
+	// instead. A small table suits the tiny node budget (for the built-in
+	// engine; an external one keeps its own).
+	defaults := spec.Int("Threads", 1)
+	if sp.IsBuiltin() {
+		defaults = append(defaults, spec.Int("Hash", 8)...)
+	}
+	probe, err := sp.Open(context.Background(), defaults...) // a bad command or option stops here, not in every game
+	if err != nil {
+		return err
+	}
+	probe.Close()
 	starts, err := opening.LoadStarts(*openings)
 	if err != nil {
 		return err
@@ -65,32 +91,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 		},
 	}
 	fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
-	newEngine := func() (engine.Analyzer, error) {
-		// One game per searcher, each single-threaded: games run in
-		// parallel instead. A small table suits the tiny node budget.
-		s := search.New()
-		if err := s.SetOption("Hash", "8"); err != nil {
-			return nil, err
-		}
-		return s, nil
-	}
-	if *external != "" {
-		path, args, err := uci.ParseCommand(*external)
-		if err != nil {
-			return fmt.Errorf("--uci: %w", err)
-		}
-		newEngine = func() (engine.Analyzer, error) {
-			c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
-			if err != nil {
-				return nil, err
-			}
-			if err := c.SetOption("Threads", "1"); err != nil {
-				c.Close()
-				return nil, err
-			}
-			return c, nil
-		}
-	}
+	newEngine := func() (engine.Analyzer, error) { return sp.Open(ctx, defaults...) }
 	err = d.Run(ctx, newEngine, f)
 	fmt.Fprintln(stderr)
 	if err != nil {

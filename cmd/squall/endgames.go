@@ -14,8 +14,8 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
-	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -24,7 +24,7 @@ import (
 // with Squall to move, counting the won ones converted and the drawn ones
 // held.
 func runEndgames(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--opponent CMD] [--no-tb] [--pgn OUT]", stderr)
+	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--engine CMD]... [--option [N:]K=V]... [--no-tb] [--pgn OUT]", stderr)
 	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
 	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
@@ -32,10 +32,11 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	count := fs.Int("count", 20, "positions per material given with -material, or in all")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
 	moveTime := fs.Duration("movetime", time.Second, "time per move for both engines")
-	opponent := fs.String("opponent", "/usr/games/stockfish", "the other engine's UCI command line")
-	var oppOpts, ownOpts optionList
-	fs.Var(&oppOpts, "o2", "option Name=Value for the opponent (repeatable)")
-	fs.Var(&ownOpts, "o1", "option Name=Value for Squall (repeatable)")
+	var ef spec.Flags
+	ef.Register(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
+	opponent := fs.String("opponent", "", "the opponent (as the second --engine)")
+	fs.Func("o1", "option Name=Value for the engine tested (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
+	fs.Func("o2", "option Name=Value for the opponent (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
 	if err := fs.Parse(args); err != nil {
@@ -44,6 +45,17 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 || *tbPath == "" || *count < 1 || (*want != "win" && *want != "draw") {
 		fs.Usage()
 		return errors.New("want --syzygy, a positive --count and --want win or draw")
+	}
+	if *opponent != "" && ef.Given() > 0 {
+		return errors.New("give the opponent with --engine or with --opponent, not both")
+	}
+	defaultOpponent := "/usr/games/stockfish"
+	if *opponent != "" {
+		defaultOpponent = *opponent
+	}
+	specs, err := ef.Specs(2, spec.Builtin, defaultOpponent)
+	if err != nil {
+		return err
 	}
 	tb, err := tablebase.Open(filepath.SplitList(*tbPath)...)
 	if err != nil {
@@ -114,19 +126,26 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
 	}
-	if !*noTB {
-		ownOpts = append(ownOpts, [2]string{"SyzygyPath", *tbPath})
-	}
-	oppPath, oppArgs, err := uci.ParseCommand(*opponent)
-	if err != nil {
-		return fmt.Errorf("--opponent: %w", err)
+	if specs[0].IsBuiltin() {
+		// Squall runs as a UCI child, as a GUI would run it: the
+		// tables' root move filtering is the UCI server's.
+		specs[0].Command = "'" + strings.ReplaceAll(exe, "'", `'\''`) + "' uci"
+		if !*noTB {
+			specs[0].Options = append([]spec.Option{{Name: "SyzygyPath", Value: *tbPath}}, specs[0].Options...)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	own, err := matchPlayer(ctx, specs[0], "Squall")
+	if err != nil {
+		return fmt.Errorf("engine 1: %w", err)
+	}
+	opp, err := matchPlayer(ctx, specs[1], "")
+	if err != nil {
+		return fmt.Errorf("engine 2: %w", err)
+	}
 	cfg := match.Config{
-		// Squall runs as a UCI child, as a GUI would run it: the tables'
-		// root move filtering is the UCI server's.
-		Players:     [2]match.Player{uciPlayer(ctx, exe, []string{"uci"}, "Squall", ownOpts), uciPlayer(ctx, oppPath, oppArgs, "", oppOpts)},
+		Players:     [2]match.Player{own, opp},
 		Openings:    starts,
 		Games:       len(starts),
 		MoveTime:    *moveTime,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,41 +17,23 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/engine/opening"
-	"github.com/squall-chess/squall/engine/search"
-	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-// builtinEngine is the -e1/-e2 value that means Squall's own searcher,
-// run in this process rather than as a UCI child.
-const builtinEngine = "squall"
-
-// optionList collects repeated "-o1 Name=Value" flags.
-type optionList [][2]string
-
-func (o *optionList) String() string { return fmt.Sprint(*o) }
-
-func (o *optionList) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(k) == "" {
-		return fmt.Errorf("%q is not Name=Value", s)
-	}
-	*o = append(*o, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
-	return nil
-}
-
 // runMatch plays an engine-versus-engine match and prints the score, the
 // Elo difference with its 95% error and, with -sprt, the test's progress.
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "usage: squall match -e1 CMD|squall -e2 CMD|squall [-o1 K=V]... [-o2 K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stderr)
-	e1 := fs.String("e1", builtinEngine, `first engine: "squall" (built in) or a UCI command line`)
-	e2 := fs.String("e2", builtinEngine, `second engine: "squall" (built in) or a UCI command line`)
+	fs := newFlagSet("match", "usage: squall match [--engine CMD|squall]... [--option [N:]K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stderr)
+	var ef spec.Flags
+	ef.Register(fs, "the engines, first then second")
+	e1 := fs.String("e1", "", "the first engine (as the first --engine)")
+	e2 := fs.String("e2", "", "the second engine (as the second --engine)")
 	n1 := fs.String("n1", "", "name of the first engine (default: the engine's own)")
 	n2 := fs.String("n2", "", "name of the second engine (default: the engine's own)")
-	var o1, o2 optionList
-	fs.Var(&o1, "o1", "option Name=Value for the first engine (repeatable)")
-	fs.Var(&o2, "o2", "option Name=Value for the second engine (repeatable)")
+	fs.Func("o1", "option Name=Value for the first engine (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
+	fs.Func("o2", "option Name=Value for the second engine (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
 	tcFlag := fs.String("tc", "10+0.1", "time control: base+increment in seconds")
 	margin := fs.Duration("margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to this many nodes")
@@ -88,13 +71,20 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	p1, err := matchPlayer(ctx, *e1, *n1, o1)
-	if err != nil {
-		return fmt.Errorf("-e1: %w", err)
+	if (*e1 != "" || *e2 != "") && ef.Given() > 0 {
+		return errors.New("give the engines with --engine or with -e1/-e2, not both")
 	}
-	p2, err := matchPlayer(ctx, *e2, *n2, o2)
+	specs, err := ef.Specs(2, cmp.Or(*e1, spec.Builtin), cmp.Or(*e2, spec.Builtin))
 	if err != nil {
-		return fmt.Errorf("-e2: %w", err)
+		return err
+	}
+	p1, err := matchPlayer(ctx, specs[0], *n1)
+	if err != nil {
+		return fmt.Errorf("engine 1: %w", err)
+	}
+	p2, err := matchPlayer(ctx, specs[1], *n2)
+	if err != nil {
+		return fmt.Errorf("engine 2: %w", err)
 	}
 	cfg := match.Config{
 		Players: [2]match.Player{p1, p2}, Openings: starts, Games: *games,
@@ -127,42 +117,16 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	return runErr
 }
 
-// matchPlayer makes a Player for an -e flag: the built-in searcher in
-// process, or a UCI engine started from the command line.
-func matchPlayer(ctx context.Context, cmd, name string, opts optionList) (match.Player, error) {
-	if strings.TrimSpace(cmd) == builtinEngine {
-		return match.Player{Name: name, New: func() (engine.Analyzer, error) {
-			return applyOptions(search.New(), opts)
-		}}, nil
-	}
-	path, args, err := uci.ParseCommand(cmd)
+// matchPlayer makes a Player that opens s for each game. The engine is
+// opened once here first, so that a command that does not start or an
+// option it refuses is an error before the match, not a lost game.
+func matchPlayer(ctx context.Context, s spec.Spec, name string) (match.Player, error) {
+	a, err := s.Open(ctx)
 	if err != nil {
 		return match.Player{}, err
 	}
-	return uciPlayer(ctx, path, args, name, opts), nil
-}
-
-// uciPlayer makes a Player that starts the UCI engine path with args and
-// sets opts on it.
-func uciPlayer(ctx context.Context, path string, args []string, name string, opts optionList) match.Player {
-	return match.Player{Name: name, New: func() (engine.Analyzer, error) {
-		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
-		if err != nil {
-			return nil, err
-		}
-		return applyOptions(c, opts)
-	}}
-}
-
-// applyOptions sets opts on a fresh engine, closing it if one is refused.
-func applyOptions(a engine.Analyzer, opts optionList) (engine.Analyzer, error) {
-	for _, o := range opts {
-		if err := a.SetOption(o[0], o[1]); err != nil {
-			a.Close()
-			return nil, fmt.Errorf("option %s=%s: %w", o[0], o[1], err)
-		}
-	}
-	return a, nil
+	a.Close()
+	return match.Player{Name: name, New: func() (engine.Analyzer, error) { return s.Open(ctx) }}, nil
 }
 
 // parseSPRTFlag reads "elo0,elo1[,alpha,beta]" or ParseSPRT's key=value

@@ -15,7 +15,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -43,6 +43,7 @@ type serveOptions struct {
 	fen     string
 	threads int
 	hash    int
+	engine  spec.Flags
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
@@ -63,6 +64,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
+	o.engine.Register(fs, "the rooms' engine (default squall)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -80,8 +82,19 @@ func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 			return o, errors.New("--fen needs a room to show it in (--room)")
 		}
 	}
-	threads, hash := o.threads, o.hash
-	o.cfg.NewAnalyzer = func() (engine.Analyzer, error) { return newServeEngine(threads, hash) }
+	sp, err := o.engine.Spec(spec.Builtin)
+	if err != nil {
+		return o, err
+	}
+	defaults := append(spec.Int("Threads", o.threads), spec.Int("Hash", o.hash)...)
+	// Opened once now, so that a command that does not start or an option
+	// it refuses stops the server at its start, not each room later.
+	a, err := sp.Open(context.Background(), defaults...)
+	if err != nil {
+		return o, err
+	}
+	a.Close()
+	o.cfg.NewAnalyzer = func() (engine.Analyzer, error) { return sp.Open(context.Background(), defaults...) }
 	return o, nil
 }
 
@@ -92,19 +105,6 @@ func defaultHostKey() string {
 		return filepath.Join(d, "host_ed25519")
 	}
 	return "squall_host_ed25519"
-}
-
-// newServeEngine makes one room's engine: the built-in searcher with the
-// thread and hash settings of the command line.
-func newServeEngine(threads, hashMB int) (engine.Analyzer, error) {
-	s := search.New()
-	for name, v := range map[string]int{"Threads": threads, "Hash": hashMB} {
-		if err := s.SetOption(name, strconv.Itoa(v)); err != nil {
-			s.Close()
-			return nil, fmt.Errorf("engine option %s=%d: %w", name, v, err)
-		}
-	}
-	return s, nil
 }
 
 // serveUntil runs the server until ctx ends, then shuts it down telling

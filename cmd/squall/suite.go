@@ -19,8 +19,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/engine/live"
-	"github.com/squall-chess/squall/engine/search"
-	"github.com/squall-chess/squall/engine/uci"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
 )
@@ -33,7 +32,7 @@ type searchFlags struct {
 	nodes    uint64
 	threads  int
 	hash     int
-	engine   string
+	engine   spec.Flags
 	// defaultMoveTime is the limit when no flag gives one.
 	defaultMoveTime time.Duration
 }
@@ -47,7 +46,7 @@ func (f *searchFlags) add(fs *flag.FlagSet, defaultMoveTime time.Duration) {
 	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
 	fs.IntVar(&f.threads, "threads", 1, "search threads")
 	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
-	fs.StringVar(&f.engine, "engine", "", `UCI engine command line, e.g. "/usr/games/stockfish" (default: the built-in engine)`)
+	f.engine.Register(fs, "the engine (default squall)")
 }
 
 // suiteFlags are the options of `squall suite`.
@@ -96,7 +95,7 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	a, err := openAnalyzer(ctx, f.searchFlags)
+	a, err := openAnalyzer(ctx, &f.searchFlags)
 	if err != nil {
 		return err
 	}
@@ -207,44 +206,14 @@ func (f searchFlags) limits() (engine.Limits, error) {
 	return engine.Limits{MoveTime: f.movetime, Depth: f.depth, Nodes: f.nodes}, nil
 }
 
-// openAnalyzer starts the engine the flags ask for and applies
-// --threads/--hash.
-func openAnalyzer(ctx context.Context, f searchFlags) (engine.Analyzer, error) {
-	var a engine.Analyzer
-	if f.engine == "" {
-		a = search.New()
-	} else {
-		path, args, err := uci.ParseCommand(f.engine)
-		if err != nil {
-			return nil, fmt.Errorf("--engine: %w", err)
-		}
-		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
-		if err != nil {
-			return nil, fmt.Errorf("starting %s: %w", f.engine, err)
-		}
-		a = c
+// openAnalyzer starts the engine the flags ask for, with --threads and
+// --hash before its --option settings.
+func openAnalyzer(ctx context.Context, f *searchFlags) (engine.Analyzer, error) {
+	sp, err := f.engine.Spec(spec.Builtin)
+	if err != nil {
+		return nil, err
 	}
-	set := func(name string, v int) error {
-		for _, o := range a.Options() {
-			if strings.EqualFold(o.Name, name) {
-				return a.SetOption(o.Name, strconv.Itoa(v))
-			}
-		}
-		return nil // the engine has no such option: leave it be
-	}
-	if f.threads > 1 {
-		if err := set("Threads", f.threads); err != nil {
-			a.Close()
-			return nil, fmt.Errorf("threads: %w", err)
-		}
-	}
-	if f.hash > 0 {
-		if err := set("Hash", f.hash); err != nil {
-			a.Close()
-			return nil, fmt.Errorf("hash: %w", err)
-		}
-	}
-	return a, nil
+	return sp.Open(ctx, append(spec.Int("Threads", f.threads), spec.Int("Hash", f.hash)...)...)
 }
 
 func label(o epd.Outcome) string {

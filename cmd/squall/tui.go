@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,9 +19,8 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
-	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -42,7 +40,8 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
 	fen := fs.String("fen", "", "start from this position")
 	scoreSide := fs.Bool("score-side", false, "show scores from the side to move (default: White's view)")
-	engineCmd := fs.String("engine", "", "UCI engine `CMD` to play and analyse with instead of the built-in one, e.g. /usr/games/stockfish (default from config)")
+	var ef spec.Flags
+	ef.Register(fs, "the engine to play and analyse with (default from config, else squall)")
 	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
 	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
 	bc := broadcastFlags(fs)
@@ -160,8 +159,9 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	if *engineCmd != "" {
-		set.Engine = *engineCmd // for this run only, like --book: not saved to the config
+	sp, err := ef.Spec(set.Engine) // --engine for this run only, like --book: not saved to the config
+	if err != nil {
+		return err
 	}
 	if *bookPath != "" {
 		set.Book = *bookPath
@@ -194,9 +194,12 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		opt.Publish = b.Broadcast.Publish
 	}
 
-	eng, engErr := newEngine(set)
-	if engErr != nil {
+	eng, engErr := newEngine(sp, set)
+	if errors.Is(engErr, errFellBack) {
 		warn(engErr.Error())
+	} else if engErr != nil {
+		b.stop()
+		return engErr
 	}
 	if tb, ok := eng.(interface {
 		SetTablebase(*tablebase.Tablebase, int, bool)
@@ -350,45 +353,38 @@ func (b *tuiBroadcast) stop() error {
 	return err
 }
 
-// newEngine starts the configured engine: Squall's own searcher, or an
-// external UCI engine given by its command line. An external engine that
-// fails to start is replaced by the built-in one, and the error says so.
-func newEngine(set tui.Settings) (engine.Analyzer, error) {
-	var a engine.Analyzer
-	var failed error
-	if set.Engine != "" && set.Engine != "builtin" {
-		c, err := startUCI(set.Engine)
-		if err != nil {
-			failed = fmt.Errorf("engine %q did not start (%v): playing with the built-in engine", set.Engine, err)
-		} else {
-			a = c
-		}
-	}
-	if a == nil {
-		a = search.New()
-	}
-	for _, o := range a.Options() {
-		switch {
-		case strings.EqualFold(o.Name, "Threads") && set.Threads > 0:
-			_ = a.SetOption(o.Name, strconv.Itoa(set.Threads))
-		case strings.EqualFold(o.Name, "Hash") && set.Hash > 0:
-			_ = a.SetOption(o.Name, strconv.Itoa(set.Hash))
-		case strings.EqualFold(o.Name, "SyzygyPath") && set.Syzygy != "":
-			// An external engine that probes tables gets the board's.
-			_ = a.SetOption(o.Name, set.Syzygy)
-		}
-	}
-	return a, failed
-}
+// errFellBack marks newEngine's report that the board plays with the
+// built-in engine because the one asked for did not start.
+var errFellBack = errors.New("playing with the built-in engine")
 
-func startUCI(cmdline string) (engine.Analyzer, error) {
-	path, args, err := uci.ParseCommand(cmdline)
+// newEngine starts the engine of sp with the board's settings (threads,
+// hash, and the board's tables as SyzygyPath where the engine has one),
+// then sp's options. An external engine that does not start is replaced by
+// the built-in one and the error, wrapping errFellBack, says so (the board
+// shows it); an option the engine refuses is an error, as on every
+// command.
+func newEngine(sp spec.Spec, set tui.Settings) (engine.Analyzer, error) {
+	defaults := append(spec.Int("Threads", set.Threads), spec.Int("Hash", set.Hash)...)
+	if set.Syzygy != "" {
+		defaults = append(defaults, spec.Option{Name: "SyzygyPath", Value: set.Syzygy})
+	}
+	opts := sp.Options
+	sp.Options = nil
+	a, err := sp.Open(context.Background(), defaults...)
 	if err != nil {
+		failed := fmt.Errorf("engine %q did not start (%v): %w", sp.Command, err, errFellBack)
+		// The options were meant for the engine that failed: the
+		// built-in one plays with its defaults.
+		if a, err = (spec.Spec{Command: spec.Builtin}).Open(context.Background(), defaults...); err != nil {
+			return nil, err
+		}
+		return a, failed
+	}
+	if err := spec.Apply(a, opts); err != nil {
+		a.Close()
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	return uci.Start(ctx, uci.Config{Path: path, Args: args})
+	return a, nil
 }
 
 // terminalLook is the renderer for stdout and the theme to draw with:

@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/epd"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui"
 )
@@ -181,7 +182,7 @@ func TestTUIBroadcast(t *testing.T) {
 // that says so is returned for the board to show (it was printed to
 // stderr, behind the board).
 func TestEngineFallback(t *testing.T) {
-	a, err := newEngine(tui.Settings{Engine: "/no/such/engine --uci"})
+	a, err := newEngine(spec.Spec{Command: "/no/such/engine --uci", Options: []spec.Option{{Name: "Contempt", Value: "10"}}}, tui.Settings{Threads: 1, Hash: 16})
 	if a == nil {
 		t.Fatal("no engine at all")
 	}
@@ -189,7 +190,7 @@ func TestEngineFallback(t *testing.T) {
 	if !strings.HasPrefix(a.Name(), "Squall") {
 		t.Errorf("fell back to %q, want the built-in engine", a.Name())
 	}
-	if err == nil || !strings.Contains(err.Error(), "/no/such/engine") || !strings.Contains(err.Error(), "built-in") {
+	if !errors.Is(err, errFellBack) || !strings.Contains(err.Error(), "/no/such/engine") || !strings.Contains(err.Error(), "built-in") {
 		t.Errorf("error %v does not name the engine and the fallback", err)
 	}
 }
