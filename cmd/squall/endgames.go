@@ -31,7 +31,7 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	want := fs.String("want", "win", "win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
 	count := fs.Int("count", 20, "positions per material given with -material, or in all")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
-	moveTime := fs.Duration("movetime", time.Second, "time per move for both engines")
+	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
 	var ef spec.Flags
 	ef.Register(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
 	opponent := fs.String("opponent", "", "the opponent (as the second --engine)")

@@ -41,7 +41,7 @@ type searchFlags struct {
 // given.
 func (f *searchFlags) add(fs *flag.FlagSet, defaultMoveTime time.Duration) {
 	f.defaultMoveTime = defaultMoveTime
-	fs.DurationVar(&f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
+	durationVar(fs, &f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
 	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
 	fs.IntVar(&f.threads, "threads", 1, "search threads")

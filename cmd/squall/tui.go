@@ -34,7 +34,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	board := fs.String("board", "", "board size: auto, small or large")
 	mode := fs.String("mode", "engine", "engine (play the engine), watch (engine vs engine), humans, analysis")
 	black := fs.Bool("black", false, "play Black against the engine")
-	pace := fs.Duration("pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
+	pace := durationFlag(fs, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
 	level := fs.Int("level", 0, fmt.Sprintf("engine level 1-%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
 	clock := fs.String("clock", "", "time control MINUTES+INCREMENT, e.g. 5+3 (default none)")
 	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
