@@ -7,7 +7,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine/book"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
+	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -27,12 +29,57 @@ type knowledge struct {
 	sans      []string         // their SAN
 	bookSel   int              // the book move under consideration (b, B)
 	weightSum int
-	hasTB     bool
-	wdl, dtz  int // Syzygy values for the side to move
-	hasDTZ    bool
+	// The Syzygy verdict comes later, from a command (tbMsg): a DTZ probe
+	// may read and decompress table blocks from disk, which Update must not
+	// wait for. tbWant says the shown position is to be probed, tbAsked
+	// that the command has been issued.
+	tbWant, tbAsked bool
+	hasTB           bool
+	wdl, dtz        int // Syzygy values for the side to move
+	hasDTZ          bool
 }
 
-// lookUp gathers the knowledge of the shown position.
+// tbMsg is the Syzygy verdict of the position whose key it carries.
+type tbMsg struct {
+	key           uint64
+	wdl, dtz      int
+	hasTB, hasDTZ bool
+}
+
+// probeTB probes p (a copy the command owns) off the Update goroutine.
+func probeTB(tb *tablebase.Tablebase, p *chess.Position) tea.Cmd {
+	return func() tea.Msg {
+		msg := tbMsg{key: p.Key()}
+		msg.wdl, msg.hasTB = tb.ProbeWDL(p)
+		if msg.hasTB {
+			msg.dtz, msg.hasDTZ = tb.ProbeDTZ(p)
+		}
+		return msg
+	}
+}
+
+// askTables issues the probe of the shown position, once.
+func (m *Model) askTables() tea.Cmd {
+	if !m.know.tbWant || m.know.tbAsked {
+		return nil
+	}
+	m.know.tbAsked = true
+	return probeTB(m.opt.Tablebase, m.pos.Clone())
+}
+
+// handleTB takes a verdict if it is the shown position's; one for a
+// position left meanwhile is dropped.
+func (m *Model) handleTB(msg tbMsg) {
+	if msg.key != m.pos.Key() || !m.know.tbWant {
+		return
+	}
+	m.know.hasTB, m.know.wdl = msg.hasTB, msg.wdl
+	m.know.hasDTZ, m.know.dtz = msg.hasDTZ, msg.dtz
+}
+
+// lookUp gathers the knowledge of the shown position: the opening and the
+// book's moves at once (both in memory), the tables' verdict by a command
+// (askTables).
 func (m *Model) lookUp() knowledge {
 	var k knowledge
 	k.opening, k.hasOpen = opening.Name(m.tree.Start, m.tree.Line(m.cur))
@@ -49,12 +96,7 @@ func (m *Model) lookUp() knowledge {
 	}
 	// A finished position needs no table: the status line says how it
 	// ended. ProbeWDL itself refuses castling rights and too many pieces.
-	if tb := m.opt.Tablebase; tb != nil && m.pos.HasLegalMoves() {
-		k.wdl, k.hasTB = tb.ProbeWDL(m.pos)
-		if k.hasTB {
-			k.dtz, k.hasDTZ = tb.ProbeDTZ(m.pos)
-		}
-	}
+	k.tbWant = m.opt.Tablebase != nil && m.pos.HasLegalMoves()
 	return k
 }
 
@@ -195,7 +237,10 @@ func (m *Model) markBookMove() tea.Cmd {
 	// Effective weights and order follow the marks: look again, keeping
 	// the same move under consideration.
 	sel := m.know.cands[m.know.bookSel].Move
-	m.know = m.lookUp()
+	again := m.lookUp()
+	again.tbWant, again.tbAsked = k.tbWant, k.tbAsked // the same position: its verdict stands
+	again.hasTB, again.wdl, again.hasDTZ, again.dtz = k.hasTB, k.wdl, k.hasDTZ, k.dtz
+	m.know = again
 	for i, c := range m.know.cands {
 		if c.Move == sel {
 			m.know.bookSel = i

@@ -155,7 +155,7 @@ func TestTablebaseLine(t *testing.T) {
 		{"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", ""},       // stalemate: nothing to probe
 		{"8/8/8/8/8/8/8/K1k5 w - - 0 1", "TB: draw"}, // two kings
 	} {
-		m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, c.fen), Tablebase: tb})
+		m := tablesAnswer(t, newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, c.fen), Tablebase: tb}))
 		p := panelText(m)
 		got := ""
 		for _, l := range strings.Split(p, "\n") {
@@ -168,8 +168,8 @@ func TestTablebaseLine(t *testing.T) {
 		}
 	}
 	// 1. Qxb6: king and queen against a bare king, Black to move, lost.
-	m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, "8/8/1n6/8/7K/8/3k4/1Q6 w - - 0 1"), Tablebase: tb})
-	m = playAll(t, m, "Qxb6")
+	m := tablesAnswer(t, newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, "8/8/1n6/8/7K/8/3k4/1Q6 w - - 0 1"), Tablebase: tb}))
+	m = tablesAnswer(t, playAll(t, m, "Qxb6"))
 	if p := panelText(m); !strings.Contains(p, "\nTB: loss, DTZ ") {
 		t.Errorf("after 1. Qxb6 Black should be lost:\n%s", p)
 	}
@@ -180,10 +180,44 @@ func TestTablebaseLine(t *testing.T) {
 	}
 }
 
+// tablesAnswer delivers the Syzygy probe of the shown position that Update
+// asked for by a command (send drops commands): the answer the command
+// would bring.
+func tablesAnswer(t *testing.T, m Model) Model {
+	t.Helper()
+	if !m.know.tbWant {
+		return m
+	}
+	if !m.know.tbAsked {
+		t.Fatal("the shown position wants a tablebase probe, and Update did not ask for it")
+	}
+	return send(m, probeTB(m.opt.Tablebase, m.pos.Clone())())
+}
+
+// TestTablebaseProbeAsync: the probe runs in a command, not in Update, and
+// a verdict for a position left meanwhile is not shown on another.
+func TestTablebaseProbeAsync(t *testing.T) {
+	tb := openTables(t)
+	m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: tb})
+	if strings.Contains(panelText(m), "TB:") {
+		t.Fatal("TB line before the probe's answer: the probe ran inside Update")
+	}
+	stale := probeTB(tb, m.pos.Clone())() // the start position's verdict, delivered late
+	m = playAll(t, m, "Qxb6")
+	m = send(m, stale)
+	if strings.Contains(panelText(m), "TB: win") {
+		t.Errorf("the previous position's verdict is shown after 1. Qxb6:\n%s", panelText(m))
+	}
+	m = tablesAnswer(t, m)
+	if !strings.Contains(panelText(m), "TB: loss") {
+		t.Errorf("after the answer:\n%s", panelText(m))
+	}
+}
+
 // TestGoldenTablebase: the tablebase line of a won ending, at 80×24.
 func TestGoldenTablebase(t *testing.T) {
 	tb := openTables(t)
-	m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: tb})
+	m := tablesAnswer(t, newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: tb}))
 	golden(t, "tablebase", m.View())
 }
 

@@ -29,6 +29,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.unpublished {
 		m.publish()
 	}
+	if probe := m.askTables(); probe != nil {
+		cmd = tea.Batch(cmd, probe)
+	}
 	return m, cmd
 }
 
@@ -48,6 +51,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case bookMsg:
 		cmd := m.handleBook(msg)
 		return m, cmd
+	case tbMsg:
+		m.handleTB(msg)
+		return m, nil
 	case pacedMoveMsg:
 		cmd := m.handlePaced(msg)
 		return m, cmd
