@@ -85,9 +85,6 @@ func (b boardView) render(st *styles, g boardGeom, sc boardScene) string {
 // lastTo is where a move's piece lands (the king's square for castling).
 func lastTo(m chess.Move) chess.Square { return boardview.Landing(m) }
 
-// winningChances maps centipawns to White's winning chances in [-1, 1].
-func winningChances(cp int) float64 { return boardview.WinningChances(cp) }
-
 // renderEvalBar draws a bar of the given height: White's share from the
 // bottom (from the top when the board is flipped). chances is White's
 // winning chances in [-1, 1].

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,17 +18,6 @@ import (
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/tui/livecmd"
 )
-
-func TestWinningChances(t *testing.T) {
-	for _, c := range []struct {
-		cp   int
-		want float64
-	}{{0, 0}, {100, 0.1819}, {-100, -0.1819}, {300, 0.5021}, {1000, 0.9509}} {
-		if got := winningChances(c.cp); math.Abs(got-c.want) > 1e-3 {
-			t.Errorf("winningChances(%d) = %.4f, want %.4f", c.cp, got, c.want)
-		}
-	}
-}
 
 func TestIllegalMoveAndNavigation(t *testing.T) {
 	m := newTestModel(t, Options{Mode: Analysis})

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -137,23 +138,10 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 
 // whiteChances is the eval bar's fill from the best line.
 func (m *Model) whiteChances() float64 {
-	if m.pos.IsCheckmate() {
-		if m.pos.SideToMove() == chess.White {
-			return -1
-		}
-		return 1
+	if b := m.panel.best(); b != nil {
+		return boardview.BarChances(m.pos, &b.info.Score)
 	}
-	b := m.panel.best()
-	if b == nil {
-		return 0
-	}
-	if b.white.Mate > 0 {
-		return 1
-	}
-	if b.white.Mate < 0 {
-		return -1
-	}
-	return winningChances(b.white.CP)
+	return boardview.BarChances(m.pos, nil)
 }
 
 // sidePanel is players and clocks, analysis and the move list — or the open

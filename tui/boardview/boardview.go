@@ -318,6 +318,26 @@ func ScoreChances(white engine.Score) float64 {
 	return WinningChances(white.CP)
 }
 
+// BarChances is the eval bar's fill for position p given its best line's
+// score (from the side to move; nil when there is no line yet): -1 or +1
+// when the side to move is mated, 0 without a line, else ScoreChances
+// from White's point of view. The board and the SSH rooms both draw it.
+func BarChances(p *chess.Position, best *engine.Score) float64 {
+	switch {
+	case p.IsCheckmate() && p.SideToMove() == chess.White:
+		return -1
+	case p.IsCheckmate():
+		return 1
+	case best == nil:
+		return 0
+	}
+	white := *best
+	if p.SideToMove() == chess.Black {
+		white = white.Negate()
+	}
+	return ScoreChances(white)
+}
+
 // EvalBar draws a bar one cell wide and height lines high: White's share
 // (chances is White's winning chances in [-1, 1]) from the bottom, or from
 // the top when the board is flipped, so it grows from White's side.

@@ -352,3 +352,46 @@ func BenchmarkBoard(b *testing.B) {
 		_ = pt.Board(sc, Size{7, 3})
 	}
 }
+
+// TestWinningChancesValues: lichess's figures for its eval bar.
+func TestWinningChancesValues(t *testing.T) {
+	for _, c := range []struct {
+		cp   int
+		want float64
+	}{{0, 0}, {100, 0.1819}, {-100, -0.1819}, {300, 0.5021}, {1000, 0.9509}} {
+		if got := WinningChances(c.cp); math.Abs(got-c.want) > 1e-3 {
+			t.Errorf("WinningChances(%d) = %.4f, want %.4f", c.cp, got, c.want)
+		}
+	}
+}
+
+// TestBarChances: the one fill the board and the rooms draw — the side
+// to move's score turned to White's view, mates at the ends, a mated side
+// to move without any line, nothing without a line.
+func TestBarChances(t *testing.T) {
+	pos := func(fen string) *chess.Position {
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	black := pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+	for _, c := range []struct {
+		name string
+		p    *chess.Position
+		best *engine.Score
+		want float64
+	}{
+		{"no line", chess.NewPosition(), nil, 0},
+		{"White +3", chess.NewPosition(), &engine.Score{CP: 300}, WinningChances(300)},
+		{"Black to move +3", black, &engine.Score{CP: 300}, WinningChances(-300)},
+		{"Black mates", black, &engine.Score{Mate: 2}, -1},
+		{"White is mated", pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"), nil, -1},
+		{"Black is mated", pos("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"), nil, 1},
+	} {
+		if got := BarChances(c.p, c.best); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

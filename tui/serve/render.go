@@ -146,23 +146,12 @@ func (m *sessionModel) boardWithBar(s *Snapshot) string {
 	return b.String()
 }
 
-// whiteChances is the eval bar's fill: the best line's score from White's
-// point of view, or the result when the side to move is mated.
+// whiteChances is the eval bar's fill from the best line.
 func whiteChances(s *Snapshot) float64 {
-	p := s.Position
-	switch {
-	case p.IsCheckmate() && p.SideToMove() == chess.White:
-		return -1
-	case p.IsCheckmate():
-		return 1
-	case len(s.Lines) == 0 || len(s.Lines[0].PV) == 0:
-		return 0
+	if len(s.Lines) > 0 && len(s.Lines[0].PV) > 0 {
+		return boardview.BarChances(s.Position, &s.Lines[0].Score)
 	}
-	score := s.Lines[0].Score
-	if p.SideToMove() == chess.Black {
-		score = score.Negate()
-	}
-	return boardview.ScoreChances(score)
+	return boardview.BarChances(s.Position, nil)
 }
 
 // panelView shows the analysis: a status line, then one line per PV with
