@@ -1,13 +1,9 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
-	"time"
-
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/analysisview"
 )
 
 // maxPV bounds the MultiPV lines the panel shows.
@@ -70,79 +66,26 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 // best is the first line, if any.
 func (a *analysisPanel) best() *pvLine { return a.lines[0] }
 
-// scoreText formats a score for display.
-func scoreText(s engine.Score) string {
-	t := s.String()
-	switch s.Bound {
-	case engine.Lower:
-		t += "↑"
-	case engine.Upper:
-		t += "↓"
-	}
-	return t
-}
-
 // render draws the panel in width columns: a header and up to n PV lines.
 func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on bool) []string {
-	var out []string
-	name := termtext.SafeLine(a.engineName)
-	if name == "" {
-		name = "engine"
-	}
-	state := "analysis off (a)"
+	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, Rows: min(n, maxPV)}
 	switch {
 	case a.thinking:
-		state = "thinking"
+		v.State = "thinking"
 	case on:
-		state = "analysing"
+		v.State = "analysing"
 	}
-	out = append(out, termtext.Cut(st.title.Render(name)+st.muted.Render(" · "+state), width))
-	i := a.last
-	if i.Depth == 0 && i.Nodes == 0 || !on && !a.thinking {
-		// Nothing searched, or analysis turned off: the counters of the
-		// last search would read as if it still ran.
-		out = append(out, "")
-	} else {
-		work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", i.Depth, i.SelDepth, termtext.Count(i.Nodes), termtext.Count(i.NPS))
-		more := fmt.Sprintf("hash %d%%  %s", i.HashFull/10, dur(i.Time))
-		if len(work)+2+len(more) <= width {
-			out = append(out, st.muted.Render(work+"  "+more))
-		} else { // narrow panel: two lines rather than losing the tail
-			out = append(out, st.muted.Render(termtext.Cut(work, width)), st.muted.Render(termtext.Cut(more, width)))
-		}
+	// Nothing searched, or analysis turned off: the counters of the last
+	// search would read as if it still ran.
+	if i := a.last; (i.Depth != 0 || i.Nodes != 0) && (on || a.thinking) {
+		v.Stats = &analysisview.Stats{Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, NPS: i.NPS, HashFull: i.HashFull, Time: i.Time}
 	}
-	for k := 0; k < n && k < maxPV; k++ {
-		l := a.lines[k]
+	for _, l := range a.lines[:v.Rows] {
 		if l == nil {
-			out = append(out, "")
+			v.Lines = append(v.Lines, nil)
 			continue
 		}
-		sc := l.white
-		if a.sideView {
-			sc = l.info.Score
-		}
-		score := fmt.Sprintf("%6s", scoreText(sc))
-		rest := width - 7
-		var b strings.Builder
-		for _, s := range l.san {
-			if b.Len() > 0 {
-				if len([]rune(b.String()))+1+len([]rune(s)) > rest {
-					break
-				}
-				b.WriteByte(' ')
-			} else if len([]rune(s)) > rest {
-				break
-			}
-			b.WriteString(s)
-		}
-		out = append(out, st.accent.Render(score)+" "+st.text.Render(b.String()))
+		v.Lines = append(v.Lines, &analysisview.Line{Score: l.info.Score, SAN: l.san})
 	}
-	return out
-}
-
-func dur(d time.Duration) string {
-	if d < time.Minute {
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	return v.Render(analysisview.Styles{Title: st.title, Muted: st.muted, Score: st.accent, Text: st.text, Warn: st.err}, width)
 }

@@ -41,7 +41,7 @@ func FuzzRoomText(f *testing.F) {
 		var ml chess.MoveList
 		s.Position.GenerateLegal(&ml)
 		s.Lines = []engine.Info{{String: info}, {Depth: 3, MultiPV: 2, PV: ml.Moves[:1]}}
-		s.LinesSAN = []string{"", s.Position.SAN(ml.Moves[0])}
+		s.LinesSAN = [][]string{nil, {s.Position.SAN(ml.Moves[0])}}
 		m.snap = s
 		if err := r.MoveText(typed); err != nil {
 			m.status = err.Error()

@@ -8,8 +8,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -154,45 +156,36 @@ func whiteChances(s *Snapshot) float64 {
 	return boardview.BarChances(s.Position, nil)
 }
 
-// panelView shows the analysis: a status line, then one line per PV with
-// its score from White's point of view (as lichess does).
+// panelView shows the analysis (analysisview, as the board draws it),
+// then the game's moves in the rows left.
 func (m *sessionModel) panelView(s *Snapshot, width int) string {
-	var b strings.Builder
-	state := "analysis stopped"
+	v := analysisview.View{Engine: s.EngineName, State: "analysis stopped", Position: s.Position}
 	if s.Analysing {
-		state = "analysing"
-	}
-	b.WriteString(m.st.title.Render(termtext.SafeLine(s.EngineName)) + " " + m.st.dim.Render(state) + "\n")
-	rows := 1
-	if len(s.Lines) > 0 {
-		top := s.Lines[0]
-		nodes, nps, el, cur := top.Nodes, top.NPS, top.Time, ""
-		// Between lines (deep iterations take many seconds) the counters
-		// come from the newer progress reports.
-		if p := s.Progress; p.Time > top.Time {
-			nodes, nps, el = p.Nodes, p.NPS, p.Time
-			if s.CurrMoveSAN != "" {
-				cur = fmt.Sprintf("  move %d %s", p.CurrMoveNumber, s.CurrMoveSAN)
-			}
-		}
-		line := fmt.Sprintf("depth %d/%d  nodes %s  nps %s  hash %d%%  %.1fs%s",
-			top.Depth, top.SelDepth, termtext.Count(nodes), termtext.Count(nps), top.HashFull/10, el.Seconds(), cur)
-		b.WriteString(termtext.Cut(line, width) + "\n")
-		rows++
+		v.State = "analysing"
 	}
 	for i, info := range s.Lines {
-		rows++
-		if info.String != "" {
-			b.WriteString(m.st.warn.Render(termtext.Cut(termtext.SafeLine(info.String), width)) + "\n")
+		if info.Kind() == engine.Text { // the room's engine failed
+			v.Note = info.String
 			continue
 		}
-		score := info.Score
-		if s.Position.SideToMove() == chess.Black {
-			score = score.Negate()
+		if v.Stats == nil {
+			// Between lines (deep iterations take many seconds) the
+			// counters come from the newer progress reports.
+			st := analysisview.Stats{Depth: info.Depth, SelDepth: info.SelDepth, Nodes: info.Nodes, NPS: info.NPS, HashFull: info.HashFull, Time: info.Time}
+			if p := s.Progress; p.Time > info.Time {
+				st.Nodes, st.NPS, st.Time = p.Nodes, p.NPS, p.Time
+				if s.CurrMoveSAN != "" {
+					st.CurrMove = fmt.Sprintf("%d %s", p.CurrMoveNumber, s.CurrMoveSAN)
+				}
+			}
+			v.Stats = &st
 		}
-		line := fmt.Sprintf("%6s  %s", score.String(), s.LinesSAN[i])
-		b.WriteString(termtext.Cut(line, width) + "\n")
+		v.Lines = append(v.Lines, &analysisview.Line{Score: info.Score, SAN: s.LinesSAN[i]})
 	}
+	lines := v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, width)
+	var b strings.Builder
+	b.WriteString(strings.Join(lines, "\n") + "\n")
+	rows := len(lines)
 	// The game gets the rows left beside the board (at least three).
 	b.WriteString("\n" + strings.Join(moveListRows(s, width, max(3, m.h-chromeLines-rows-1)), "\n"))
 	return b.String()

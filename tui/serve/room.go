@@ -34,7 +34,7 @@ type Snapshot struct {
 	Lines      []engine.Info // best line first; PVs from Position
 	// LinesSAN holds each line's PV in SAN with move numbers, and GameSAN
 	// the game up to Ply: made once per snapshot for all viewers.
-	LinesSAN []string
+	LinesSAN [][]string
 	GameSAN  string
 	// Progress is the newest report without a PV (nodes, time and the
 	// root move being searched), which long iterations send between lines;
@@ -225,7 +225,7 @@ func (r *Room) snapshotLocked() *Snapshot {
 		s.CurrMoveSAN = r.pos.SAN(mv)
 	}
 	for _, l := range r.lines {
-		s.LinesSAN = append(s.LinesSAN, strings.Join(r.pos.LineSAN(l.PV), " "))
+		s.LinesSAN = append(s.LinesSAN, r.pos.LineSAN(l.PV))
 	}
 	if r.analyzer != nil {
 		s.EngineName = r.analyzer.Name()

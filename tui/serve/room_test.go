@@ -193,14 +193,14 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 		s = r.Snapshot()
 		return s.Progress.Nodes == 5000
 	})
-	if len(s.Lines) != 1 || s.LinesSAN[0] != "1. e4" {
+	if len(s.Lines) != 1 || strings.Join(s.LinesSAN[0], " ") != "1. e4" {
 		t.Fatalf("lines replaced by a progress report: %+v %q", s.Lines, s.LinesSAN)
 	}
 	if s.CurrMoveSAN != "d4" {
 		t.Errorf("current move %q, want d4", s.CurrMoveSAN)
 	}
 	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome(), boardview.Letters), room: r, panel: true, w: 100, h: 30, snap: s}
-	if v := m.panelView(s, 80); !strings.Contains(v, "nodes 5000") || !strings.Contains(v, "3.0s  move 2 d4") {
+	if v := m.panelView(s, 80); !strings.Contains(v, "5000 nodes") || !strings.Contains(v, "3.0s  move 2 d4") {
 		t.Errorf("panel does not show the progress:\n%s", v)
 	}
 	// A new position forgets the old search's progress (stopped first, so
