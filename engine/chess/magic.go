@@ -4,9 +4,14 @@ package chess
 // occupancy of a slider's relevant squares is hashed with a multiply and a
 // shift into a per-square block of one shared table ("fancy" magics).
 //
-// The magic numbers are searched for at init with a fixed-seed generator:
-// the search is deterministic, takes a few milliseconds, and keeps numbers
-// from elsewhere out of the source.
+// The magic numbers are Squall's own, found by a deterministic search with
+// a fixed-seed generator (magic_test.go) and kept in magics_gen.go, which
+// that test checks and rewrites with -update-magics. Searching at start-up
+// took half a second of every process's start (seven seconds under the
+// race detector, longer than a UCI client waits for "uciok"); filling the
+// table from known numbers takes about a millisecond.
+
+//go:generate go test -run TestMagicNumbers -update-magics
 
 type magic struct {
 	mask   Bitboard
@@ -23,78 +28,41 @@ var (
 	sliderTable [102400 + 5248]Bitboard
 )
 
-// xorshift64star is a tiny deterministic PRNG for the magic search.
-type xorshift64star uint64
-
-func (x *xorshift64star) next() uint64 {
-	*x ^= *x >> 12
-	*x ^= *x << 25
-	*x ^= *x >> 27
-	return uint64(*x) * 2685821657736338717
-}
-
-// sparse returns a random number with few bits set; such numbers make good
-// magic candidates.
-func (x *xorshift64star) sparse() uint64 {
-	a, b, c := x.next(), x.next(), x.next()
-	return a & b & c
-}
-
 func initMagics() {
-	rng := xorshift64star(0x5eed_c0ffee_1234)
 	offset := uint32(0)
-	offset = fillMagics(&rookMagics, rookDirs, offset, &rng)
-	fillMagics(&bishopMagics, bishopDirs, offset, &rng)
+	offset = fillMagics(&rookMagics, rookDirs, &rookMagicNumbers, offset)
+	fillMagics(&bishopMagics, bishopDirs, &bishopMagicNumbers, offset)
 }
 
-func fillMagics(ms *[64]magic, dirs [4][2]int, offset uint32, rng *xorshift64star) uint32 {
-	var occs, atts [4096]Bitboard
-	var epoch [4096]int
-	cur := 0
+// relevantMask is the squares whose occupancy matters to a slider on s:
+// its rays minus the board edges they end on, since a piece on the last
+// square of a ray never blocks anything.
+func relevantMask(s Square, dirs [4][2]int) Bitboard {
+	edges := ((Rank1 | Rank8) &^ RankBB(s.Rank())) | ((FileA | FileH) &^ FileBB(s.File()))
+	return slideAttacks(s, 0, dirs) &^ edges
+}
+
+// fillMagics sets up each square's magic from numbers and fills its block
+// of sliderTable, starting at offset; it returns the offset after the
+// last block.
+func fillMagics(ms *[64]magic, dirs [4][2]int, numbers *[64]uint64, offset uint32) uint32 {
 	for s := Square(0); s < 64; s++ {
-		// Relevant occupancy: the rays minus the board edges they end on,
-		// since a piece on the last square of a ray never blocks anything.
-		edges := ((Rank1 | Rank8) &^ RankBB(s.Rank())) | ((FileA | FileH) &^ FileBB(s.File()))
 		m := &ms[s]
-		m.mask = slideAttacks(s, 0, dirs) &^ edges
-		bitsN := m.mask.Count()
-		m.shift = uint8(64 - bitsN)
+		m.mask = relevantMask(s, dirs)
+		m.shift = uint8(64 - m.mask.Count())
 		m.offset = offset
-		// Enumerate all subsets of the mask (carry-rippler trick).
-		n := 0
+		m.magic = numbers[s]
+		// Every subset of the mask (carry-rippler trick) maps to its
+		// attacks; the numbers are checked to map no two subsets with
+		// different attacks to one entry (TestMagicNumbers).
 		for sub := Bitboard(0); ; {
-			occs[n] = sub
-			atts[n] = slideAttacks(s, sub, dirs)
-			n++
+			sliderTable[offset+uint32((uint64(sub)*m.magic)>>m.shift)] = slideAttacks(s, sub, dirs)
 			sub = (sub - m.mask) & m.mask
 			if sub == 0 {
 				break
 			}
 		}
-		table := sliderTable[offset : offset+uint32(n)]
-		for {
-			cand := rng.sparse()
-			if Bitboard((uint64(m.mask)*cand)>>56).Count() < 6 {
-				continue
-			}
-			cur++
-			ok := true
-			for i := 0; i < n; i++ {
-				idx := (uint64(occs[i]) * cand) >> m.shift
-				if epoch[idx] < cur {
-					epoch[idx] = cur
-					table[idx] = atts[i]
-				} else if table[idx] != atts[i] {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				m.magic = cand
-				break
-			}
-		}
-		offset += uint32(n)
+		offset += 1 << m.mask.Count()
 	}
 	return offset
 }
