@@ -185,29 +185,12 @@ func (cs *search) helpersChosen() bool { return cs.multiPV == 1 && !cs.level }
 // thread; the main thread (id 0) also reports and manages time.
 func (t *thread) iterate() {
 	cs := t.s
-	maxDepth := maxPly - 4
-	if cs.lim.Depth > 0 {
-		maxDepth = min(cs.lim.Depth, maxDepth)
-	} else if cs.lim.Mate > 0 {
-		maxDepth = min(mateSearchDepth(cs.lim.Mate), maxDepth)
-	}
+	maxDepth := cs.maxDepth()
 	var st stability
 	for depth := 1; depth <= maxDepth; depth++ {
-		// Lazy SMP: helpers make their trees differ from the main
-		// thread's so that the threads fill the table for each other.
-		// Odd helpers search every other depth, those of the parity of
-		// the last one (a depth-limited search's target): they reach it
-		// after half the iterations, ordering their moves by the main
-		// thread's shallower entries, and end the search if they get
-		// there first. Even helpers search one ply deeper.
-		d := depth
-		if t.id > 0 && depth > 1 {
-			if t.id&1 == 1 && (maxDepth-depth)%2 == 1 {
-				continue
-			}
-			if t.id&1 == 0 {
-				d++
-			}
+		d, skip := t.helperDepth(depth, maxDepth)
+		if skip {
+			continue
 		}
 		t.rootDepth = d
 		for i := range t.rootMoves {
@@ -235,26 +218,8 @@ func (t *thread) iterate() {
 			continue
 		}
 		cs.firstIterationDone()
-		for i := 0; i < cs.multiPV; i++ {
-			in := cs.lineInfo(t, i, d)
-			if i == 0 {
-				cs.last = in
-			}
-			if cs.info != nil {
-				cs.info(in)
-			}
-		}
-		best := t.rootMoves[0]
-		if cs.lim.Mate > 0 && best.score >= mateBound && (mate-best.score+1)/2 <= cs.lim.Mate {
-			break
-		}
-		if cs.nodeLimit > 0 && t.nodes+cs.nodes()-t.published.Load() >= cs.nodeLimit {
-			break // a level's budget spent finishing depth 1
-		}
-		if cs.lim.Depth == 0 && best.score >= mateBound && d >= 2*(mate-best.score)+4 && cs.plan.timed {
-			break // a mate found and proved by a deeper search: play it
-		}
-		if cs.softLimitReached(st.factor(depth, best), len(t.rootMoves)) {
+		cs.reportIteration(t, d)
+		if t.lastIteration(&st, depth, d) {
 			break
 		}
 	}
@@ -265,10 +230,68 @@ func (t *thread) iterate() {
 	t.tbShown.Store(t.tbHits)
 }
 
-// searchLine searches MultiPV line t.pvIdx (the best root move not on an
-// earlier line) to depth d, inside an aspiration window around its score
-// of the previous iteration that widens on each fail low or high, and sorts
-// it into place.
+// maxDepth is the deepest iteration: the limit's depth, a mate search's
+// depth, or as deep as the stacks allow.
+func (cs *search) maxDepth() int {
+	maxDepth := maxPly - 4
+	if cs.lim.Depth > 0 {
+		maxDepth = min(cs.lim.Depth, maxDepth)
+	} else if cs.lim.Mate > 0 {
+		maxDepth = min(mateSearchDepth(cs.lim.Mate), maxDepth)
+	}
+	return maxDepth
+}
+
+// helperDepth is the depth a thread searches in iteration depth, or skip.
+// Lazy SMP: helpers make their trees differ from the main thread's so that
+// the threads fill the table for each other. Odd helpers search every
+// other depth, those of the parity of the last one (a depth-limited
+// search's target): they reach it after half the iterations, ordering
+// their moves by the main thread's shallower entries, and end the search
+// if they get there first. Even helpers search one ply deeper.
+func (t *thread) helperDepth(depth, maxDepth int) (d int, skip bool) {
+	if t.id == 0 || depth == 1 {
+		return depth, false
+	}
+	if t.id&1 == 1 {
+		return depth, (maxDepth-depth)%2 == 1
+	}
+	return depth + 1, false
+}
+
+// reportIteration reports each line of the main thread's completed
+// iteration d, and keeps the best one as the search's last report.
+func (cs *search) reportIteration(t *thread, d int) {
+	for i := 0; i < cs.multiPV; i++ {
+		in := cs.lineInfo(t, i, d)
+		if i == 0 {
+			cs.last = in
+		}
+		if cs.info != nil {
+			cs.info(in)
+		}
+	}
+}
+
+// lastIteration reports whether the main thread, having completed
+// iteration depth (searched to d), should start no other: the mate asked
+// for is found, a level's node budget is spent, a mate is found and proved
+// by a deeper search, or the time budget (scaled by the best move's
+// stability) is used.
+func (t *thread) lastIteration(st *stability, depth, d int) bool {
+	cs := t.s
+	best := t.rootMoves[0]
+	switch {
+	case cs.lim.Mate > 0 && best.score >= mateBound && (mate-best.score+1)/2 <= cs.lim.Mate:
+		return true
+	case cs.nodeLimit > 0 && t.nodes+cs.nodes()-t.published.Load() >= cs.nodeLimit:
+		return true // a level's budget spent finishing depth 1
+	case cs.lim.Depth == 0 && best.score >= mateBound && d >= 2*(mate-best.score)+4 && cs.plan.timed:
+		return true // a mate found and proved by a deeper search: play it
+	}
+	return cs.softLimitReached(st.factor(depth, best), len(t.rootMoves))
+}
+
 func (t *thread) searchLine(d int) {
 	cs := t.s
 	for i := t.pvIdx; i < len(t.rootMoves); i++ {
