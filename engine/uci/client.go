@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/engine/chess"
 )
 
 // Errors a Client wraps, so that callers such as the match runner can tell
@@ -107,7 +106,7 @@ type Client struct {
 	readErr error         // why lines was closed; read after lines is closed
 	waitErr error         // the process's exit status; read after exited
 
-	log *clientLog
+	log *trafficLog
 
 	writeMu   sync.Mutex // engine input is written from Search and PonderHit
 	name      string
@@ -141,12 +140,12 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 		cfg:    cfg,
 		lines:  make(chan string, 256),
 		exited: make(chan struct{}),
-		log:    newClientLog(cfg.LogLines),
+		log:    newTrafficLog(cfg.LogLines),
 		name:   cfg.Path,
 	}
 	cmd := exec.Command(cfg.Path, cfg.Args...)
 	cmd.Dir = cfg.Dir
-	clientSetProcAttr(cmd)
+	setProcAttr(cmd)
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
@@ -285,7 +284,7 @@ func (c *Client) waitFor(ctx context.Context, word string, timeout time.Duration
 			}
 			return c.failed(err)
 		}
-		if clientFirstWord(line) == word {
+		if firstWord(line) == word {
 			return nil
 		}
 		if other != nil {
@@ -299,7 +298,7 @@ func (c *Client) handshake(ctx context.Context) error {
 		return err
 	}
 	err := c.waitFor(ctx, "uciok", c.cfg.StartTimeout, func(line string) {
-		switch clientFirstWord(line) {
+		switch firstWord(line) {
 		case "id":
 			rest := strings.TrimSpace(strings.TrimPrefix(line, "id"))
 			if v, ok := strings.CutPrefix(rest, "name "); ok {
@@ -455,7 +454,7 @@ func (c *Client) kill() {
 		return
 	default:
 	}
-	clientKill(c.cmd)
+	killProcess(c.cmd)
 }
 
 // Search sends the game and a "go" with lim, reports each "info" line to
@@ -478,10 +477,10 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 	if err := c.setMultiPV(lim.MultiPV); err != nil {
 		return engine.Result{}, err
 	}
-	if err := c.send(clientPositionCommand(g)); err != nil {
+	if err := c.send(FormatPosition(g)); err != nil {
 		return engine.Result{}, err
 	}
-	if err := c.send(clientGoCommand(lim, root.Chess960())); err != nil {
+	if err := c.send(FormatGo(lim, root.Chess960())); err != nil {
 		return engine.Result{}, err
 	}
 
@@ -509,7 +508,7 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 		case <-stopTimer:
 			return res, c.failed(fmt.Errorf("%w: no bestmove within %v of stop", ErrEngineTimeout, c.cfg.StopTimeout))
 		}
-		switch clientFirstWord(line) {
+		switch firstWord(line) {
 		case "info":
 			in, err := ParseInfo(line, root)
 			if err != nil {
@@ -540,94 +539,18 @@ func (c *Client) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 				info(in)
 			}
 		case "bestmove":
-			return c.bestMove(line, root, res)
+			best, ponder, err := ParseBestMove(line, root)
+			if err == nil {
+				res.BestMove, res.PonderMove = best, ponder
+			}
+			return res, err
 		}
 		// Anything else (garbage, copyprotection, registration) is in
 		// the log and otherwise ignored, as the protocol asks.
 	}
 }
 
-func (c *Client) bestMove(line string, root *chess.Position, res engine.Result) (engine.Result, error) {
-	f := strings.Fields(line)
-	if len(f) < 2 {
-		return res, fmt.Errorf("%w: %q has no move", ErrProtocol, line)
-	}
-	if f[1] == "(none)" || f[1] == "0000" {
-		if root.HasLegalMoves() {
-			return res, fmt.Errorf("%w: %q in %s, which has legal moves", engine.ErrIllegalMove, f[1], root.FEN())
-		}
-		return res, nil
-	}
-	m, err := root.ParseUCI(f[1])
-	if err != nil || !root.IsLegal(m) {
-		return res, fmt.Errorf("%w: %q in %s", engine.ErrIllegalMove, f[1], root.FEN())
-	}
-	res.BestMove = m
-	if len(f) >= 4 && f[2] == "ponder" {
-		var u chess.Undo
-		root.MakeMove(m, &u)
-		if pm, err := root.ParseUCI(f[3]); err == nil && root.IsLegal(pm) {
-			res.PonderMove = pm
-		}
-		root.UnmakeMove(m, &u)
-	}
-	return res, nil
-}
-
-// clientPositionCommand renders g as "position startpos|fen … moves …".
-func clientPositionCommand(g engine.Game) string {
-	var b strings.Builder
-	fen := g.Start.FEN()
-	if fen == chess.NewPosition().FEN() {
-		b.WriteString("position startpos")
-	} else {
-		b.WriteString("position fen " + fen)
-	}
-	writeMoves(&b, "moves", g.Moves, g.Start.Chess960())
-	return b.String()
-}
-
-// clientGoCommand renders lim as a "go" command.
-func clientGoCommand(lim engine.Limits, chess960 bool) string {
-	var b strings.Builder
-	b.WriteString("go")
-	if lim.Ponder {
-		b.WriteString(" ponder")
-	}
-	ms := func(d time.Duration) int64 { return d.Milliseconds() }
-	if lim.WTime > 0 || lim.BTime > 0 {
-		fmt.Fprintf(&b, " wtime %d btime %d", ms(lim.WTime), ms(lim.BTime))
-		if lim.WInc > 0 || lim.BInc > 0 {
-			fmt.Fprintf(&b, " winc %d binc %d", ms(lim.WInc), ms(lim.BInc))
-		}
-		if lim.MovesToGo > 0 {
-			fmt.Fprintf(&b, " movestogo %d", lim.MovesToGo)
-		}
-	}
-	if lim.Depth > 0 {
-		fmt.Fprintf(&b, " depth %d", lim.Depth)
-	}
-	if lim.Nodes > 0 {
-		fmt.Fprintf(&b, " nodes %d", lim.Nodes)
-	}
-	if lim.Mate > 0 {
-		fmt.Fprintf(&b, " mate %d", lim.Mate)
-	}
-	if lim.MoveTime > 0 {
-		fmt.Fprintf(&b, " movetime %d", ms(lim.MoveTime))
-	}
-	// No limit means analysis until stopped (engine.Limits), which UCI
-	// spells "infinite"; searchmoves goes last because its list of moves
-	// runs to the end of the command in some engines' parsers.
-	limited := lim.WTime > 0 || lim.BTime > 0 || lim.Depth > 0 || lim.Nodes > 0 || lim.Mate > 0 || lim.MoveTime > 0
-	if lim.Infinite || !limited {
-		b.WriteString(" infinite")
-	}
-	writeMoves(&b, "searchmoves", lim.SearchMoves, chess960)
-	return b.String()
-}
-
-func clientFirstWord(line string) string {
+func firstWord(line string) string {
 	line = strings.TrimLeft(line, " \t")
 	if i := strings.IndexAny(line, " \t"); i >= 0 {
 		return line[:i]

@@ -43,7 +43,7 @@ func clientFakeEngine(mode string) {
 		if v, ok := strings.CutPrefix(in.Text(), "setoption name MultiPV value "); ok {
 			fmt.Sscan(v, &multiPV)
 		}
-		switch clientFirstWord(in.Text()) {
+		switch firstWord(in.Text()) {
 		case "uci":
 			if mode == "mute" {
 				continue

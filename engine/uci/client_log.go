@@ -17,22 +17,22 @@ type LogLine struct {
 // String formats the line as "> go movetime 100".
 func (l LogLine) String() string { return string(l.Dir) + " " + l.Text }
 
-// clientLog is a bounded ring of the most recent traffic: an engine that
+// trafficLog is a bounded ring of the most recent traffic: an engine that
 // prints without end must not grow Squall's memory.
-type clientLog struct {
+type trafficLog struct {
 	mu    sync.Mutex
 	buf   []LogLine
 	start int // index of the oldest line once the ring is full
 }
 
-func newClientLog(n int) *clientLog { return &clientLog{buf: make([]LogLine, 0, n)} }
+func newTrafficLog(n int) *trafficLog { return &trafficLog{buf: make([]LogLine, 0, n)} }
 
-// clientMaxLogText bounds one logged line, for the same reason.
-const clientMaxLogText = 4096
+// maxLogText bounds one logged line, for the same reason.
+const maxLogText = 4096
 
-func (l *clientLog) add(dir byte, text string) {
-	if len(text) > clientMaxLogText {
-		text = text[:clientMaxLogText] + "…"
+func (l *trafficLog) add(dir byte, text string) {
+	if len(text) > maxLogText {
+		text = text[:maxLogText] + "…"
 	}
 	line := LogLine{Time: time.Now(), Dir: dir, Text: text}
 	l.mu.Lock()
@@ -45,7 +45,7 @@ func (l *clientLog) add(dir byte, text string) {
 	l.start = (l.start + 1) % len(l.buf)
 }
 
-func (l *clientLog) lines() []LogLine {
+func (l *trafficLog) lines() []LogLine {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]LogLine, 0, len(l.buf))

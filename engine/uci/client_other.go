@@ -4,6 +4,6 @@ package uci
 
 import "os/exec"
 
-func clientSetProcAttr(cmd *exec.Cmd) {}
+func setProcAttr(cmd *exec.Cmd) {}
 
-func clientKill(cmd *exec.Cmd) { _ = cmd.Process.Kill() }
+func killProcess(cmd *exec.Cmd) { _ = cmd.Process.Kill() }

@@ -271,7 +271,7 @@ func TestClientMissingProgram(t *testing.T) {
 }
 
 func TestClientLogRing(t *testing.T) {
-	l := newClientLog(3)
+	l := newTrafficLog(3)
 	for _, s := range []string{"a", "b", "c", "d", "e"} {
 		l.add('<', s)
 	}
@@ -302,19 +302,19 @@ func TestClientGoCommand(t *testing.T) {
 		{engine.Limits{SearchMoves: []chess.Move{mustMoves(t, start, "d2d4")[0]}}, "go infinite searchmoves d2d4"},
 		{engine.Limits{Infinite: true, MultiPV: 3}, "go infinite"},
 	} {
-		if got := clientGoCommand(tc.lim, false); got != tc.want {
-			t.Errorf("clientGoCommand(%+v) = %q, want %q", tc.lim, got, tc.want)
+		if got := FormatGo(tc.lim, false); got != tc.want {
+			t.Errorf("FormatGo(%+v) = %q, want %q", tc.lim, got, tc.want)
 		}
 	}
 }
 
 func TestClientPositionCommand(t *testing.T) {
 	start := chess.NewPosition()
-	if got := clientPositionCommand(engine.Game{Start: start}); got != "position startpos" {
+	if got := FormatPosition(engine.Game{Start: start}); got != "position startpos" {
 		t.Errorf("start position: %q", got)
 	}
 	g := engine.Game{Start: start, Moves: mustMoves(t, start, "e2e4", "e7e5", "g1f3")}
-	if got, want := clientPositionCommand(g), "position startpos moves e2e4 e7e5 g1f3"; got != want {
+	if got, want := FormatPosition(g), "position startpos moves e2e4 e7e5 g1f3"; got != want {
 		t.Errorf("moves from the start: %q, want %q", got, want)
 	}
 	// A Chess960 start is sent as a FEN, its castling as king takes rook.
@@ -324,7 +324,7 @@ func TestClientPositionCommand(t *testing.T) {
 	}
 	p.SetChess960(true)
 	g = engine.Game{Start: p, Moves: mustMoves(t, p, "e1h1")}
-	if got, want := clientPositionCommand(g), "position fen "+p.FEN()+" moves e1h1"; got != want {
+	if got, want := FormatPosition(g), "position fen "+p.FEN()+" moves e1h1"; got != want {
 		t.Errorf("Chess960: %q, want %q", got, want)
 	}
 }

@@ -7,14 +7,14 @@ import (
 	"syscall"
 )
 
-// clientSetProcAttr puts the engine in its own process group, so that
+// setProcAttr puts the engine in its own process group, so that
 // killing it also ends any helper processes it started (some engines run
 // an adapter and a worker).
-func clientSetProcAttr(cmd *exec.Cmd) {
+func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func clientKill(cmd *exec.Cmd) {
+func killProcess(cmd *exec.Cmd) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Process.Kill()
 }

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -33,7 +31,7 @@ import (
 type Server struct {
 	a      engine.Analyzer
 	author string
-	know   serverKnowledge
+	know   knowledge
 
 	outMu sync.Mutex
 	out   *bufio.Writer
@@ -48,19 +46,19 @@ type Server struct {
 	cancel       func()
 	done         chan struct{}
 	untilStopped bool
-	ponder       *serverPonder // nil unless the search was "go ponder"
+	ponder       *ponderState // nil unless the search was "go ponder"
 	// move is the running or finished "go" when book learning counts it,
 	// until learnFromMove takes it after the search is over.
-	move *serverMove
+	move *playedMove
 }
 
-// serverPonder hands a ponderhit to the Analyzer only once the search has
+// ponderState hands a ponderhit to the Analyzer only once the search has
 // reported progress. A GUI may send ponderhit right after "go ponder",
 // before the search goroutine has even called Search; an Analyzer told then
 // has no search to switch (the built-in one ignores it), and the search
 // would ponder until "stop". A running search reports at least its first
 // iteration, so the hit is delivered at the latest then.
-type serverPonder struct {
+type ponderState struct {
 	mu       sync.Mutex
 	reported bool // the search has called the info callback
 	hit      bool // ponderhit was received
@@ -71,7 +69,7 @@ type serverPonder struct {
 }
 
 // ponderHit records a ponderhit and passes it on if the search is running.
-func (sp *serverPonder) ponderHit(a engine.Analyzer) {
+func (sp *ponderState) ponderHit(a engine.Analyzer) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.hit {
@@ -88,7 +86,7 @@ func (sp *serverPonder) ponderHit(a engine.Analyzer) {
 }
 
 // wasHit reports whether ponderhit was received.
-func (sp *serverPonder) wasHit() bool {
+func (sp *ponderState) wasHit() bool {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	return sp.hit
@@ -96,7 +94,7 @@ func (sp *serverPonder) wasHit() bool {
 
 // report notes that the search is running and passes on a ponderhit that
 // came before.
-func (sp *serverPonder) report(a engine.Analyzer) {
+func (sp *ponderState) report(a engine.Analyzer) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.reported {
@@ -110,7 +108,7 @@ func (sp *serverPonder) report(a engine.Analyzer) {
 
 // NewServer returns a server for a, writing to out.
 func NewServer(a engine.Analyzer, out io.Writer) *Server {
-	return &Server{a: a, author: "the Squall authors", know: newServerKnowledge(), runner: live.New(a), out: bufio.NewWriter(out), start: chess.NewPosition()}
+	return &Server{a: a, author: "the Squall authors", know: newKnowledge(), runner: live.New(a), out: bufio.NewWriter(out), start: chess.NewPosition()}
 }
 
 // Run reads commands from in until "quit" or the end of input. At the end
@@ -212,11 +210,11 @@ func (s *Server) Handle(line string) bool {
 			s.errorf("ucinewgame: %v", err)
 		}
 	case "setoption":
-		s.serverSetOption(line, f)
+		s.setOption(line, f)
 	case "position":
-		s.serverPosition(f[1:])
+		s.setPosition(f[1:])
 	case "go":
-		s.serverGo(f[1:])
+		s.goSearch(f[1:])
 	case "stop":
 		s.stopSearch()
 	case "ponderhit":
@@ -227,7 +225,7 @@ func (s *Server) Handle(line string) bool {
 		s.stopSearch()
 		return true
 	case "d":
-		s.serverDisplay()
+		s.display()
 	case "eval":
 		p, _ := s.position()
 		var b strings.Builder
@@ -239,7 +237,7 @@ func (s *Server) Handle(line string) bool {
 	case "debug", "register":
 		// Accepted and ignored, as the protocol allows.
 	default:
-		s.errorf("unknown command %q", serverClip(f[0]))
+		s.errorf("unknown command %q", clip(f[0]))
 	}
 	return false
 }
@@ -250,7 +248,7 @@ func (s *Server) position() (*chess.Position, error) {
 	return engine.Game{Start: s.start, Moves: s.moves}.Position()
 }
 
-func (s *Server) serverSetOption(line string, f []string) {
+func (s *Server) setOption(line string, f []string) {
 	if s.searching() {
 		s.errorf("setoption during a search; send stop first")
 		return
@@ -278,7 +276,7 @@ func (s *Server) serverSetOption(line string, f []string) {
 		known = known || strings.EqualFold(o.Name, name)
 	}
 	if !known {
-		s.errorf("setoption: no such option %q", serverClip(name))
+		s.errorf("setoption: no such option %q", clip(name))
 		return
 	}
 	if handled, err := s.setKnowledgeOption(name, value); handled {
@@ -296,140 +294,22 @@ func (s *Server) serverSetOption(line string, f []string) {
 	}
 }
 
-func (s *Server) serverPosition(f []string) {
+func (s *Server) setPosition(f []string) {
 	if s.searching() {
 		s.errorf("position during a search; send stop first")
 		return
 	}
 	s.wait()
-	if len(f) == 0 {
-		s.errorf("position: expected startpos or fen")
-		return
+	g, err := ParsePosition(f, s.chess960)
+	if err != nil {
+		s.errorf("%v", err)
 	}
-	var start *chess.Position
-	i := 0
-	switch f[0] {
-	case "startpos":
-		start = chess.NewPosition()
-		i = 1
-	case "fen":
-		j := 1
-		for j < len(f) && f[j] != "moves" {
-			j++
-		}
-		if j == 1 {
-			s.errorf("position fen: missing FEN")
-			return
-		}
-		p, err := chess.ParseFEN(strings.Join(f[1:j], " "))
-		if err != nil {
-			s.errorf("position fen: %v", err)
-			return
-		}
-		start, i = p, j
-	default:
-		s.errorf("position: expected startpos or fen, got %q", serverClip(f[0]))
-		return
+	if g.Start != nil {
+		s.start, s.moves = g.Start, g.Moves
 	}
-	start.SetChess960(s.chess960 || start.Chess960())
-	var moves []chess.Move
-	if i < len(f) {
-		if f[i] != "moves" {
-			s.errorf("position: expected moves, got %q", serverClip(f[i]))
-			return
-		}
-		p := start.Clone()
-		var u chess.Undo
-		for k, tok := range f[i+1:] {
-			m, err := p.ParseUCI(tok)
-			if err != nil {
-				// As Stockfish does: the moves before the bad one
-				// stand, so the engine searches the position the GUI
-				// reached and not the one before this command.
-				s.errorf("position: move %d %q refused (%v); the position is the one after move %d", k+1, serverClip(tok), err, k)
-				break
-			}
-			moves = append(moves, m)
-			p.MakeMove(m, &u)
-		}
-	}
-	s.start, s.moves = start, moves
 }
 
-// serverGoParams reads the arguments of "go".
-func (s *Server) serverGoParams(f []string, p *chess.Position) (engine.Limits, error) {
-	var lim engine.Limits
-	for i := 0; i < len(f); i++ {
-		key := f[i]
-		switch key {
-		case "infinite":
-			lim.Infinite = true
-			continue
-		case "ponder":
-			lim.Ponder = true
-			continue
-		case "searchmoves":
-			for i+1 < len(f) {
-				m, err := p.ParseUCI(f[i+1])
-				if err != nil {
-					break
-				}
-				lim.SearchMoves = append(lim.SearchMoves, m)
-				i++
-			}
-			if len(lim.SearchMoves) == 0 {
-				return lim, fmt.Errorf("go searchmoves: no legal move given")
-			}
-			continue
-		}
-		if i+1 >= len(f) {
-			return lim, fmt.Errorf("go %s: missing value", serverClip(key))
-		}
-		v, err := strconv.ParseInt(f[i+1], 10, 64)
-		if err != nil {
-			return lim, fmt.Errorf("go %s: bad number %q", serverClip(key), serverClip(f[i+1]))
-		}
-		i++
-		ms := time.Duration(v) * time.Millisecond
-		nonNeg := func() error {
-			if v < 0 {
-				return fmt.Errorf("go %s: negative value %d", key, v)
-			}
-			return nil
-		}
-		switch key {
-		case "wtime":
-			lim.WTime = max(ms, time.Millisecond) // a GUI may send a negative clock
-		case "btime":
-			lim.BTime = max(ms, time.Millisecond)
-		case "winc":
-			lim.WInc = max(ms, 0)
-		case "binc":
-			lim.BInc = max(ms, 0)
-		case "movestogo", "depth", "mate", "nodes", "movetime":
-			if err := nonNeg(); err != nil {
-				return lim, err
-			}
-			switch key {
-			case "movestogo":
-				lim.MovesToGo = int(min(v, 1<<20))
-			case "depth":
-				lim.Depth = int(min(v, 1<<20))
-			case "mate":
-				lim.Mate = int(min(v, 1<<20))
-			case "nodes":
-				lim.Nodes = uint64(v)
-			case "movetime":
-				lim.MoveTime = ms
-			}
-		default:
-			return lim, fmt.Errorf("go: unknown parameter %q", serverClip(key))
-		}
-	}
-	return lim, nil
-}
-
-func (s *Server) serverGo(f []string) {
+func (s *Server) goSearch(f []string) {
 	if s.searching() {
 		s.errorf("go during a search; send stop first")
 		return
@@ -440,7 +320,7 @@ func (s *Server) serverGo(f []string) {
 		s.errorf("go: %v", err)
 		return
 	}
-	lim, err := s.serverGoParams(f, p)
+	lim, err := ParseGo(f, p)
 	if err != nil {
 		s.errorf("%v", err)
 		return
@@ -449,16 +329,16 @@ func (s *Server) serverGo(f []string) {
 	s.know.game.follow(s.start.FEN(), len(s.moves))
 	mv := s.gameMove(lim)
 	if m, ok := s.bookMove(p, lim, chess960); ok {
-		s.serverBookGo(p, m, lim, mv)
+		s.bookGo(p, m, lim, mv)
 		return
 	}
 	tbHits := s.tablebaseRoot(p, &lim)
 	srch := s.runner.Start(live.Job{Game: engine.Game{Start: s.start, Moves: s.moves}, Limits: lim})
 	done := make(chan struct{})
 	s.cancel, s.done, s.untilStopped = srch.Stop, done, lim.Infinite || lim.Ponder
-	var sp *serverPonder
+	var sp *ponderState
 	if lim.Ponder {
-		sp = &serverPonder{}
+		sp = &ponderState{}
 		if !p.HasLegalMoves() {
 			sp.end = srch.Stop
 		}
@@ -489,7 +369,7 @@ func (s *Server) serverGo(f []string) {
 				s.errorf("search: %v", b.Err)
 			}
 			// bestmove and the end of the search are one step (see searching).
-			line := serverBestMove(p, b.Result, chess960)
+			line := FormatBestMove(p, b.Result, chess960)
 			if mv != nil {
 				mv.res, mv.ok = b.Result, b.Err == nil // read after done is closed
 			}
@@ -503,33 +383,7 @@ func (s *Server) serverGo(f []string) {
 	}()
 }
 
-// serverBestMove formats the bestmove line, never with an illegal move: an
-// illegal or missing best move is replaced by a legal one, and a ponder
-// move is only given when it is legal after the best move.
-func serverBestMove(p *chess.Position, res engine.Result, chess960 bool) string {
-	var ml chess.MoveList
-	p.GenerateLegal(&ml)
-	if ml.N == 0 {
-		return "bestmove 0000"
-	}
-	best := res.BestMove
-	if best == chess.NullMove || !ml.Contains(best) {
-		best = ml.Moves[0]
-		res.PonderMove = chess.NullMove
-	}
-	line := "bestmove " + best.UCI(chess960)
-	if res.PonderMove != chess.NullMove {
-		q := p.Clone()
-		var u chess.Undo
-		q.MakeMove(best, &u)
-		if q.IsLegal(res.PonderMove) {
-			line += " ponder " + res.PonderMove.UCI(chess960)
-		}
-	}
-	return line
-}
-
-func (s *Server) serverDisplay() {
+func (s *Server) display() {
 	p, _ := s.position()
 	var b strings.Builder
 	b.WriteString("\n +---+---+---+---+---+---+---+---+\n")

@@ -50,8 +50,8 @@ const (
 	optSyzygy50         = "Syzygy50MoveRule"
 )
 
-// serverKnowledge is the book and tablebase state of a Server.
-type serverKnowledge struct {
+// knowledge is the book and tablebase state of a Server.
+type knowledge struct {
 	ownBook  bool
 	bookPath string
 	book     *book.Book
@@ -103,19 +103,19 @@ func (g *bookGame) follow(start string, plies int) {
 	g.start, g.plies = start, plies
 }
 
-// serverMove is a "go" that may be a move of the game, kept until its search
+// playedMove is a "go" that may be a move of the game, kept until its search
 // is over: a book move, or a search the server's book learning counts.
-type serverMove struct {
-	book   *book.Played  // the book move answered; nil for a search
-	ponder *serverPonder // "go ponder": a move of the game only after ponderhit
+type playedMove struct {
+	book   *book.Played // the book move answered; nil for a search
+	ponder *ponderState // "go ponder": a move of the game only after ponderhit
 	// res and ok (the search returned no error) are written by the search
 	// goroutine before it closes done, and read only after done is closed.
 	res engine.Result
 	ok  bool
 }
 
-func newServerKnowledge() serverKnowledge {
-	return serverKnowledge{
+func newKnowledge() knowledge {
+	return knowledge{
 		variety:      100,
 		rng:          rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 		tbProbeDepth: 1,
@@ -245,7 +245,7 @@ func (s *Server) openTablebase(path string) error {
 		return err
 	}
 	if tb.Files() == 0 {
-		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", serverClip(path))
+		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", clip(path))
 	}
 	k.tbPath, k.tb = path, tb
 	s.passTablebase()
@@ -261,11 +261,11 @@ func (s *Server) passTablebase() {
 	}
 }
 
-// serverGameMove reports whether a "go" with lim asks for a move of a game:
+// asksForMove reports whether a "go" with lim asks for a move of a game:
 // the search would end by itself (a clock, depth, nodes or movetime).
 // Infinite analysis, a mate search and searchmoves are the GUI asking for a
 // search, not for a move to play.
-func serverGameMove(lim engine.Limits) bool {
+func asksForMove(lim engine.Limits) bool {
 	if lim.Infinite || lim.Mate > 0 || len(lim.SearchMoves) > 0 {
 		return false
 	}
@@ -277,7 +277,7 @@ func serverGameMove(lim engine.Limits) bool {
 // of a game (analysis gets a search).
 func (s *Server) bookMove(p *chess.Position, lim engine.Limits, chess960 bool) (chess.Move, bool) {
 	k := &s.know
-	if !k.ownBook || k.book == nil || chess960 || !serverGameMove(lim) {
+	if !k.ownBook || k.book == nil || chess960 || !asksForMove(lim) {
 		return chess.NullMove, false
 	}
 	return k.book.Pick(p, k.rng, k.variety, k.learning)
@@ -285,12 +285,12 @@ func (s *Server) bookMove(p *chess.Position, lim engine.Limits, chess960 bool) (
 
 // gameMove returns the record of a "go" for book learning, or nil when the
 // go does not count: OwnBook off, no book (or learning) loaded, or analysis.
-func (s *Server) gameMove(lim engine.Limits) *serverMove {
+func (s *Server) gameMove(lim engine.Limits) *playedMove {
 	k := &s.know
-	if !k.ownBook || k.book == nil || k.learning == nil || !serverGameMove(lim) {
+	if !k.ownBook || k.book == nil || k.learning == nil || !asksForMove(lim) {
 		return nil
 	}
-	return &serverMove{}
+	return &playedMove{}
 }
 
 // learnFromMove takes the finished "go" into the game's book learning; it
@@ -365,18 +365,18 @@ func learnResultName(r book.Result) string {
 	return "draw"
 }
 
-// serverBookGo answers "go" with a book move: at once, or for "go ponder"
+// bookGo answers "go" with a book move: at once, or for "go ponder"
 // when pondering ends (ponderhit or stop), as a search would. The ponder
 // move offered is the book's heaviest reply, if it has one.
 //
 // mv, if not nil, records the move for book learning.
-func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits, mv *serverMove) {
+func (s *Server) bookGo(p *chess.Position, m chess.Move, lim engine.Limits, mv *playedMove) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.cancel, s.done, s.untilStopped = cancel, done, lim.Ponder
 	s.ponder = nil
 	if lim.Ponder {
-		s.ponder = &serverPonder{end: cancel}
+		s.ponder = &ponderState{end: cancel}
 	} else {
 		cancel()
 	}
@@ -397,7 +397,7 @@ func (s *Server) serverBookGo(p *chess.Position, m chess.Move, lim engine.Limits
 	}
 	go func() {
 		<-ctx.Done()
-		line := serverBestMove(p, res, false)
+		line := FormatBestMove(p, res, false)
 		s.outMu.Lock()
 		fmt.Fprintf(s.out, "info string book move %s\n%s\n", m.UCI(false), line)
 		s.out.Flush()

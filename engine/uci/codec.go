@@ -1,7 +1,9 @@
 // Package uci speaks the Universal Chess Interface: the server side (Squall
-// as an engine process, server.go) and the client side (other engines as
-// processes). protocol.go holds the line formats both sides share: "info"
-// and "option" lines.
+// as an engine process, server.go, with its book and tablebase layer in
+// server_knowledge.go) and the client side (other engines as processes,
+// client.go). Every message both sides exchange is written and read in one
+// place, a Format/Parse pair: "info" and "option" here, "position" in
+// position.go, "go" in gocmd.go, "bestmove" in bestmove.go.
 package uci
 
 import (
@@ -104,7 +106,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 	var info engine.Info
 	f := strings.Fields(line)
 	if len(f) == 0 || f[0] != "info" {
-		return info, fmt.Errorf("uci: not an info line: %q", serverClip(line))
+		return info, fmt.Errorf("uci: not an info line: %q", clip(line))
 	}
 	if len(f) > 1 && f[1] == "string" {
 		// The text after "string" is kept verbatim (minus surrounding space).
@@ -125,7 +127,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 		}
 		v, err := strconv.ParseInt(f[i], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("uci: info %s: bad number %q", name, serverClip(f[i]))
+			return 0, fmt.Errorf("uci: info %s: bad number %q", name, clip(f[i]))
 		}
 		if v < lo || v > hi {
 			if hi == math.MaxInt64 {
@@ -193,7 +195,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 					info.Score = engine.Score{CP: -MatedCP}
 				}
 			default:
-				return info, fmt.Errorf("uci: info score: unknown kind %q", serverClip(kind))
+				return info, fmt.Errorf("uci: info score: unknown kind %q", clip(kind))
 			}
 			for i < len(f) && (f[i] == "lowerbound" || f[i] == "upperbound") {
 				if f[i] == "lowerbound" {
@@ -219,7 +221,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 			if root != nil {
 				m, err := root.ParseUCI(f[i])
 				if err != nil {
-					return info, fmt.Errorf("uci: info currmove %q: %w", serverClip(f[i]), err)
+					return info, fmt.Errorf("uci: info currmove %q: %w", clip(f[i]), err)
 				}
 				info.CurrMove = m
 			}
@@ -236,7 +238,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 				}
 				m, err := p.ParseUCI(f[i])
 				if err != nil {
-					return info, fmt.Errorf("uci: info pv move %d %q: %w", len(info.PV)+1, serverClip(f[i]), err)
+					return info, fmt.Errorf("uci: info pv move %d %q: %w", len(info.PV)+1, clip(f[i]), err)
 				}
 				info.PV = append(info.PV, m)
 				p.MakeMove(m, &u)
@@ -251,7 +253,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 			info.String = strings.TrimSpace(line[idx+len(" string"):])
 			return info, nil
 		default:
-			return info, fmt.Errorf("uci: info: unknown token %q", serverClip(key))
+			return info, fmt.Errorf("uci: info: unknown token %q", clip(key))
 		}
 	}
 	return info, nil
@@ -290,7 +292,7 @@ func ParseOption(line string) (engine.Option, error) {
 	var o engine.Option
 	f := strings.Fields(line)
 	if len(f) < 2 || f[0] != "option" || f[1] != "name" {
-		return o, fmt.Errorf("uci: not an option line: %q", serverClip(line))
+		return o, fmt.Errorf("uci: not an option line: %q", clip(line))
 	}
 	// Split the line into keyword → value (words up to the next keyword).
 	// "name" ends only at "type", since names like "Skill Level" or even
@@ -311,7 +313,7 @@ func ParseOption(line string) (engine.Option, error) {
 	switch o.Type {
 	case "check", "spin", "combo", "button", "string":
 	default:
-		return o, fmt.Errorf("uci: option %q: unknown type %q", o.Name, serverClip(o.Type))
+		return o, fmt.Errorf("uci: option %q: unknown type %q", o.Name, clip(o.Type))
 	}
 	i += 2
 	isKey := func(s string) bool { return s == "default" || s == "min" || s == "max" || s == "var" }
@@ -319,7 +321,7 @@ func ParseOption(line string) (engine.Option, error) {
 	for i < len(f) {
 		key := f[i]
 		if !isKey(key) {
-			return o, fmt.Errorf("uci: option %q: unknown token %q", o.Name, serverClip(key))
+			return o, fmt.Errorf("uci: option %q: unknown token %q", o.Name, clip(key))
 		}
 		i++
 		var val []string
@@ -338,7 +340,7 @@ func ParseOption(line string) (engine.Option, error) {
 		case "min", "max":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return o, fmt.Errorf("uci: option %q: bad %s %q", o.Name, key, serverClip(v))
+				return o, fmt.Errorf("uci: option %q: bad %s %q", o.Name, key, clip(v))
 			}
 			if key == "min" {
 				o.Min, haveMin = n, true
@@ -358,9 +360,9 @@ func ParseOption(line string) (engine.Option, error) {
 	return o, nil
 }
 
-// serverClip shortens text quoted in an error so a hostile line cannot make
+// clip shortens text quoted in an error so a hostile line cannot make
 // an error message huge.
-func serverClip(s string) string {
+func clip(s string) string {
 	if len(s) > 40 {
 		return s[:40] + "…"
 	}
