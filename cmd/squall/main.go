@@ -31,6 +31,7 @@ func commands() map[string]command {
 		"eval":     {"print the static evaluation of a position, term by term", runEval},
 		"tune":     {"fit the evaluation weights to game results (Texel tuning)", runTune},
 		"datagen":  {"play self-play games and write labelled positions for tuning", runDatagen},
+		"train":    {"train the evaluation network on self-play positions", runTrain},
 		"uci":      {"speak the UCI protocol on stdin/stdout (for GUIs and match runners)", runUCI},
 		"bench":    {"search fixed positions to a fixed depth; print the node count and speed", runBench},
 		"serve":    {"share live analysis over SSH (rooms of viewers; owners move)", runServe},

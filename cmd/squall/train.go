@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/engine/nnue"
+	"github.com/squall-chess/squall/engine/nnue/train"
+	"github.com/squall-chess/squall/internal/atomicfile"
+)
+
+// runTrain fits the evaluation network to self-play positions (squall
+// datagen's EPD, or the packed binary format) and writes the quantised
+// network. With --checkpoint the trainer's state is saved after every
+// epoch and a run started again continues from it.
+func runTrain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", "usage: squall train --data FILE[,FILE…] --out NET.sqnn [--epochs N] [--lr R] [--lambda L] [--batch N] [--threads N] [--seed S] [--checkpoint FILE]", stderr)
+	data := fs.String("data", "", "comma-separated data files: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
+	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
+	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")
+	lr := fs.Float64("lr", 0.001, "Adam's learning rate")
+	lambda := fs.Float64("lambda", 0.25, "weight of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
+	batch := fs.Int("batch", 16384, "positions per Adam step")
+	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
+	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
+	ckPath := fs.String("checkpoint", "", "trainer state saved after each epoch, and resumed from if it exists")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *data == "" || *out == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errors.New("want --data and --out")
+	}
+	var ps []train.Position
+	for _, path := range strings.Split(*data, ",") {
+		got, err := readTrainingData(path, stderr)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, got...)
+	}
+	tr, valid := train.Split(ps, 10)
+	fmt.Fprintf(stdout, "%d positions: %d to train on, %d held out (every 10th game)\n", len(ps), len(tr), len(valid))
+	if len(tr) == 0 || len(valid) == 0 {
+		return errors.New("too little data to train and validate on")
+	}
+
+	opt := train.Options{Lambda: *lambda, LR: *lr, BatchSize: *batch, Threads: *threads, Seed: *seed}
+	t := train.New(train.NewModel(nnue.Hidden, *seed), opt)
+	if *ckPath != "" {
+		if f, err := os.Open(*ckPath); err == nil {
+			t, err = train.Load(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("%s: %w", *ckPath, err)
+			}
+			t.Opt.Threads = *threads // the machine's, not the saved one's
+			fmt.Fprintf(stdout, "resumed from %s after %d epochs\n", *ckPath, t.Epochs)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "epoch %d: held-out loss %.6f\n", t.Epochs, t.Loss(valid))
+	for t.Epochs < *epochs {
+		t0 := time.Now()
+		loss := t.Epoch(tr)
+		el := time.Since(t0)
+		rate := float64(len(tr)) / el.Seconds()
+		eta := time.Duration(float64(*epochs-t.Epochs) * float64(el))
+		fmt.Fprintf(stdout, "epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, ETA %v\n",
+			t.Epochs, loss, t.Loss(valid), rate, eta.Round(time.Second))
+		if *ckPath != "" {
+			var b bytes.Buffer
+			if err := t.Save(&b); err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(*ckPath, b.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	net, err := t.Model.Quantise()
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := net.Write(&b); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(*out, b.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", *out, b.Len())
+	return nil
+}
+
+// readTrainingData reads one data file: packed records by the .bin
+// extension, else datagen's EPD.
+func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if strings.HasSuffix(path, ".bin") {
+		ps, tail, err := train.ReadRecords(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if tail > 0 {
+			fmt.Fprintf(stderr, "%s: %d bytes of a partial record at the end left out\n", path, tail)
+		}
+		return ps, nil
+	}
+	ps, skipped, err := train.ReadEPD(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "%s: %d positions without a score and a result left out\n", path, skipped)
+	}
+	return ps, nil
+}

@@ -1,0 +1,181 @@
+// Package train fits Squall's evaluation network (engine/nnue) to
+// positions of its own games: each labelled with the search's score and
+// the game's result (data.go). The model is kept in float64, trained with
+// Adam on mini-batches whose gradients are computed in parallel and summed
+// in a fixed order (deterministic for a seed), then quantised to the
+// network's int16 format.
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/nnue"
+)
+
+// clipWeight bounds every weight and bias: quantised, output weights must
+// stay within ±nnue.MaxOutputWeight/QB, and feature weights small enough
+// that 32 pieces' sum stays inside int16 (32 × 1.98 × 255 < 32767).
+const clipWeight = 1.98
+
+// Model is the float network: (768 → H) × 2 → 1, SCReLU, the output σ'd
+// into a win probability. Its output y is in units of 400 centipawns, so
+// that the quantised network's Scale of 400 gives centipawns.
+type Model struct {
+	H int
+	// P holds every parameter; W, B, O and OB (its last element) are
+	// views of it, so that the optimiser and the gradient sums see one
+	// slice.
+	P []float64
+	W []float64 // Inputs × H, feature by feature
+	B []float64 // H
+	O []float64 // 2H: side to move's half first
+}
+
+// newShape returns a zero model of width h.
+func newShape(h int) *Model {
+	m := &Model{H: h, P: make([]float64, nnue.Inputs*h+h+2*h+1)}
+	m.W = m.P[:nnue.Inputs*h]
+	m.B = m.P[nnue.Inputs*h : nnue.Inputs*h+h]
+	m.O = m.P[nnue.Inputs*h+h : nnue.Inputs*h+3*h]
+	return m
+}
+
+// OB is the output bias.
+func (m *Model) OB() *float64 { return &m.P[len(m.P)-1] }
+
+// NewModel returns a model with hidden width h and weights drawn from
+// seed: feature weights uniform in ±1/√32 (about 32 pieces are active),
+// output weights uniform in ±1/√(2h), biases zero.
+func NewModel(h int, seed uint64) *Model {
+	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	m := newShape(h)
+	a := 1 / math.Sqrt(32)
+	for i := range m.W {
+		m.W[i] = (2*rng.Float64() - 1) * a
+	}
+	b := 1 / math.Sqrt(float64(2*h))
+	for i := range m.O {
+		m.O[i] = (2*rng.Float64() - 1) * b
+	}
+	return m
+}
+
+// features lists r's active inputs for each perspective.
+func features(r *Position, fs *[2][32]int) int {
+	n := 0
+	r.each(func(pc chess.Piece, sq chess.Square) {
+		fs[0][n] = nnue.Feature(chess.White, pc, sq)
+		fs[1][n] = nnue.Feature(chess.Black, pc, sq)
+		n++
+	})
+	return n
+}
+
+// scratch is one worker's buffers for a forward and backward pass.
+type scratch struct {
+	fs   [2][32]int
+	h    [2][]float64 // hidden pre-activation, by perspective (0 White)
+	grad *Model       // gradient sums
+}
+
+func (m *Model) newScratch() *scratch {
+	return &scratch{h: [2][]float64{make([]float64, m.H), make([]float64, m.H)},
+		grad: newShape(m.H)}
+}
+
+func screlu(v float64) float64 {
+	v = min(max(v, 0), 1)
+	return v * v
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// forward computes the output y of r (side to move's view), leaving the
+// hidden layer and active features in s.
+func (m *Model) forward(r *Position, s *scratch) (y float64, n int) {
+	n = features(r, &s.fs)
+	for persp := range 2 {
+		h := s.h[persp]
+		copy(h, m.B)
+		for _, f := range s.fs[persp][:n] {
+			w := m.W[f*m.H : (f+1)*m.H]
+			for i := range h {
+				h[i] += w[i]
+			}
+		}
+	}
+	stm := int(r.STM)
+	y = *m.OB()
+	for k, persp := range [2]int{stm, stm ^ 1} {
+		o := m.O[k*m.H : (k+1)*m.H]
+		for i, v := range s.h[persp] {
+			y += o[i] * screlu(v)
+		}
+	}
+	return y, n
+}
+
+// Eval is the model's score of r in centipawns, side to move's view.
+func (m *Model) Eval(r *Position) float64 {
+	y, _ := m.forward(r, m.newScratch())
+	return y * nnue.Scale
+}
+
+// lossGrad adds r's loss gradient to s.grad and returns its loss,
+// (σ(y) − target)².
+func (m *Model) lossGrad(r *Position, target float64, s *scratch) float64 {
+	y, n := m.forward(r, s)
+	p := sigmoid(y)
+	g := 2 * (p - target) * p * (1 - p) // dL/dy
+	gr := s.grad
+	*gr.OB() += g
+	stm := int(r.STM)
+	for k, persp := range [2]int{stm, stm ^ 1} {
+		o := m.O[k*m.H : (k+1)*m.H]
+		og := gr.O[k*m.H : (k+1)*m.H]
+		h := s.h[persp]
+		for i, v := range h {
+			og[i] += g * screlu(v)
+			// dL/dh: through SCReLU, whose slope is 2v inside (0, 1).
+			if v > 0 && v < 1 {
+				h[i] = g * o[i] * 2 * v
+			} else {
+				h[i] = 0
+			}
+		}
+		for i, d := range h {
+			gr.B[i] += d
+		}
+		for _, f := range s.fs[persp][:n] {
+			wg := gr.W[f*m.H : (f+1)*m.H]
+			for i, d := range h {
+				wg[i] += d
+			}
+		}
+	}
+	return (p - target) * (p - target)
+}
+
+// Quantise returns the int16 network. The model's width must be the
+// network's (nnue.Hidden).
+func (m *Model) Quantise() (*nnue.Net, error) {
+	if m.H != nnue.Hidden {
+		return nil, errWidth(m.H)
+	}
+	n := new(nnue.Net)
+	q := func(v, scale, lim float64) int16 { return int16(max(min(math.Round(v*scale), lim), -lim)) }
+	for f := range nnue.Inputs {
+		for i := range m.H {
+			n.FeatureWeights[f][i] = q(m.W[f*m.H+i], nnue.QA, 32767)
+		}
+	}
+	for i := range m.H {
+		n.FeatureBias[i] = q(m.B[i], nnue.QA, 32767)
+		n.OutputWeights[0][i] = q(m.O[i], nnue.QB, nnue.MaxOutputWeight)
+		n.OutputWeights[1][i] = q(m.O[m.H+i], nnue.QB, nnue.MaxOutputWeight)
+	}
+	n.OutputBias = int32(math.Round(*m.OB() * nnue.QA * nnue.QB))
+	return n, nil
+}

@@ -1,0 +1,278 @@
+package train
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/nnue"
+)
+
+// randomPositions plays random games and labels each position with the
+// hand-crafted evaluation as its "search score" and a result that agrees
+// with its sign.
+func randomPositions(n int, seed uint64) []Position {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	ev := eval.New()
+	var out []Position
+	for game := 0; len(out) < n; game++ {
+		p := chess.NewPosition()
+		var u chess.Undo
+		for ply := 0; ply < 80 && len(out) < n; ply++ {
+			var ml chess.MoveList
+			if p.GenerateLegal(&ml); ml.N == 0 {
+				break
+			}
+			p.MakeMove(ml.Moves[rng.IntN(ml.N)], &u)
+			if p.InCheck() {
+				continue
+			}
+			score := ev.Evaluate(p)
+			white := score
+			if p.SideToMove() == chess.Black {
+				white = -white
+			}
+			result := 0.5
+			if white > 200 {
+				result = 1
+			} else if white < -200 {
+				result = 0
+			}
+			out = append(out, Pack(p, score, result, game))
+		}
+	}
+	return out
+}
+
+// TestGradientCheck compares lossGrad's gradient with central finite
+// differences of the loss, for every kind of parameter.
+func TestGradientCheck(t *testing.T) {
+	m := NewModel(4, 11)
+	for i := range m.B {
+		m.B[i] = 0.3 // most activations inside (0, 1), where SCReLU has a slope
+	}
+	ps := randomPositions(6, 3)
+	loss := func() float64 {
+		s := m.newScratch()
+		sum := 0.0
+		for i := range ps {
+			y, _ := m.forward(&ps[i], s)
+			d := sigmoid(y) - ps[i].Target(0.3)
+			sum += d * d
+		}
+		return sum
+	}
+	s := m.newScratch()
+	for i := range ps {
+		m.lossGrad(&ps[i], ps[i].Target(0.3), s)
+	}
+	// Parameters worth checking: every bias and output weight, and the
+	// feature weights of the first position's pieces.
+	idx := []int{len(m.P) - 1}
+	for i := range m.B {
+		idx = append(idx, nnue.Inputs*m.H+i)
+	}
+	for i := range m.O {
+		idx = append(idx, nnue.Inputs*m.H+m.H+i)
+	}
+	var fs [2][32]int
+	for _, f := range fs[0][:features(&ps[0], &fs)] {
+		idx = append(idx, f*m.H, f*m.H+3)
+	}
+	const eps = 1e-6
+	checked := 0
+	for _, i := range idx {
+		old := m.P[i]
+		m.P[i] = old + eps
+		up := loss()
+		m.P[i] = old - eps
+		down := loss()
+		m.P[i] = old
+		num := (up - down) / (2 * eps)
+		got := s.grad.P[i]
+		if math.Abs(num-got) > 1e-6+1e-4*math.Abs(num) {
+			t.Errorf("parameter %d: gradient %.10f, finite difference %.10f", i, got, num)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d parameters checked", checked)
+	}
+}
+
+// TestLossFalls is a tiny end-to-end run: a few thousand positions, a
+// narrow model; the held-out loss falls well below where it started.
+func TestLossFalls(t *testing.T) {
+	ps := randomPositions(4000, 5)
+	train, valid := Split(ps, 10)
+	tr := New(NewModel(32, 1), Options{Lambda: 0.1, LR: 0.01, BatchSize: 128, Threads: 2, Seed: 1})
+	before := tr.Loss(valid)
+	for range 15 {
+		tr.Epoch(train)
+	}
+	after := tr.Loss(valid)
+	t.Logf("held-out loss %.5f -> %.5f", before, after)
+	if after > 0.6*before {
+		t.Errorf("held-out loss %.5f -> %.5f: not learning", before, after)
+	}
+}
+
+// TestDeterministicAndResumable: the same seed gives the same weights, and
+// a run stopped after an epoch and resumed from its checkpoint ends where
+// the whole run does.
+func TestDeterministicAndResumable(t *testing.T) {
+	ps := randomPositions(1500, 9)
+	opt := Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 42}
+	whole := New(NewModel(8, 2), opt)
+	whole.Epoch(ps)
+	whole.Epoch(ps)
+	again := New(NewModel(8, 2), opt)
+	again.Epoch(ps)
+	var ck bytes.Buffer
+	if err := again.Save(&ck); err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := Load(&ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed.Epoch(ps)
+	if !slices.Equal(whole.Model.P, resumed.Model.P) {
+		t.Error("a resumed run differs from the whole run")
+	}
+	other := New(NewModel(8, 2), Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 43})
+	other.Epoch(ps)
+	other.Epoch(ps)
+	if slices.Equal(whole.Model.P, other.Model.P) {
+		t.Error("another seed gave the same weights")
+	}
+}
+
+// TestQuantise: the int16 network scores as the float model does once the
+// model's weights lie on the quantisation grid (then only the integer
+// divisions of Evaluate differ); and quantising does put them there.
+func TestQuantise(t *testing.T) {
+	m := NewModel(nnue.Hidden, 4)
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := range m.O {
+		m.O[i] = rng.Float64() - 0.5
+	}
+	for i := range m.B {
+		m.B[i] = 0.2
+	}
+	*m.OB() = 0.05
+	snap := func(xs []float64, scale float64) {
+		for i, x := range xs {
+			xs[i] = math.Round(x*scale) / scale
+		}
+	}
+	snap(m.W, nnue.QA)
+	snap(m.B, nnue.QA)
+	snap(m.O, nnue.QB)
+	snap(m.P[len(m.P)-1:], nnue.QA*nnue.QB)
+	net, err := m.Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range randomPositions(200, 8) {
+		var acc nnue.Accumulator
+		p := r.position(t)
+		net.Refresh(&acc, p)
+		got, want := float64(net.Evaluate(&acc, p.SideToMove())), m.Eval(&r)
+		if math.Abs(got-want) > 1.05 { // the two truncating divisions: < 1 cp + 400/(QA·QB)
+			t.Errorf("%s: quantised %v, model %.2f", p.FEN(), got, want)
+		}
+	}
+	if _, err := NewModel(8, 1).Quantise(); err == nil {
+		t.Error("an 8-wide model quantised")
+	}
+}
+
+// position rebuilds r as a chess position (for tests).
+func (r *Position) position(t *testing.T) *chess.Position {
+	t.Helper()
+	var board [64]byte
+	r.each(func(pc chess.Piece, sq chess.Square) { board[sq] = pc.Letter() })
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := range 8 {
+			c := board[rank*8+file]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	side := " w"
+	if r.STM == 1 {
+		side = " b"
+	}
+	p, err := chess.ParseFEN(b.String() + side + " - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRecords(t *testing.T) {
+	ps := randomPositions(300, 12)
+	var b bytes.Buffer
+	if err := WriteRecords(&b, ps); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != RecordSize*len(ps) {
+		t.Fatalf("%d bytes for %d records", b.Len(), len(ps))
+	}
+	got, tail, err := ReadRecords(bytes.NewReader(append(b.Bytes(), 1, 2, 3)))
+	if err != nil || tail != 3 || !slices.Equal(got, ps) {
+		t.Fatalf("read back: %d records, tail %d, %v", len(got), tail, err)
+	}
+	bad := bytes.Clone(b.Bytes())
+	bad[RecordSize*5+8] = 0xff // piece code 15 in record 5
+	if _, _, err := ReadRecords(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "record 5") {
+		t.Errorf("a damaged record: %v", err)
+	}
+}
+
+func TestReadEPD(t *testing.T) {
+	in := `r1b1kb1r/ppqpnp1p/n5p1/2p1p3/2P1P2P/1P1P4/P3NPP1/RNBQKB1R w KQkq - ce 39; c9 "1/2-1/2";
+r1b1kb1r/ppqpnp1p/n5p1/2p1p3/2P1P2P/1PNP4/P3NPP1/R1BQKB1R b KQkq - ce -46; c9 "1/2-1/2";
+# game 7 1/2-1/2
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 "1-0";
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 20; c9 "1-0";
+# game 8 1-0
+`
+	ps, skipped, err := ReadEPD(strings.NewReader(in))
+	if err != nil || len(ps) != 3 || skipped != 1 {
+		t.Fatalf("%d positions, %d skipped, %v", len(ps), skipped, err)
+	}
+	if ps[0].Game != 7 || ps[1].Game != 7 || ps[2].Game != 8 || ps[1].Score != -46 || ps[1].STM != 1 || ps[2].Result != 2 {
+		t.Errorf("records %+v", ps)
+	}
+	// White won, Black to move: the target from Black's view is a loss.
+	r := Pack(chess.NewPosition(), 0, 1, 0)
+	r.STM = 1
+	if got := r.Target(1); got != 0 {
+		t.Errorf("a lost game from the loser's side: target %v", got)
+	}
+	if _, _, err := ReadEPD(strings.NewReader("not/a/fen w - - ce 1; c9 \"1-0\";\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("bad FEN: %v", err)
+	}
+}

@@ -1,0 +1,205 @@
+package train
+
+import (
+	"encoding/gob"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"sync"
+)
+
+// Options are the trainer's settings.
+type Options struct {
+	// Lambda is the weight of the game result in the target, 1 − Lambda
+	// that of the search score (Position.Target): 0 learns the scores
+	// alone, 1 the results alone.
+	Lambda float64
+	// LR is Adam's learning rate; Beta1, Beta2 and Epsilon its constants
+	// (zero: 0.9, 0.999, 1e-8).
+	LR, Beta1, Beta2, Epsilon float64
+	// BatchSize positions per step; Threads workers per batch.
+	BatchSize, Threads int
+	// Seed orders each epoch's batches (epoch e shuffles with seed and e),
+	// so a run resumed from a checkpoint goes on exactly as the whole run
+	// would have.
+	Seed uint64
+}
+
+func (o *Options) defaults() {
+	if o.Beta1 == 0 {
+		o.Beta1 = 0.9
+	}
+	if o.Beta2 == 0 {
+		o.Beta2 = 0.999
+	}
+	if o.Epsilon == 0 {
+		o.Epsilon = 1e-8
+	}
+	o.BatchSize = max(o.BatchSize, 1)
+	o.Threads = max(o.Threads, 1)
+}
+
+// Trainer fits a Model with Adam. Its state — the model, the moments, the
+// step and the epochs done — is what a checkpoint holds.
+type Trainer struct {
+	Model  *Model
+	Opt    Options
+	M, V   []float64 // Adam's first and second moments
+	Step   int
+	Epochs int // epochs completed
+
+	workers []*scratch
+}
+
+// New returns a trainer for m.
+func New(m *Model, opt Options) *Trainer {
+	opt.defaults()
+	return &Trainer{Model: m, Opt: opt, M: make([]float64, len(m.P)), V: make([]float64, len(m.P))}
+}
+
+func (t *Trainer) scratches() []*scratch {
+	for len(t.workers) < t.Opt.Threads {
+		t.workers = append(t.workers, t.Model.newScratch())
+	}
+	return t.workers[:t.Opt.Threads]
+}
+
+// parts splits n items among the workers: worker k gets [lo(k), lo(k+1)).
+func parts(n, workers int) func(k int) int {
+	return func(k int) int { return n * k / workers }
+}
+
+// gradient sums the loss gradient of batch into each worker's buffer and
+// returns the summed loss. Each worker takes a fixed contiguous part, and
+// the callers add the parts in worker order: the result does not depend on
+// scheduling.
+func (t *Trainer) gradient(batch []Position) float64 {
+	ws := t.scratches()
+	lo := parts(len(batch), len(ws))
+	losses := make([]float64, len(ws))
+	var wg sync.WaitGroup
+	for k, s := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			clear(s.grad.P)
+			for i := lo(k); i < lo(k+1); i++ {
+				losses[k] += t.Model.lossGrad(&batch[i], batch[i].Target(t.Opt.Lambda), s)
+			}
+		}()
+	}
+	wg.Wait()
+	sum := 0.0
+	for _, l := range losses {
+		sum += l
+	}
+	return sum
+}
+
+// Epoch trains on every position once, in batches, and returns the mean
+// training loss.
+func (t *Trainer) Epoch(data []Position) float64 {
+	order := make([]int, len(data))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(t.Opt.Seed, uint64(t.Epochs)))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	batch := make([]Position, 0, t.Opt.BatchSize)
+	total := 0.0
+	for start := 0; start < len(order); start += t.Opt.BatchSize {
+		batch = batch[:0]
+		for _, i := range order[start:min(start+t.Opt.BatchSize, len(order))] {
+			batch = append(batch, data[i])
+		}
+		total += t.gradient(batch)
+		t.adam(len(batch))
+	}
+	t.Epochs++
+	return total / float64(max(len(data), 1))
+}
+
+// adam takes one step along the workers' summed gradient, averaged over a
+// batch of n, and clips the parameters (clipWeight).
+func (t *Trainer) adam(n int) {
+	o := t.Opt
+	t.Step++
+	c1 := 1 - math.Pow(o.Beta1, float64(t.Step))
+	c2 := 1 - math.Pow(o.Beta2, float64(t.Step))
+	ws := t.workers[:o.Threads]
+	p := t.Model.P
+	for i := range p {
+		g := 0.0
+		for _, w := range ws {
+			g += w.grad.P[i]
+		}
+		g /= float64(n)
+		t.M[i] = o.Beta1*t.M[i] + (1-o.Beta1)*g
+		t.V[i] = o.Beta2*t.V[i] + (1-o.Beta2)*g*g
+		p[i] -= o.LR * (t.M[i] / c1) / (math.Sqrt(t.V[i]/c2) + o.Epsilon)
+		p[i] = max(min(p[i], clipWeight), -clipWeight)
+	}
+}
+
+// Loss is the mean loss over data, without training.
+func (t *Trainer) Loss(data []Position) float64 {
+	ws := t.scratches()
+	lo := parts(len(data), len(ws))
+	losses := make([]float64, len(ws))
+	var wg sync.WaitGroup
+	for k, s := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo(k); i < lo(k+1); i++ {
+				y, _ := t.Model.forward(&data[i], s)
+				d := sigmoid(y) - data[i].Target(t.Opt.Lambda)
+				losses[k] += d * d
+			}
+		}()
+	}
+	wg.Wait()
+	sum := 0.0
+	for _, l := range losses {
+		sum += l
+	}
+	return sum / float64(max(len(data), 1))
+}
+
+// checkpoint is a Trainer's saved state.
+type checkpoint struct {
+	H             int
+	P, M, V       []float64
+	Step, Epochs  int
+	Opt           Options
+	FormatVersion int
+}
+
+const checkpointVersion = 1
+
+// Save writes the trainer's state (gob).
+func (t *Trainer) Save(w io.Writer) error {
+	return gob.NewEncoder(w).Encode(checkpoint{H: t.Model.H, P: t.Model.P, M: t.M, V: t.V, Step: t.Step, Epochs: t.Epochs, Opt: t.Opt, FormatVersion: checkpointVersion})
+}
+
+// Load reads a state written by Save.
+func Load(r io.Reader) (*Trainer, error) {
+	var c checkpoint
+	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+		return nil, fmt.Errorf("train: checkpoint: %w", err)
+	}
+	if c.FormatVersion != checkpointVersion {
+		return nil, fmt.Errorf("train: checkpoint version %d, this build reads %d", c.FormatVersion, checkpointVersion)
+	}
+	m := newShape(c.H)
+	if len(c.P) != len(m.P) || len(c.M) != len(m.P) || len(c.V) != len(m.P) {
+		return nil, fmt.Errorf("train: checkpoint of a %d-wide model holds %d parameters, want %d", c.H, len(c.P), len(m.P))
+	}
+	copy(m.P, c.P)
+	t := New(m, c.Opt)
+	copy(t.M, c.M)
+	copy(t.V, c.V)
+	t.Step, t.Epochs = c.Step, c.Epochs
+	return t, nil
+}
