@@ -98,10 +98,13 @@ func (r *Runner) Start(job Job) *Search {
 				return
 			}
 		}
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil && r.Gen() != s.Gen {
 			s.finish(engine.Result{}, err) // replaced before it began
 			return
 		}
+		// A search stopped before it began, and not replaced, still
+		// runs: the engine answers a cancelled search at once with the
+		// best move it finds (a UCI "go" then "stop" wants a bestmove).
 		res, err := r.a.Search(ctx, job.Game, job.Limits, s.add)
 		s.finish(res, err)
 	}()
