@@ -65,7 +65,7 @@ func watchGame(t *testing.T, eng engine.Analyzer, opt Options, w, h int, timeout
 // (the runtime is allowed a moment).
 func goroutinesBack(t *testing.T, before int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -22,7 +22,7 @@ import (
 func waitScreen(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return re.MatchString(ansi.Strip(string(b))) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(patience), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // TestTeatestPlayAndAnalyse drives the whole program as a user would, at
@@ -43,7 +43,7 @@ func TestTeatestPlayAndAnalyse(t *testing.T) {
 	// Depth 8 is the fake engine's last: the screen then stays put.
 	waitScreen(t, tm, regexp.MustCompile(`depth 8/11`))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 	fm.Close()
 
 	v := fm.View()
@@ -76,7 +76,7 @@ func TestTeatestResize(t *testing.T) {
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 	golden(t, "teatest-resized-80x24", fm.View())
 	if lines := strings.Split(fm.View(), "\n"); len(lines) != 24 {
 		t.Errorf("80×24 view has %d lines", len(lines))
@@ -90,7 +90,7 @@ func TestTeatestResize(t *testing.T) {
 // checks the bare count with a plain tea.Program.
 func waitGoroutines(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		left := ourGoroutines()
 		if len(left) == 0 {
@@ -175,7 +175,7 @@ func TestTeatestGoldens(t *testing.T) {
 				waitScreen(t, tm, regexp.MustCompile(sc.waitRe))
 			}
 			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-			fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 			fm.Close()
 			golden(t, sc.name, fm.View())
 			waitGoroutines(t)
