@@ -34,7 +34,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			return drawScore
 		}
 		if ply >= maxPly-1 {
-			return t.evaluate()
+			return t.evaluate(ply)
 		}
 		// Mate-distance pruning: no line from here can beat a mate
 		// already found closer to the root.
@@ -91,7 +91,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if excluded != chess.NullMove {
 			eval = f.eval
 		} else {
-			eval = t.evaluate()
+			eval = t.evaluate(ply)
 			f.eval = eval
 			if ttOK && (tte.bound == boundExact || (tte.bound == boundLower && ttScore > eval) || (tte.bound == boundUpper && ttScore < eval)) {
 				eval = ttScore
@@ -128,7 +128,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 			f.move = chess.NullMove
 			f.ch = &t.h.cont[0][0]
-			p.MakeNullMove(&u)
+			t.playNull(ply, &u)
 			v := -t.search(-beta, -beta+1, depth-1-r, ply+1, !cutNode)
 			p.UnmakeNullMove(&u)
 			if t.s.stop.Load() {
@@ -407,7 +407,7 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 		return drawScore
 	}
 	if ply >= maxPly-1 {
-		return t.evaluate()
+		return t.evaluate(ply)
 	}
 	pvNode := beta-alpha > 1
 	key := p.Key()
@@ -423,7 +423,7 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 	best := -infinity
 	standPat := -infinity
 	if !inCheck {
-		standPat = t.evaluate()
+		standPat = t.evaluate(ply)
 		if ttOK && (tte.bound == boundExact || (tte.bound == boundLower && ttScore > standPat) || (tte.bound == boundUpper && ttScore < standPat)) {
 			standPat = ttScore
 		}

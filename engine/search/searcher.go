@@ -6,8 +6,10 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/engine/tablebase"
 )
 
@@ -28,15 +31,21 @@ type settings struct {
 	limitStrength          bool
 	elo, skill             int
 	showWDL                bool
+	useNNUE                bool
+	evalFile               string
 }
 
 // Searcher is the built-in engine. Its methods other than PonderHit and
 // SetTablebase must not be called concurrently with Search.
 type Searcher struct {
-	set     settings
-	tt      *table
-	threads []*thread
-	rng     *rand.Rand
+	set settings
+	net *nnue.Net // loaded from EvalFile; used when UseNNUE is set
+	// checkNNUE makes every evaluation check its accumulator against a
+	// refresh (tests).
+	checkNNUE bool
+	tt        *table
+	threads   []*thread
+	rng       *rand.Rand
 
 	curMu sync.Mutex
 	cur   *search // the running search, for PonderHit
@@ -72,6 +81,8 @@ func (s *Searcher) Options() []engine.Option {
 		{Name: "UCI_Elo", Type: "spin", Default: "1500", Min: minElo, Max: maxElo},
 		{Name: "Skill Level", Type: "spin", Default: "20", Min: 0, Max: 20},
 		{Name: "UCI_ShowWDL", Type: "check", Default: "false"},
+		{Name: "EvalFile", Type: "string", Default: ""},
+		{Name: "UseNNUE", Type: "check", Default: "false"},
 	}
 }
 
@@ -120,6 +131,28 @@ func (s *Searcher) SetOption(name, value string) error {
 		s.set.skill = n
 	case "UCI_ShowWDL":
 		s.set.showWDL = b
+	case "EvalFile":
+		if value == "" {
+			if s.set.useNNUE {
+				return errors.New("search: EvalFile: UseNNUE is on; turn it off before unloading the network")
+			}
+			s.net, s.set.evalFile = nil, ""
+			break
+		}
+		data, err := os.ReadFile(value)
+		if err != nil {
+			return fmt.Errorf("search: EvalFile: %w", err)
+		}
+		net, err := nnue.Parse(data)
+		if err != nil {
+			return fmt.Errorf("search: EvalFile %s: %w", value, err)
+		}
+		s.net, s.set.evalFile = net, value
+	case "UseNNUE":
+		if b && s.net == nil {
+			return errors.New("search: UseNNUE: no network loaded; set EvalFile first")
+		}
+		s.set.useNNUE = b
 	}
 	return nil
 }
@@ -278,13 +311,21 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		t.tbShown.Store(0)
 		t.nmpMinPly = 0
 		t.completed = 0
+		t.net = nil
+		if s.set.useNNUE {
+			t.net = s.net
+			t.net.Refresh(&t.acc[0], t.p)
+			t.checkNNUE = s.checkNNUE
+		}
 		for i := range t.stack {
 			t.stack[i] = frame{ch: &t.h.cont[0][0]}
 		}
 	}
 
-	// Stop at once when the caller cancels.
-	stopWatch := context.AfterFunc(ctx, func() { cs.stop.Store(true) })
+	// Stop when the caller cancels, as at the hard time limit: once depth
+	// 1 is complete, so that even a search stopped at once ("go" then
+	// "stop") answers with a searched move rather than none.
+	stopWatch := context.AfterFunc(ctx, cs.outOfTime)
 	defer stopWatch()
 	if !lim.Ponder {
 		cs.armTimer()

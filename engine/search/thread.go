@@ -2,10 +2,12 @@ package search
 
 import (
 	"math"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/nnue"
 )
 
 // lmrTable[d][n] is the base late-move reduction at depth d for the n-th
@@ -47,8 +49,14 @@ type thread struct {
 	ev    *eval.Evaluator
 	h     history
 	stack [maxPly + 4]frame
-	pv    [maxPly + 1][maxPly + 1]chess.Move
-	pvLen [maxPly + 1]int
+	// net, when set, evaluates instead of ev; acc[ply] is its
+	// accumulator for the position at ply, made from acc[ply-1] as each
+	// move is played (so unmaking needs nothing).
+	net       *nnue.Net
+	acc       [maxPly + 4]nnue.Accumulator
+	checkNNUE bool // see Searcher.checkNNUE
+	pv        [maxPly + 1][maxPly + 1]chess.Move
+	pvLen     [maxPly + 1]int
 
 	nodes     uint64
 	published atomic.Uint64 // nodes, published for the other threads
@@ -70,8 +78,19 @@ func newThread(id int) *thread {
 // frameAt returns the stack frame for ply (offset so ply-2 is valid).
 func (t *thread) frameAt(ply int) *frame { return &t.stack[ply+2] }
 
-func (t *thread) evaluate() int {
-	v := t.ev.Evaluate(t.p)
+func (t *thread) evaluate(ply int) int {
+	var v int
+	if t.net != nil {
+		if t.checkNNUE {
+			var fresh nnue.Accumulator
+			if t.net.Refresh(&fresh, t.p); fresh != t.acc[ply] {
+				panic("search: accumulator at ply " + strconv.Itoa(ply) + " differs from a refresh of " + t.p.FEN())
+			}
+		}
+		v = t.net.Evaluate(&t.acc[ply], t.p.SideToMove())
+	} else {
+		v = t.ev.Evaluate(t.p)
+	}
 	// Below the tablebase-win range, which the table adjusts by ply.
 	return max(min(v, tbWinBound-1), -tbWinBound+1)
 }
@@ -124,7 +143,18 @@ func (t *thread) play(ply int, m chess.Move, u *chess.Undo) {
 	f := t.frameAt(ply)
 	f.move = m
 	f.ch = &t.h.cont[m.Piece()][m.To()]
+	if t.net != nil {
+		t.net.Update(&t.acc[ply+1], &t.acc[ply], m)
+	}
 	t.p.MakeMove(m, u)
+}
+
+// playNull passes the move at ply (the caller has set the frame).
+func (t *thread) playNull(ply int, u *chess.Undo) {
+	if t.net != nil {
+		t.acc[ply+1] = t.acc[ply]
+	}
+	t.p.MakeNullMove(u)
 }
 
 // updateQuietStats rewards the quiet move that caused a cutoff and punishes

@@ -1,0 +1,99 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/nnue"
+)
+
+// TestCancelledSearchMoves: a search cancelled before it starts ("go" then
+// "stop" at once) still completes depth 1 and answers with a searched
+// move, not none (the UCI server then had to play its first legal move,
+// a2a3).
+func TestCancelledSearchMoves(t *testing.T) {
+	s := New()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := game(t, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	res, err := s.Search(ctx, g, engine.Limits{Infinite: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.BestMove == chess.NullMove || res.Last.Depth < 1 {
+		t.Fatalf("cancelled search: best %v at depth %d", res.BestMove, res.Last.Depth)
+	}
+}
+
+// netFile writes a network with small random weights and returns its path.
+func netFile(t *testing.T) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := new(nnue.Net)
+	for f := range n.FeatureWeights {
+		for i := range n.FeatureWeights[f] {
+			n.FeatureWeights[f][i] = int16(rng.IntN(121) - 60)
+		}
+	}
+	for i := range n.FeatureBias {
+		n.FeatureBias[i] = int16(rng.IntN(101) - 20)
+		n.OutputWeights[0][i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
+		n.OutputWeights[1][i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
+	}
+	var b bytes.Buffer
+	if err := n.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "random.sqnn")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestUseNNUE: the options' rules, and a search that evaluates with the
+// network: its accumulators, updated move by move through the tree (null
+// moves, captures, castling, promotions), equal a refresh at every
+// evaluated node.
+func TestUseNNUE(t *testing.T) {
+	s := New()
+	if err := s.SetOption("UseNNUE", "true"); err == nil || !strings.Contains(err.Error(), "set EvalFile first") {
+		t.Errorf("UseNNUE without a network: %v", err)
+	}
+	if err := s.SetOption("EvalFile", filepath.Join(t.TempDir(), "missing.sqnn")); err == nil {
+		t.Error("a missing EvalFile accepted")
+	}
+	if err := s.SetOption("EvalFile", netFile(t)); err != nil {
+		t.Fatal(err)
+	}
+	hce, _ := run(t, New(), game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	if err := s.SetOption("UseNNUE", "true"); err != nil {
+		t.Fatal(err)
+	}
+	s.checkNNUE = true // evaluate compares each accumulator with a refresh
+	for _, fen := range []string{
+		chess.StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	} {
+		res, _ := run(t, s, game(t, fen), engine.Limits{Depth: 6})
+		if res.BestMove == chess.NullMove {
+			t.Errorf("%s: no move", fen)
+		}
+	}
+	res, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	if res.Last.Score == hce.Last.Score && res.Last.Nodes == hce.Last.Nodes {
+		t.Error("the search with the network scores and searches exactly as the hand-crafted one: the network is not used")
+	}
+	if err := s.SetOption("EvalFile", ""); err == nil {
+		t.Error("the network unloaded while UseNNUE is on")
+	}
+}
