@@ -52,12 +52,25 @@ func (n *Net) Update(to, from *Accumulator, m chess.Move) {
 	}
 	for persp := chess.White; persp <= chess.Black; persp++ {
 		dst, src := &to.Values[persp], &from.Values[persp]
+		col := func(f feature) *[Hidden]int16 { return &n.FeatureWeights[Feature(persp, f.pc, f.sq)] }
+		if useAVX2 {
+			// One pass over the accumulator for each kind of move.
+			switch {
+			case na == 1 && ns == 1:
+				addSubAVX2(dst, src, col(add[0]), col(sub[0]))
+			case na == 1:
+				addSubSubAVX2(dst, src, col(add[0]), col(sub[0]), col(sub[1]))
+			default:
+				addAddSubSubAVX2(dst, src, col(add[0]), col(add[1]), col(sub[0]), col(sub[1]))
+			}
+			continue
+		}
 		*dst = *src
 		for _, f := range add[:na] {
-			addColumn(dst, &n.FeatureWeights[Feature(persp, f.pc, f.sq)])
+			addColumn(dst, col(f))
 		}
 		for _, f := range sub[:ns] {
-			subColumn(dst, &n.FeatureWeights[Feature(persp, f.pc, f.sq)])
+			subColumn(dst, col(f))
 		}
 	}
 }

@@ -11,7 +11,11 @@ import "github.com/squall-chess/squall/engine/chess"
 // unit's lanes would; wrapping addition does not depend on order, so any
 // vectorised evaluation that forms the same products gives the same sum.
 func (n *Net) Evaluate(acc *Accumulator, stm chess.Color) int {
-	sum := screluDot(&acc.Values[stm], &n.OutputWeights[0]) + screluDot(&acc.Values[stm^1], &n.OutputWeights[1])
+	dot := screluDot
+	if useAVX2 {
+		dot = screluDotAVX2
+	}
+	sum := dot(&acc.Values[stm], &n.OutputWeights[0]) + dot(&acc.Values[stm^1], &n.OutputWeights[1])
 	return int((int64(sum)/QA + int64(n.OutputBias)) * Scale / (QA * QB))
 }
 

@@ -1,0 +1,106 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The accumulator loops of accumulator.go and the output layer of eval.go
+// with AVX2, for Hidden = 256 (512 bytes, 16 registers' worth). Written by
+// hand: Go does not vectorise, and these loops are most of an evaluation.
+
+// func addSubAVX2(dst, src, a, s *[Hidden]int16)
+TEXT ·addSubAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ a+16(FP), AX
+	MOVQ s+24(FP), BX
+	XORQ CX, CX
+
+addsub:
+	VMOVDQU (SI)(CX*1), Y0
+	VPADDW  (AX)(CX*1), Y0, Y0
+	VPSUBW  (BX)(CX*1), Y0, Y0
+	VMOVDQU Y0, (DI)(CX*1)
+	ADDQ    $32, CX
+	CMPQ    CX, $512
+	JNE     addsub
+	VZEROUPPER
+	RET
+
+// func addSubSubAVX2(dst, src, a, s1, s2 *[Hidden]int16)
+TEXT ·addSubSubAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ a+16(FP), AX
+	MOVQ s1+24(FP), BX
+	MOVQ s2+32(FP), DX
+	XORQ CX, CX
+
+addsubsub:
+	VMOVDQU (SI)(CX*1), Y0
+	VPADDW  (AX)(CX*1), Y0, Y0
+	VPSUBW  (BX)(CX*1), Y0, Y0
+	VPSUBW  (DX)(CX*1), Y0, Y0
+	VMOVDQU Y0, (DI)(CX*1)
+	ADDQ    $32, CX
+	CMPQ    CX, $512
+	JNE     addsubsub
+	VZEROUPPER
+	RET
+
+// func addAddSubSubAVX2(dst, src, a1, a2, s1, s2 *[Hidden]int16)
+TEXT ·addAddSubSubAVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ a1+16(FP), AX
+	MOVQ a2+24(FP), R8
+	MOVQ s1+32(FP), BX
+	MOVQ s2+40(FP), DX
+	XORQ CX, CX
+
+addaddsubsub:
+	VMOVDQU (SI)(CX*1), Y0
+	VPADDW  (AX)(CX*1), Y0, Y0
+	VPADDW  (R8)(CX*1), Y0, Y0
+	VPSUBW  (BX)(CX*1), Y0, Y0
+	VPSUBW  (DX)(CX*1), Y0, Y0
+	VMOVDQU Y0, (DI)(CX*1)
+	ADDQ    $32, CX
+	CMPQ    CX, $512
+	JNE     addaddsubsub
+	VZEROUPPER
+	RET
+
+// func screluDotAVX2(v, w *[Hidden]int16) int32
+//
+// Per 16 lanes: a = clamp(v, 0, 255); t = a·w in 16 bits (exact: |w| ≤
+// 127); VPMADDWD adds t·a of lane pairs into 8 int32 lanes; the lanes are
+// summed, wrapping, at the end.
+TEXT ·screluDotAVX2(SB), NOSPLIT, $0-20
+	MOVQ v+0(FP), SI
+	MOVQ w+8(FP), DI
+	MOVQ $255, AX
+	MOVQ AX, X15
+	VPBROADCASTW X15, Y15
+	VPXOR Y14, Y14, Y14
+	VPXOR Y0, Y0, Y0
+	XORQ CX, CX
+
+dot:
+	VMOVDQU  (SI)(CX*1), Y1
+	VPMAXSW  Y14, Y1, Y1
+	VPMINSW  Y15, Y1, Y1
+	VPMULLW  (DI)(CX*1), Y1, Y2
+	VPMADDWD Y1, Y2, Y2
+	VPADDD   Y2, Y0, Y0
+	ADDQ     $32, CX
+	CMPQ     CX, $512
+	JNE      dot
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD   X1, X0, X0
+	VPSHUFD  $0x4e, X0, X1
+	VPADDD   X1, X0, X0
+	VPSHUFD  $0xb1, X0, X1
+	VPADDD   X1, X0, X0
+	MOVQ     X0, AX
+	MOVL     AX, ret+16(FP)
+	VZEROUPPER
+	RET
