@@ -86,8 +86,10 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 		Progress: func(g, p int) {
 			const width = 30
 			fill := width * g / max(todo, 1)
-			rate := float64(p) / time.Since(t0).Seconds()
-			fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate)
+			el := time.Since(t0)
+			rate := float64(p) / el.Seconds()
+			eta := time.Duration(float64(el) / float64(g) * float64(todo-g)).Round(time.Minute)
+			fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s, ETA %v ", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate, eta)
 		},
 	}
 	fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
