@@ -70,7 +70,7 @@ var benchFENs = []string{
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "usage: squall bench [--threads N] [depth]   (default depth 12)", stderr)
+	fs := newFlagSet("bench", "usage: squall bench [--threads N] [depth]   (default depth 12)", stdout, stderr)
 	threads := fs.Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
 	if err := fs.Parse(args); err != nil {
 		return err

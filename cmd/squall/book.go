@@ -69,7 +69,7 @@ func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, sk
 }
 
 func runBookBuild(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book build", bookUsage, stderr)
+	fs := newFlagSet("book build", bookUsage, stdout, stderr)
 	in := fs.String("pgn", "", "games to build from")
 	out := fs.String("out", "", "book file to write (replaced atomically)")
 	maxPly := fs.Int("max-ply", 24, "enter positions of the first N plies")
@@ -127,13 +127,13 @@ func bookArg(fs *flag.FlagSet, flagValue string) (string, error) {
 }
 
 func runBookProbe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book probe", bookUsage, stderr)
+	fs := newFlagSet("book probe", bookUsage, stdout, stderr)
 	fen := fs.String("fen", chess.StartFEN, "position to list")
 	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	path, err := bookArg(fs, *bookFlag)
+	path, err := bookArg(fs.FlagSet, *bookFlag)
 	if err != nil {
 		return err
 	}
@@ -187,14 +187,14 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 // they played, as the engine does after its own games: it follows each
 // game while the player's moves are in the book.
 func runBookLearn(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book learn", bookUsage, stderr)
+	fs := newFlagSet("book learn", bookUsage, stdout, stderr)
 	in := fs.String("pgn", "", "games played from the book")
 	player := fs.String("player", "Squall", "the player whose book moves learn (White or Black tag)")
 	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	path, err := bookArg(fs, *bookFlag)
+	path, err := bookArg(fs.FlagSet, *bookFlag)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // labelled with the results, to an EPD file for `squall tune`. It resumes a
 // file it finds, skipping the games already there.
 func runDatagen(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stderr)
+	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stdout, stderr)
 	openings := fs.String("openings", opening.Balanced, "EPD file of starting positions, or \"balanced\" for the 1,000 built-in ones")
 	out := fs.String("out", "datagen.epd", "output EPD file (appended to; resumable)")
 	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
@@ -30,7 +30,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
 	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
 	var ef spec.Flags
-	ef.Register(fs, "the engine that plays the games")
+	ef.Register(fs.FlagSet, "the engine that plays the games")
 	external := fs.String("uci", "", "an external UCI engine (as --engine)")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -24,16 +24,16 @@ import (
 // with Squall to move, counting the won ones converted and the drawn ones
 // held.
 func runEndgames(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--engine CMD]... [--option [N:]K=V]... [--no-tb] [--pgn OUT]", stderr)
+	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--engine CMD]... [--option [N:]K=V]... [--no-tb] [--pgn OUT]", stdout, stderr)
 	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
 	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
 	want := fs.String("want", "win", "win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
 	count := fs.Int("count", 20, "positions per material given with -material, or in all")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
-	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
+	moveTime := durationFlag(fs.FlagSet, "movetime", time.Second, "time per move for both engines")
 	var ef spec.Flags
-	ef.Register(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
+	ef.Register(fs.FlagSet, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
 	opponent := fs.String("opponent", "", "the opponent (as the second --engine)")
 	fs.Func("o1", "option Name=Value for the engine tested (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
 	fs.Func("o2", "option Name=Value for the opponent (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })

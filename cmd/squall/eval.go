@@ -17,7 +17,7 @@ import (
 // with --epd the score of every position in a file and the pawn-hash hit
 // rate over them.
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "usage: squall eval [--net NET.sqnn] [FEN]   (default: the start position)\n       squall eval --epd FILE", stderr)
+	fs := newFlagSet("eval", "usage: squall eval [--net NET.sqnn] [FEN]   (default: the start position)\n       squall eval --epd FILE", stdout, stderr)
 	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
 	netPath := fs.String("net", "", "also print this evaluation network's score (squall train's output)")
 	if err := fs.Parse(args); err != nil {

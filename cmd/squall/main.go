@@ -60,6 +60,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout, cmds)
+		// Plain squall opens the board: its options are the program's.
+		fmt.Fprintln(stdout, "\nThe board (squall with no command, or squall tui):")
+		_ = runTUI([]string{"-h"}, stdout, stdout)
 		return 0
 	}
 	c, ok := cmds[args[0]]
@@ -68,7 +71,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr, cmds)
 		return 2
 	}
-	if err := c.run(args[1:], stdout, stderr); errors.Is(err, errReported) {
+	if err := c.run(args[1:], stdout, stderr); errors.Is(err, errHelp) {
+		return 0
+	} else if errors.Is(err, errReported) {
 		return 1
 	} else if err != nil {
 		// Errors quote files, engines and user input: the one sanitiser
@@ -97,21 +102,54 @@ func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "\nRun 'squall <command> -h' for a command's options.")
 }
 
-// newFlagSet is a subcommand's flag set: errors and the usage text, then
-// the flags' defaults, go to stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usage)
-		fs.PrintDefaults()
+// flagSet is a subcommand's flags: a flag.FlagSet with Squall's manners.
+// -h prints the usage and the flags to stdout and the command exits 0; a
+// bad flag is one line and a pointer to -h, not the whole usage; a
+// command that calls Usage itself (for a bad argument) prints the usage to
+// stderr.
+type flagSet struct {
+	*flag.FlagSet
+	usage          string
+	stdout, stderr io.Writer
+}
+
+// errHelp ends a command that printed its help because -h asked for it.
+var errHelp = errors.New("help printed")
+
+func newFlagSet(name, usage string, stdout, stderr io.Writer) *flagSet {
+	f := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), usage: usage, stdout: stdout, stderr: stderr}
+	f.SetOutput(io.Discard) // the flag package's own messages: see Parse
+	f.FlagSet.Usage = func() { f.printUsage(stderr) }
+	return f
+}
+
+func (f *flagSet) printUsage(w io.Writer) {
+	fmt.Fprintln(w, f.usage)
+	f.SetOutput(w)
+	f.PrintDefaults()
+	f.SetOutput(io.Discard)
+}
+
+// Parse parses args: -h prints the help to stdout and returns errHelp; a
+// bad flag returns its error with a pointer to -h (run prints it).
+func (f *flagSet) Parse(args []string) error {
+	usage := f.FlagSet.Usage
+	f.FlagSet.Usage = func() {} // the flag package calls it on every error
+	err := f.FlagSet.Parse(args)
+	f.FlagSet.Usage = usage
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		f.printUsage(f.stdout)
+		return errHelp
+	case err != nil:
+		return fmt.Errorf("%w\nsee 'squall %s -h'", err, f.Name())
 	}
-	return fs
+	return nil
 }
 
 // parseArgs parses args with flags allowed before and after the other
 // arguments (`squall review game.pgn --out x.pgn`), which it returns.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseArgs(fs *flagSet, args []string) ([]string, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -25,9 +25,9 @@ import (
 // runMatch plays an engine-versus-engine match and prints the score, the
 // Elo difference with its 95% error and, with -sprt, the test's progress.
 func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "usage: squall match [--engine CMD|squall]... [--option [N:]K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stderr)
+	fs := newFlagSet("match", "usage: squall match [--engine CMD|squall]... [--option [N:]K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stdout, stderr)
 	var ef spec.Flags
-	ef.Register(fs, "the engines, first then second")
+	ef.Register(fs.FlagSet, "the engines, first then second")
 	e1 := fs.String("e1", "", "the first engine (as the first --engine)")
 	e2 := fs.String("e2", "", "the second engine (as the second --engine)")
 	n1 := fs.String("n1", "", "name of the first engine (default: the engine's own)")
@@ -35,7 +35,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Func("o1", "option Name=Value for the first engine (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
 	fs.Func("o2", "option Name=Value for the second engine (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
 	tcFlag := fs.String("tc", "10+0.1", "time control: base+increment in seconds")
-	margin := durationFlag(fs, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
+	margin := durationFlag(fs.FlagSet, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to this many nodes")
 	games := fs.Int("games", 100, "games to play (rounded up to whole pairs)")
 	openings := fs.String("openings", "", "EPD/FEN file of openings, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")

@@ -11,7 +11,7 @@ import (
 
 // runPerft prints a perft divide in Stockfish's format, then the speed.
 func runPerft(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("perft", "usage: squall perft [--fen FEN] [--chess960] DEPTH", stderr)
+	fs := newFlagSet("perft", "usage: squall perft [--fen FEN] [--chess960] DEPTH", stdout, stderr)
 	fen := fs.String("fen", chess.StartFEN, "position to count from")
 	c960 := fs.Bool("chess960", false, "write castling moves as king-takes-rook (Chess960)")
 	if err := fs.Parse(args); err != nil {

@@ -20,7 +20,7 @@ const pgnUsage = "usage: squall pgn [--reformat OUT.pgn [--force]] [--fen] FILE.
 // format, --fen prints each readable game's final position. Files are read
 // as a stream, so memory does not grow with their size.
 func runPGN(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("pgn", pgnUsage, stderr)
+	fs := newFlagSet("pgn", pgnUsage, stdout, stderr)
 	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this file")
 	force := fs.Bool("force", false, "replace the --reformat file if it exists")
 	fen := fs.Bool("fen", false, "print the final position (FEN) of every readable game")

@@ -23,10 +23,10 @@ const reviewMoveTime = 200 * time.Millisecond
 // lichess: ?!/?/?? with "Best was …" comments and [%eval] on every move.
 func runReview(args []string, stdout, stderr io.Writer) error {
 	var f searchFlags
-	fs := newFlagSet("review", "Usage: squall review GAME.pgn [--game N] [--movetime D | --depth N | --nodes N] [--engine CMD] [--option NAME=VALUE]... --out OUT.pgn", stderr)
+	fs := newFlagSet("review", "Usage: squall review GAME.pgn [--game N] [--movetime D | --depth N | --nodes N] [--engine CMD] [--option NAME=VALUE]... --out OUT.pgn", stdout, stderr)
 	gameNo := fs.Int("game", 1, "which game of the file to review (1-based)")
 	out := fs.String("out", "", "write the annotated game to this PGN file (required)")
-	f.add(fs, reviewMoveTime)
+	f.add(fs.FlagSet, reviewMoveTime)
 	rest, err := parseArgs(fs, args)
 	if err != nil {
 		return err

@@ -46,9 +46,9 @@ type serveOptions struct {
 	engine  spec.Flags
 }
 
-func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
+func parseServeFlags(args []string, stdout, stderr io.Writer) (serveOptions, error) {
 	var o serveOptions
-	fs := newFlagSet("serve", "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.", stderr)
+	fs := newFlagSet("serve", "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.", stdout, stderr)
 	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "address to listen on")
 	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "same as --listen")
 	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key (generated, mode 0600, if missing)")
@@ -64,7 +64,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveOptions, error) {
 	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
-	o.engine.Register(fs, "the rooms' engine (default squall)")
+	o.engine.Register(fs.FlagSet, "the rooms' engine (default squall)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -112,7 +112,7 @@ func defaultHostKey() string {
 // connections are accepted (tests listen on port 0). onStop is called when
 // shutdown begins, so that a second Ctrl-C kills the process at once.
 func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stderr io.Writer, ready func(net.Addr)) error {
-	o, err := parseServeFlags(args, stderr)
+	o, err := parseServeFlags(args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ type broadcastServer struct {
 // connection log (nil: discarded; a TUI must not let it reach its screen).
 // The caller publishes to Broadcast and calls Stop when done.
 func startBroadcast(name string, args []string, log io.Writer) (*broadcastServer, error) {
-	o, err := parseServeFlags(args, io.Discard)
+	o, err := parseServeFlags(args, io.Discard, io.Discard)
 	if err != nil {
 		return nil, fmt.Errorf("broadcast: %w", err)
 	}

@@ -201,11 +201,11 @@ func TestServeFlags(t *testing.T) {
 		{"extra"},
 	} {
 		var stderr bytes.Buffer
-		if _, err := parseServeFlags(args, &stderr); err == nil {
+		if _, err := parseServeFlags(args, &stderr, &stderr); err == nil {
 			t.Errorf("%q: accepted", args)
 		}
 	}
-	o, err := parseServeFlags([]string{"--addr", "127.0.0.1:9", "--owner-keys", "k", "--private"}, io.Discard)
+	o, err := parseServeFlags([]string{"--addr", "127.0.0.1:9", "--owner-keys", "k", "--private"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,8 +60,8 @@ type suiteFlags struct {
 // runSuite runs an EPD test suite headless and prints `solved X/N`.
 func runSuite(args []string, stdout, stderr io.Writer) error {
 	var f suiteFlags
-	fs := newFlagSet("suite", fmt.Sprintf("Usage: squall suite %s|FILE.epd [flags]", strings.Join(epd.Bundled(), "|")), stderr)
-	f.add(fs, time.Second)
+	fs := newFlagSet("suite", fmt.Sprintf("Usage: squall suite %s|FILE.epd [flags]", strings.Join(epd.Bundled(), "|")), stdout, stderr)
+	f.add(fs.FlagSet, time.Second)
 	fs.StringVar(&f.out, "out", "", "write results to this .json or .csv file")
 	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since this earlier .json")
 	fs.BoolVar(&f.tui, "tui", false, "open the suite runner view instead of running headless")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -12,19 +11,19 @@ import (
 
 // runTB probes Syzygy tablebases: `squall tb probe --path DIR --fen FEN`.
 func runTB(args []string, stdout, stderr io.Writer) error {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: squall tb probe --path DIR["+string(filepath.ListSeparator)+"DIR...] --fen FEN [--no50]")
-	}
+	const usage = "usage: squall tb probe --path DIR[" + string(filepath.ListSeparator) + "DIR...] --fen FEN [--no50]"
 	if len(args) == 0 || args[0] != "probe" {
-		usage()
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprintln(stdout, usage)
+			return errHelp
+		}
+		fmt.Fprintln(stderr, usage)
 		return fmt.Errorf("want the probe subcommand")
 	}
-	fs := flag.NewFlagSet("tb probe", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("tb probe", usage, stdout, stderr)
 	path := fs.String("path", "", "Syzygy table directories, separated by '"+string(filepath.ListSeparator)+"'")
 	fen := fs.String("fen", "", "position to probe")
 	no50 := fs.Bool("no50", false, "ignore the 50-move rule when ranking moves (cursed wins count as wins)")
-	fs.Usage = func() { usage(); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // network. With --checkpoint the trainer's state is saved after every
 // epoch and a run started again continues from it.
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "usage: squall train --data FILE[,FILE…] --out NET.sqnn [--epochs N] [--lr R] [--lambda L] [--batch N] [--threads N] [--seed S] [--checkpoint FILE]", stderr)
+	fs := newFlagSet("train", "usage: squall train --data FILE[,FILE…] --out NET.sqnn [--epochs N] [--lr R] [--lambda L] [--batch N] [--threads N] [--seed S] [--checkpoint FILE]", stdout, stderr)
 	data := fs.String("data", "", "comma-separated data files: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
 	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
 	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")

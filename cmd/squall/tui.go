@@ -28,23 +28,23 @@ import (
 
 // runTUI opens the terminal board (also what `squall` alone does).
 func runTUI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.", stderr)
+	fs := newFlagSet("tui", "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.", stdout, stderr)
 	pieces := fs.String("pieces", "", "piece style: glyphs or letters")
 	theme := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" or a user theme")
 	board := fs.String("board", "", "board size: auto, small or large")
 	mode := fs.String("mode", "engine", "engine (play the engine), watch (engine vs engine), humans, analysis")
 	black := fs.Bool("black", false, "play Black against the engine")
-	pace := durationFlag(fs, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
+	pace := durationFlag(fs.FlagSet, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
 	level := fs.Int("level", 0, fmt.Sprintf("engine level 1-%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
 	clock := fs.String("clock", "", "time control MINUTES+INCREMENT, e.g. 5+3 (default none)")
 	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
 	fen := fs.String("fen", "", "start from this position")
 	scoreSide := fs.Bool("score-side", false, "show scores from the side to move (default: White's view)")
 	var ef spec.Flags
-	ef.Register(fs, "the engine to play and analyse with (default from config, else squall)")
+	ef.Register(fs.FlagSet, "the engine to play and analyse with (default from config, else squall)")
 	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
 	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
-	bc := broadcastFlags(fs)
+	bc := broadcastFlags(fs.FlagSet)
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err

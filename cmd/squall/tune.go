@@ -17,7 +17,7 @@ import (
 // runTune fits the evaluation weights to labelled positions (Texel's
 // method) and writes them as the generated Go file engine/eval compiles in.
 func runTune(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tune", "usage: squall tune --data FILE [--epochs N] [--rate R] [--out FILE]\n       squall tune --seed-only [--out FILE]", stderr)
+	fs := newFlagSet("tune", "usage: squall tune --data FILE [--epochs N] [--rate R] [--out FILE]\n       squall tune --seed-only [--out FILE]", stdout, stderr)
 	data := fs.String("data", "", "EPD file of positions labelled c9 \"1-0\" / \"0-1\" / \"1/2-1/2\" (from squall datagen)")
 	epochs := fs.Int("epochs", 400, "full-batch Adam steps")
 	rate := fs.Float64("rate", 1, "Adam step size in centipawns")

@@ -12,6 +12,10 @@ import (
 // runUCI speaks UCI on standard input and output, for chess GUIs and
 // match runners.
 func runUCI(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprintln(stdout, "usage: squall uci\n\nSpeaks UCI on standard input and output: run it from a chess GUI or a match runner.\nOptions are set with setoption; 'uci' lists them.")
+		return errHelp
+	}
 	if len(args) > 0 {
 		return fmt.Errorf("takes no arguments (it reads UCI commands from standard input)")
 	}
