@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tune"
@@ -22,7 +24,7 @@ import (
 func runDatagen(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stdout, stderr)
 	openings := fs.String("openings", opening.Balanced, "EPD file of starting positions, or \"balanced\" for the 1,000 built-in ones")
-	out := fs.String("out", "datagen.epd", "output EPD file (appended to; resumable)")
+	out := fs.String("out", "datagen.epd", "output file, appended to and resumable: EPD (for squall tune and train), or packed 32-byte records for squall train when it ends in .bin")
 	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
 	nodes := fs.Uint64("nodes", 5000, "node budget per move")
 	threads := fs.Int("threads", 2, "games played at once")
@@ -63,13 +65,10 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var done map[int]bool
-	if f, err := os.Open(*out); err == nil {
-		done, err = tune.ReadDone(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("resume %s: %w", *out, err)
-		}
+	binary := strings.HasSuffix(*out, ".bin")
+	done, err := datagenDone(*out, binary, stderr)
+	if err != nil {
+		return fmt.Errorf("resume %s: %w", *out, err)
 	}
 	f, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -80,7 +79,12 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	todo := *games - len(done)
 	t0 := time.Now()
+	var encode func(*tune.PlayedGame) []byte // EPD
+	if binary {
+		encode = packGame
+	}
 	d := &tune.Datagen{
+		Encode:   encode,
 		Openings: starts, Games: *games, Nodes: *nodes, Threads: *threads, RandomPlies: *random,
 		MaxPlies: *maxPlies, Seed: *seed, Done: done,
 		Progress: func(g, p int) {
@@ -100,4 +104,52 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return f.Sync()
+}
+
+// datagenDone lists the games already in an output file. A packed file
+// whose last record was cut short (a run killed mid-write) is truncated to
+// its whole records first, so that the next records line up: each game is
+// written as one block, and a block cut short costs only that game.
+func datagenDone(path string, binary bool, stderr io.Writer) (map[int]bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !binary {
+		return tune.ReadDone(f)
+	}
+	ps, tail, err := train.ReadRecords(f)
+	if err != nil {
+		return nil, err
+	}
+	if tail > 0 {
+		fmt.Fprintf(stderr, "%s: %d bytes of a record cut short dropped\n", path, tail)
+		if err := os.Truncate(path, int64(len(ps))*train.RecordSize); err != nil {
+			return nil, err
+		}
+	}
+	done := map[int]bool{}
+	for _, p := range ps {
+		done[int(p.Game)] = true
+	}
+	return done, nil
+}
+
+// packGame encodes a game as packed records (engine/nnue/train).
+func packGame(g *tune.PlayedGame) []byte {
+	result := map[string]float64{"1-0": 1, "0-1": 0}[g.Result]
+	if g.Result == "1/2-1/2" {
+		result = 0.5
+	}
+	ps := make([]train.Position, len(g.Positions))
+	for i, l := range g.Positions {
+		ps[i] = train.Pack(l.Position, l.Score, result, g.ID)
+	}
+	var b bytes.Buffer
+	_ = train.WriteRecords(&b, ps)
+	return b.Bytes()
 }

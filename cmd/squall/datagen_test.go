@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/squall-chess/squall/engine/nnue/train"
 )
 
 // TestDatagenDefaultOpenings: with no --openings, datagen plays from the
@@ -33,5 +37,61 @@ func TestDatagenDefaultOpenings(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "0 games to play (2 already") {
 		t.Errorf("resumed run says %q", stdout.String())
+	}
+}
+
+// TestDatagenBinary: with an output ending in .bin, datagen writes packed
+// records that squall train reads; a run killed mid-record is resumed: the
+// cut record is dropped, the file truncated to whole records, and only the
+// games not yet there are played.
+func TestDatagenBinary(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "d.bin")
+	args := []string{"--out", out, "--games", "3", "--nodes", "300", "--threads", "1", "--max-plies", "40"}
+	var stdout, stderr bytes.Buffer
+	if err := runDatagen(args, &stdout, &stderr); err != nil {
+		t.Fatalf("datagen: %v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) == 0 || len(data)%train.RecordSize != 0 {
+		t.Fatalf("%d bytes: not whole records", len(data))
+	}
+	ps, _, err := train.ReadRecords(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := map[uint32]bool{}
+	for _, p := range ps {
+		games[p.Game] = true
+	}
+	if len(games) == 0 || len(games) > 3 {
+		t.Fatalf("records of games %v", games)
+	}
+	// A killed run: half a record at the end.
+	f, err := os.OpenFile(out, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(make([]byte, 13))
+	f.Close()
+	stdout.Reset()
+	stderr.Reset()
+	args[3] = "5" // --games 5
+	if err := runDatagen(args, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "13 bytes of a record cut short dropped") || !strings.Contains(stdout.String(), fmt.Sprintf("%d already", len(games))) {
+		t.Errorf("resumed run: stdout %q stderr %q", stdout.String(), stderr.String())
+	}
+	data, _ = os.ReadFile(out)
+	if len(data)%train.RecordSize != 0 {
+		t.Fatalf("%d bytes after the resumed run: records misaligned", len(data))
+	}
+	ps2, tail, err := train.ReadRecords(bytes.NewReader(data))
+	if err != nil || tail != 0 || !slices.Equal(ps2[:len(ps)], ps) {
+		t.Errorf("after resuming: %d records, tail %d, %v; the first run's records kept: %v", len(ps2), tail, err, len(ps2) >= len(ps) && slices.Equal(ps2[:len(ps)], ps))
 	}
 }

@@ -28,6 +28,35 @@ type Datagen struct {
 	// Progress, if set, is called after each game with the games and
 	// positions written so far in this run.
 	Progress func(games, positions int)
+	// Encode writes a finished game in the output's format (nil: EPD,
+	// the format documented at the top of this package).
+	Encode func(g *PlayedGame) []byte
+}
+
+// PlayedGame is a finished self-play game: its id, its result and its
+// quiet positions, each with the search's score.
+type PlayedGame struct {
+	ID        int
+	Result    string // "1-0", "0-1" or "1/2-1/2"
+	Positions []Labelled
+}
+
+// Labelled is one position of a game with the search's score of it, in
+// centipawns from the side to move's view.
+type Labelled struct {
+	Position *chess.Position
+	Score    int
+}
+
+// EPD encodes a game as one EPD line per position (ce: the score, c9: the
+// result) and a "# game N RESULT" trailer, which ReadDone reads back.
+func EPD(g *PlayedGame) []byte {
+	var b strings.Builder
+	for _, l := range g.Positions {
+		fmt.Fprintf(&b, "%s ce %d; c9 \"%s\";\n", epdFields(l.Position.FEN()), l.Score, g.Result)
+	}
+	fmt.Fprintf(&b, "# game %d %s\n", g.ID, g.Result)
+	return []byte(b.String())
 }
 
 // Adjudication: a side whose score stays beyond resignScore for resignPlies
@@ -77,18 +106,22 @@ func (d *Datagen) Run(ctx context.Context, newEngine func() (engine.Analyzer, er
 		go func() {
 			defer wg.Done()
 			defer eng.Close()
+			encode := d.Encode
+			if encode == nil {
+				encode = EPD
+			}
 			for id := range ids {
-				block, n, err := d.play(ctx, eng, id)
+				g, err := d.play(ctx, eng, id)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil && ctx.Err() == nil {
 						firstErr = fmt.Errorf("game %d: %w", id, err)
 					}
-				} else if _, werr := io.WriteString(out, block); werr != nil && firstErr == nil {
+				} else if _, werr := out.Write(encode(g)); werr != nil && firstErr == nil {
 					firstErr = fmt.Errorf("write: %w", werr)
 				} else {
 					games++
-					positions += n
+					positions += len(g.Positions)
 					if d.Progress != nil {
 						d.Progress(games, positions)
 					}
@@ -119,12 +152,12 @@ feed:
 	return firstErr
 }
 
-// play plays game id and returns its output block and position count.
-func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string, int, error) {
+// play plays game id.
+func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (*PlayedGame, error) {
 	rng := rand.New(rand.NewSource(d.Seed + int64(id)*7919))
 	start := d.Openings[id%len(d.Openings)].Clone()
 	if err := eng.NewGame(); err != nil {
-		return "", 0, err
+		return nil, err
 	}
 	g := engine.Game{Start: start}
 	p := start.Clone()
@@ -140,7 +173,7 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 		p.MakeMove(m, &u)
 		g.Moves = append(g.Moves, m)
 	}
-	var fens []string // EPD fields and the ce opcode
+	game := &PlayedGame{ID: id}
 	result := ""
 	streak, streakSign := 0, 0
 	for ply := 0; result == ""; ply++ {
@@ -161,14 +194,14 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 		}
 		res, err := eng.Search(ctx, g, engine.Limits{Nodes: d.Nodes}, nil)
 		if err != nil {
-			return "", 0, err
+			return nil, err
 		}
 		if ctx.Err() != nil {
-			return "", 0, ctx.Err()
+			return nil, ctx.Err()
 		}
 		m := res.BestMove
 		if !p.IsLegal(m) {
-			return "", 0, fmt.Errorf("engine played illegal move %v in %s", m, p.FEN())
+			return nil, fmt.Errorf("engine played illegal move %v in %s", m, p.FEN())
 		}
 		sc := res.Last.Score
 		white := sc.CP
@@ -179,7 +212,7 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 			white = -white
 		}
 		if !p.InCheck() && !m.IsCapture() && m.Promotion() == chess.NoPieceType && sc.Mate == 0 {
-			fens = append(fens, fmt.Sprintf("%s ce %d;", epdFields(p.FEN()), sc.CP))
+			game.Positions = append(game.Positions, Labelled{Position: p.Clone(), Score: sc.CP})
 		}
 		if s := sign(white); abs(white) >= resignScore && s == streakSign {
 			streak++
@@ -199,12 +232,8 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (string
 		p.MakeMove(m, &u)
 		g.Moves = append(g.Moves, m)
 	}
-	var b strings.Builder
-	for _, f := range fens {
-		fmt.Fprintf(&b, "%s c9 \"%s\";\n", f, result)
-	}
-	fmt.Fprintf(&b, "# game %d %s\n", id, result)
-	return b.String(), len(fens), nil
+	game.Result = result
+	return game, nil
 }
 
 // epdFields keeps the four EPD fields of a FEN.
