@@ -65,36 +65,36 @@ func (t *Trainer) scratches() []*scratch {
 	return t.workers[:t.Opt.Threads]
 }
 
-// parts splits n items among the workers: worker k gets [lo(k), lo(k+1)).
-func parts(n, workers int) func(k int) int {
-	return func(k int) int { return n * k / workers }
+// gradient sums the loss gradient of batch into each worker's buffer and
+// returns the summed loss.
+func (t *Trainer) gradient(batch []Position) float64 {
+	return t.each(batch, func(s *scratch) { clear(s.grad.P) }, func(r *Position, s *scratch) float64 {
+		return t.Model.lossGrad(r, r.Target(t.Opt.Lambda), s)
+	})
 }
 
-// gradient sums the loss gradient of batch into each worker's buffer and
-// returns the summed loss. Each worker takes a fixed contiguous part, and
-// the callers add the parts in worker order: the result does not depend on
-// scheduling.
-func (t *Trainer) gradient(batch []Position) float64 {
+// each runs fn on every position of data with the workers, each on a fixed
+// contiguous part after start, and returns the sum of fn's values. Parts
+// are added in worker order, so the result does not depend on scheduling.
+func (t *Trainer) each(data []Position, start func(*scratch), fn func(*Position, *scratch) float64) float64 {
 	ws := t.scratches()
-	lo := parts(len(batch), len(ws))
-	losses := make([]float64, len(ws))
+	lo := func(k int) int { return len(data) * k / len(ws) }
+	sums := make([]float64, len(ws))
 	var wg sync.WaitGroup
 	for k, s := range ws {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			clear(s.grad.P)
+		wg.Go(func() {
+			start(s)
 			for i := lo(k); i < lo(k+1); i++ {
-				losses[k] += t.Model.lossGrad(&batch[i], batch[i].Target(t.Opt.Lambda), s)
+				sums[k] += fn(&data[i], s)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	sum := 0.0
-	for _, l := range losses {
-		sum += l
+	total := 0.0
+	for _, v := range sums {
+		total += v
 	}
-	return sum
+	return total
 }
 
 // Epoch trains on every position once, in batches, and returns the mean
@@ -144,26 +144,11 @@ func (t *Trainer) adam(n int) {
 
 // Loss is the mean loss over data, without training.
 func (t *Trainer) Loss(data []Position) float64 {
-	ws := t.scratches()
-	lo := parts(len(data), len(ws))
-	losses := make([]float64, len(ws))
-	var wg sync.WaitGroup
-	for k, s := range ws {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo(k); i < lo(k+1); i++ {
-				y, _ := t.Model.forward(&data[i], s)
-				d := sigmoid(y) - data[i].Target(t.Opt.Lambda)
-				losses[k] += d * d
-			}
-		}()
-	}
-	wg.Wait()
-	sum := 0.0
-	for _, l := range losses {
-		sum += l
-	}
+	sum := t.each(data, func(*scratch) {}, func(r *Position, s *scratch) float64 {
+		y, _ := t.Model.forward(r, s)
+		d := sigmoid(y) - r.Target(t.Opt.Lambda)
+		return d * d
+	})
 	return sum / float64(max(len(data), 1))
 }
 
