@@ -49,8 +49,8 @@ func (f *Flags) Specs(n int, defaults ...string) ([]Spec, error) {
 		switch {
 		case i < len(f.engines):
 			cmd = f.engines[i]
-		case i < len(defaults):
-			cmd = defaults[i]
+		case i < len(defaults) && strings.TrimSpace(defaults[i]) != "":
+			cmd = defaults[i] // an empty default (a config file's "engine = ") is the built-in
 		}
 		s, err := Parse(cmd)
 		if err != nil {

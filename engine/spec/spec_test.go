@@ -34,11 +34,14 @@ func TestFlags(t *testing.T) {
 	if _, err := f.Specs(1); err == nil || !strings.Contains(err.Error(), "--engine given 2 times") {
 		t.Errorf("two engines for a one-engine command: %v", err)
 	}
-	// Defaults fill the engines not given.
+	// Defaults fill the engines not given; an empty one is the built-in.
 	var g Flags
 	specs, err = g.Specs(2, Builtin, "/usr/games/stockfish")
 	if err != nil || !specs[0].IsBuiltin() || specs[1].Command != "/usr/games/stockfish" {
 		t.Errorf("defaults: %+v, %v", specs, err)
+	}
+	if s, err := g.Spec(""); err != nil || !s.IsBuiltin() {
+		t.Errorf("empty default: %+v, %v", s, err)
 	}
 	for _, bad := range [][]string{
 		{"--option", "Hash"},
