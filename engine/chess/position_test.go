@@ -78,7 +78,7 @@ func TestPositionConsistency(t *testing.T) {
 	// sample of each (race_test.go).
 	every, deeper := 1, 16
 	if raceBuild {
-		every, deeper = 8, 128
+		every, deeper = 16, 256
 	}
 	for i, p := range ps {
 		switch {
