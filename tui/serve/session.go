@@ -140,12 +140,15 @@ func (s *subscription) set(r *Room) <-chan *Snapshot {
 	return ch
 }
 
-// release unsubscribes for good.
+// release unsubscribes for good. It closes first, then leaves: a join
+// after the close subscribes nothing, and the leave undoes a join before
+// it. (Leaving first let a join between the two subscribe again, a viewer
+// never released.)
 func (s *subscription) release() {
-	s.set(nil)
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.set(nil)
 }
 
 // waitSnapshot turns the room's channel into messages, one at a time.
