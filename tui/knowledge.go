@@ -84,8 +84,18 @@ func (m *Model) lookUp() knowledge {
 	var k knowledge
 	k.opening, k.hasOpen = opening.Name(m.tree.Start, m.tree.Line(m.cur))
 	_, k.inTheory = opening.Lookup(m.pos)
-	// Polyglot books hold standard chess only (their castling keys assume
-	// the standard start).
+	m.lookUpBook(&k)
+	// A finished position needs no table: the status line says how it
+	// ended. ProbeWDL itself refuses castling rights and too many pieces.
+	k.tbWant = m.opt.Tablebase != nil && m.pos.HasLegalMoves()
+	return k
+}
+
+// lookUpBook sets k's book moves for the shown position (none without a
+// book). Polyglot books hold standard chess only (their castling keys
+// assume the standard start).
+func (m *Model) lookUpBook(k *knowledge) {
+	k.bookKey, k.cands, k.sans, k.weightSum, k.bookSel = 0, nil, nil, 0, 0
 	if b := m.opt.Book; b != nil && !m.pos.Chess960() {
 		k.bookKey = book.Key(m.pos)
 		k.cands = b.Candidates(m.pos, m.opt.BookLearning)
@@ -94,10 +104,6 @@ func (m *Model) lookUp() knowledge {
 			k.sans = append(k.sans, m.pos.SAN(c.Move))
 		}
 	}
-	// A finished position needs no table: the status line says how it
-	// ended. ProbeWDL itself refuses castling rights and too many pieces.
-	k.tbWant = m.opt.Tablebase != nil && m.pos.HasLegalMoves()
-	return k
 }
 
 // lines draws the knowledge in w cells: the opening, the book moves, the
@@ -237,10 +243,7 @@ func (m *Model) markBookMove() tea.Cmd {
 	// Effective weights and order follow the marks: look again, keeping
 	// the same move under consideration.
 	sel := m.know.cands[m.know.bookSel].Move
-	again := m.lookUp()
-	again.tbWant, again.tbAsked = k.tbWant, k.tbAsked // the same position: its verdict stands
-	again.hasTB, again.wdl, again.hasDTZ, again.dtz = k.hasTB, k.wdl, k.hasDTZ, k.dtz
-	m.know = again
+	m.lookUpBook(k) // the same position: opening and tables stand
 	for i, c := range m.know.cands {
 		if c.Move == sel {
 			m.know.bookSel = i

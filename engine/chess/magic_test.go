@@ -11,6 +11,13 @@ import (
 
 var updateMagics = flag.Bool("update-magics", false, "rewrite magics_gen.go from the magic search")
 
+// sparse returns a random number with few bits set; such numbers make good
+// magic candidates.
+func (x *xorshift64star) sparse() uint64 {
+	a, b, c := x.next(), x.next(), x.next()
+	return a & b & c
+}
+
 // searchMagics finds a magic for each square: the first sparse candidate
 // from rng that maps no two subsets of the square's mask with different
 // attacks to one index.

@@ -51,10 +51,3 @@ func (x *xorshift64star) next() uint64 {
 	*x ^= *x >> 27
 	return uint64(*x) * 2685821657736338717
 }
-
-// sparse returns a random number with few bits set; such numbers make good
-// magic candidates.
-func (x *xorshift64star) sparse() uint64 {
-	a, b, c := x.next(), x.next(), x.next()
-	return a & b & c
-}
