@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,11 +50,7 @@ func runEndgames(args []string, stdout, stderr io.Writer) error {
 	if *opponent != "" && ef.Given() > 0 {
 		return errors.New("give the opponent with --engine or with --opponent, not both")
 	}
-	defaultOpponent := "/usr/games/stockfish"
-	if *opponent != "" {
-		defaultOpponent = *opponent
-	}
-	specs, err := ef.Specs(2, spec.Builtin, defaultOpponent)
+	specs, err := ef.Specs(2, spec.Builtin, cmp.Or(*opponent, "/usr/games/stockfish"))
 	if err != nil {
 		return err
 	}
