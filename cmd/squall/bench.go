@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -69,35 +70,39 @@ var benchFENs = []string{
 	"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "usage: squall bench [--threads N] [depth]   (default depth 12)", stdout, stderr)
-	threads := fs.Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
-	if err := fs.Parse(args); err != nil {
-		return err
+func benchCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench [DEPTH]",
+		Short: "search fixed positions to a fixed depth; print the node count and speed",
+		Long: "Searches the bench positions, each with a fresh hash table, to DEPTH (default 12)\n" +
+			"and prints the total node count, which with one thread identifies the search and\n" +
+			"evaluation code, and the speed.",
+		Args: argsBetween(0, 1, "at most one DEPTH"),
 	}
-	depth := 12
-	if fs.NArg() > 1 {
-		fs.Usage()
-		return fmt.Errorf("too many arguments")
-	}
-	if fs.NArg() == 1 {
-		d, err := strconv.Atoi(fs.Arg(0))
-		if err != nil || d < 1 || d > 100 {
-			return fmt.Errorf("depth %q: want a number from 1 to 100", fs.Arg(0))
+	threads := cmd.Flags().Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		depth := 12
+		if len(args) == 1 {
+			d, err := strconv.Atoi(args[0])
+			if err != nil || d < 1 || d > 100 {
+				return fmt.Errorf("depth %q: want a number from 1 to 100", args[0])
+			}
+			depth = d
 		}
-		depth = d
+		if *threads < 1 {
+			return fmt.Errorf("--threads %d: want at least 1", *threads)
+		}
+		stdout := cmd.OutOrStdout()
+		nodes, el, err := bench(depth, *threads, func(i int, fen string, n uint64, el time.Duration) {
+			fmt.Fprintf(stdout, "position %2d/%d %10d nodes %8.1f ms  %s\n", i+1, len(benchFENs), n, float64(el.Microseconds())/1000, fen)
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n%d nodes %d nps\n", nodes, uint64(float64(nodes)/max(el.Seconds(), 1e-9)))
+		return nil
 	}
-	if *threads < 1 {
-		return fmt.Errorf("--threads %d: want at least 1", *threads)
-	}
-	nodes, el, err := bench(depth, *threads, func(i int, fen string, n uint64, el time.Duration) {
-		fmt.Fprintf(stdout, "position %2d/%d %10d nodes %8.1f ms  %s\n", i+1, len(benchFENs), n, float64(el.Microseconds())/1000, fen)
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\n%d nodes %d nps\n", nodes, uint64(float64(nodes)/max(el.Seconds(), 1e-9)))
-	return nil
+	return cmd
 }
 
 // bench searches every bench position to depth with a fresh Searcher (so a

@@ -2,11 +2,12 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
@@ -16,30 +17,10 @@ import (
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-const bookUsage = `usage:
-  squall book build --pgn FILE --out BOOK [--max-ply N] [--min-games N] [--only-winners]
-  squall book probe [--fen FEN] BOOK
-  squall book learn --pgn FILE --player NAME BOOK`
-
-// runBook builds, lists and teaches Polyglot opening books.
-func runBook(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, bookUsage)
-		return fmt.Errorf("want build, probe or learn")
-	}
-	switch args[0] {
-	case "build":
-		return runBookBuild(args[1:], stdout, stderr)
-	case "probe":
-		return runBookProbe(args[1:], stdout, stderr)
-	case "learn":
-		return runBookLearn(args[1:], stdout, stderr)
-	case "-h", "--help", "help":
-		fmt.Fprintln(stdout, bookUsage)
-		return nil
-	}
-	fmt.Fprintln(stderr, bookUsage)
-	return fmt.Errorf("unknown book command %q", args[0])
+// bookCommand builds, lists and teaches Polyglot opening books.
+func bookCommand() *cobra.Command {
+	return groupCommand("book", "build, list and teach Polyglot opening books (build, probe, learn)",
+		bookBuildCommand(), bookProbeCommand(), bookLearnCommand())
 }
 
 // eachGame calls fn for every game of a PGN file; games the reader
@@ -68,23 +49,33 @@ func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, sk
 	return read, skipped, nil
 }
 
-func runBookBuild(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book build", bookUsage, stdout, stderr)
-	in := fs.String("pgn", "", "games to build from")
-	out := fs.String("out", "", "book file to write (replaced atomically)")
+func bookBuildCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "build --pgn FILE --out BOOK",
+		Short: "build a Polyglot book from the games of a PGN file",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	fs := cmd.Flags()
+	in := fs.String("pgn", "", "games to build from (required)")
+	out := fs.String("out", "", "book file to write (replaced atomically; required)")
 	maxPly := fs.Int("max-ply", 24, "enter positions of the first N plies")
 	minGames := fs.Int("min-games", 1, "keep moves played in at least N games")
 	onlyWinners := fs.Bool("only-winners", false, "count only the winning side's moves")
-	if err := fs.Parse(args); err != nil {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if *in == "" || *out == "" {
+			return usagef("want --pgn and --out")
+		}
+		return buildBook(cmd.OutOrStdout(), cmd.ErrOrStderr(), *in, *out,
+			book.BuildOptions{MaxPly: *maxPly, MinGames: *minGames, OnlyWinners: *onlyWinners})
 	}
-	if *in == "" || *out == "" || fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("want --pgn and --out")
-	}
-	b := book.NewBuilder(book.BuildOptions{MaxPly: *maxPly, MinGames: *minGames, OnlyWinners: *onlyWinners})
+	return cmd
+}
+
+// buildBook writes the book of the games in the PGN file in to out.
+func buildBook(stdout, stderr io.Writer, in, out string, opt book.BuildOptions) error {
+	b := book.NewBuilder(opt)
 	chess960 := 0
-	read, skipped, err := eachGame(*in, stderr, func(g *pgn.Game) error {
+	read, skipped, err := eachGame(in, stderr, func(g *pgn.Game) error {
 		bg, err := book.FromPGN(g)
 		if errors.Is(err, book.ErrChess960) {
 			chess960++
@@ -99,7 +90,7 @@ func runBookBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	es := b.Entries()
-	if err := atomicfile.WriteFile(*out, book.Marshal(es)); err != nil {
+	if err := atomicfile.WriteFile(out, book.Marshal(es)); err != nil {
 		return err
 	}
 	positions := 0
@@ -109,35 +100,43 @@ func runBookBuild(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "%s: %d games read (%d with a result, %d skipped, %d Chess960 left out); %d positions, %d moves\n",
-		*out, read, b.Games(), skipped, chess960, positions, len(es))
+		out, read, b.Games(), skipped, chess960, positions, len(es))
 	return nil
 }
 
 // bookArg takes the book file from --book or the one positional argument
 // (never "", which openBook reads as no book).
-func bookArg(fs *flag.FlagSet, flagValue string) (string, error) {
+func bookArg(args []string, flagValue string) (string, error) {
 	switch {
-	case flagValue != "" && fs.NArg() == 0:
+	case flagValue != "" && len(args) == 0:
 		return flagValue, nil
-	case flagValue == "" && fs.NArg() == 1 && fs.Arg(0) != "":
-		return fs.Arg(0), nil
+	case flagValue == "" && len(args) == 1 && args[0] != "":
+		return args[0], nil
 	}
-	fs.Usage()
-	return "", fmt.Errorf("want one BOOK file")
+	return "", usagef("want one BOOK file")
 }
 
-func runBookProbe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book probe", bookUsage, stdout, stderr)
-	fen := fs.String("fen", chess.StartFEN, "position to list")
-	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
-	if err := fs.Parse(args); err != nil {
-		return err
+func bookProbeCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "probe BOOK",
+		Short: "list a position's book moves with their weights, learning and marks",
+		Args:  argsBetween(0, 1, "one BOOK file"),
 	}
-	path, err := bookArg(fs.FlagSet, *bookFlag)
-	if err != nil {
-		return err
+	fen := cmd.Flags().String("fen", chess.StartFEN, "position to list")
+	bookFlag := cmd.Flags().String("book", "", "book file (or give it as the argument)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		path, err := bookArg(args, *bookFlag)
+		if err != nil {
+			return err
+		}
+		return probeBook(cmd.OutOrStdout(), path, *fen)
 	}
-	pos, err := chess.ParseFEN(*fen)
+	return cmd
+}
+
+// probeBook lists the book moves of the position fen in the book at path.
+func probeBook(stdout io.Writer, path, fen string) error {
+	pos, err := chess.ParseFEN(fen)
 	if err != nil {
 		return err
 	}
@@ -183,32 +182,40 @@ func runBookProbe(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// runBookLearn credits the results of a player's games to the book moves
+// bookLearnCommand credits the results of a player's games to the book moves
 // they played, as the engine does after its own games: it follows each
 // game while the player's moves are in the book.
-func runBookLearn(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("book learn", bookUsage, stdout, stderr)
-	in := fs.String("pgn", "", "games played from the book")
-	player := fs.String("player", "Squall", "the player whose book moves learn (White or Black tag)")
-	bookFlag := fs.String("book", "", "book file (or give it as the argument)")
-	if err := fs.Parse(args); err != nil {
-		return err
+func bookLearnCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "learn --pgn FILE BOOK",
+		Short: "credit the results of a player's games to the book moves they played",
+		Args:  argsBetween(0, 1, "one BOOK file"),
 	}
-	path, err := bookArg(fs.FlagSet, *bookFlag)
-	if err != nil {
-		return err
+	in := cmd.Flags().String("pgn", "", "games played from the book (required)")
+	player := cmd.Flags().String("player", "Squall", "the player whose book moves learn (White or Black tag)")
+	bookFlag := cmd.Flags().String("book", "", "book file (or give it as the argument)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		path, err := bookArg(args, *bookFlag)
+		if err != nil {
+			return err
+		}
+		if *in == "" {
+			return usagef("want --pgn")
+		}
+		return learnBook(cmd.OutOrStdout(), cmd.ErrOrStderr(), path, *in, *player)
 	}
-	if *in == "" {
-		fs.Usage()
-		return fmt.Errorf("want --pgn")
-	}
+	return cmd
+}
+
+// learnBook credits the book at path with player's games in the PGN file in.
+func learnBook(stdout, stderr io.Writer, path, in, player string) error {
 	bk, learn, err := openBook(path)
 	if err != nil {
 		return err
 	}
 	games, moves := 0, 0
-	_, _, err = eachGame(*in, stderr, func(g *pgn.Game) error {
-		line, r, ok := bookLine(bk, g, *player)
+	_, _, err = eachGame(in, stderr, func(g *pgn.Game) error {
+		line, r, ok := bookLine(bk, g, player)
 		if !ok || len(line) == 0 {
 			return nil
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/engine/opening"
@@ -18,12 +20,17 @@ import (
 	"github.com/squall-chess/squall/engine/tune"
 )
 
-// runDatagen plays fast self-play games and appends their quiet positions,
+// datagenCommand plays fast self-play games and appends their quiet positions,
 // labelled with the results, to an EPD file for `squall tune`. It resumes a
 // file it finds, skipping the games already there.
-func runDatagen(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("datagen", "usage: squall datagen [--openings FILE] [--out FILE] [--games N] [--nodes N] [--threads N]", stdout, stderr)
-	openings := fs.String("openings", opening.Balanced, "EPD file of starting positions, or \"balanced\" for the 1,000 built-in ones")
+func datagenCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "datagen",
+		Short: "play self-play games and write labelled positions for tuning and training",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	fs := cmd.Flags()
+	openings := fs.String("openings", opening.Balanced, "starting positions: an EPD file, or \"balanced\" for the 1,000 built-in ones")
 	out := fs.String("out", "datagen.epd", "output file, appended to and resumable: EPD (for squall tune and train), or packed 32-byte records for squall train when it ends in .bin")
 	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
 	nodes := fs.Uint64("nodes", 5000, "node budget per move")
@@ -32,78 +39,79 @@ func runDatagen(args []string, stdout, stderr io.Writer) error {
 	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
 	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
 	var ef spec.Flags
-	ef.Register(fs.FlagSet, "the engine that plays the games")
+	ef.Register(fs, "the engine that plays the games")
 	external := fs.String("uci", "", "an external UCI engine (as --engine)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *external != "" {
-		if ef.Given() > 0 {
-			return errors.New("give the engine with --engine or with --uci, not both")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if *external != "" {
+			if ef.Given() > 0 {
+				return errors.New("give the engine with --engine or with --uci, not both")
+			}
+			if err := ef.AddCommand(*external); err != nil {
+				return err
+			}
 		}
-		if err := ef.AddCommand(*external); err != nil {
+		sp, err := ef.Spec(spec.Builtin)
+		if err != nil {
 			return err
 		}
+		// One game per engine, each single-threaded: games run in parallel
+		// instead. A small table suits the tiny node budget (for the built-in
+		// engine; an external one keeps its own).
+		defaults := spec.Int("Threads", 1)
+		if sp.IsBuiltin() {
+			defaults = append(defaults, spec.Int("Hash", 8)...)
+		}
+		probe, err := sp.Open(context.Background(), defaults...) // a bad command or option stops here, not in every game
+		if err != nil {
+			return err
+		}
+		probe.Close()
+		starts, err := opening.LoadStarts(*openings)
+		if err != nil {
+			return err
+		}
+		binary := strings.HasSuffix(*out, ".bin")
+		done, err := datagenDone(*out, binary, stderr)
+		if err != nil {
+			return fmt.Errorf("resume %s: %w", *out, err)
+		}
+		f, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		todo := *games - len(done)
+		t0 := time.Now()
+		var encode func(*tune.PlayedGame) []byte // EPD
+		if binary {
+			encode = packGame
+		}
+		d := &tune.Datagen{
+			Encode:   encode,
+			Openings: starts, Games: *games, Nodes: *nodes, Threads: *threads, RandomPlies: *random,
+			MaxPlies: *maxPlies, Seed: *seed, Done: done,
+			Progress: func(g, p int) {
+				const width = 30
+				fill := width * g / max(todo, 1)
+				el := time.Since(t0)
+				rate := float64(p) / el.Seconds()
+				eta := time.Duration(float64(el) / float64(g) * float64(todo-g)).Round(time.Minute)
+				fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s, ETA %v ", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate, eta)
+			},
+		}
+		fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
+		newEngine := func() (engine.Analyzer, error) { return sp.Open(ctx, defaults...) }
+		err = d.Run(ctx, newEngine, f)
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return err
+		}
+		return f.Sync()
 	}
-	sp, err := ef.Spec(spec.Builtin)
-	if err != nil {
-		return err
-	}
-	// One game per engine, each single-threaded: games run in parallel
-	// instead. A small table suits the tiny node budget (for the built-in
-	// engine; an external one keeps its own).
-	defaults := spec.Int("Threads", 1)
-	if sp.IsBuiltin() {
-		defaults = append(defaults, spec.Int("Hash", 8)...)
-	}
-	probe, err := sp.Open(context.Background(), defaults...) // a bad command or option stops here, not in every game
-	if err != nil {
-		return err
-	}
-	probe.Close()
-	starts, err := opening.LoadStarts(*openings)
-	if err != nil {
-		return err
-	}
-	binary := strings.HasSuffix(*out, ".bin")
-	done, err := datagenDone(*out, binary, stderr)
-	if err != nil {
-		return fmt.Errorf("resume %s: %w", *out, err)
-	}
-	f, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	todo := *games - len(done)
-	t0 := time.Now()
-	var encode func(*tune.PlayedGame) []byte // EPD
-	if binary {
-		encode = packGame
-	}
-	d := &tune.Datagen{
-		Encode:   encode,
-		Openings: starts, Games: *games, Nodes: *nodes, Threads: *threads, RandomPlies: *random,
-		MaxPlies: *maxPlies, Seed: *seed, Done: done,
-		Progress: func(g, p int) {
-			const width = 30
-			fill := width * g / max(todo, 1)
-			el := time.Since(t0)
-			rate := float64(p) / el.Seconds()
-			eta := time.Duration(float64(el) / float64(g) * float64(todo-g)).Round(time.Minute)
-			fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s, ETA %v ", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate, eta)
-		},
-	}
-	fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
-	newEngine := func() (engine.Analyzer, error) { return sp.Open(ctx, defaults...) }
-	err = d.Run(ctx, newEngine, f)
-	fmt.Fprintln(stderr)
-	if err != nil {
-		return err
-	}
-	return f.Sync()
+	return cmd
 }
 
 // datagenDone lists the games already in an output file. A packed file

@@ -20,7 +20,7 @@ func TestDatagenDefaultOpenings(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "d.epd")
 	args := []string{"--out", out, "--games", "2", "--nodes", "300", "--threads", "1", "--max-plies", "40"}
 	var stdout, stderr bytes.Buffer
-	if err := runDatagen(args, &stdout, &stderr); err != nil {
+	if err := execute("datagen", args, &stdout, &stderr); err != nil {
 		t.Fatalf("datagen: %v\n%s", err, stderr.String())
 	}
 	data, err := os.ReadFile(out)
@@ -32,7 +32,7 @@ func TestDatagenDefaultOpenings(t *testing.T) {
 		t.Fatalf("datagen wrote:\n%s", text)
 	}
 	stdout.Reset()
-	if err := runDatagen(args, &stdout, &stderr); err != nil {
+	if err := execute("datagen", args, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "0 games to play (2 already") {
@@ -49,7 +49,7 @@ func TestDatagenBinary(t *testing.T) {
 	out := filepath.Join(dir, "d.bin")
 	args := []string{"--out", out, "--games", "3", "--nodes", "300", "--threads", "1", "--max-plies", "40"}
 	var stdout, stderr bytes.Buffer
-	if err := runDatagen(args, &stdout, &stderr); err != nil {
+	if err := execute("datagen", args, &stdout, &stderr); err != nil {
 		t.Fatalf("datagen: %v\n%s", err, stderr.String())
 	}
 	data, err := os.ReadFile(out)
@@ -80,7 +80,7 @@ func TestDatagenBinary(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	args[3] = "5" // --games 5
-	if err := runDatagen(args, &stdout, &stderr); err != nil {
+	if err := execute("datagen", args, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stderr.String(), "13 bytes of a record cut short dropped") || !strings.Contains(stdout.String(), fmt.Sprintf("%d already", len(games))) {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // durationValue is a duration flag that takes Go's form (500ms, 1s, 1m30s)
@@ -39,13 +40,13 @@ func (d *durationValue) Set(s string) error {
 func (d *durationValue) Type() string { return "DURATION" }
 
 // durationVar defines a duration flag on fs (see durationValue).
-func durationVar(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+func durationVar(fs *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
 	*p = def
 	fs.Var((*durationValue)(p), name, usage)
 }
 
 // durationFlag is durationVar returning the variable.
-func durationFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
+func durationFlag(fs *pflag.FlagSet, name string, def time.Duration, usage string) *time.Duration {
 	p := new(time.Duration)
 	durationVar(fs, p, name, def, usage)
 	return p

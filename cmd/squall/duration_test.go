@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
-	"flag"
+
 	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 func TestDurationFlag(t *testing.T) {
@@ -25,7 +27,7 @@ func TestDurationFlag(t *testing.T) {
 		{"-1s", 0, "negative"},
 		{"soon", 0, "want a duration such as 500ms"},
 	} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		d := durationFlag(fs, "movetime", time.Hour, "")
 		err := fs.Parse([]string{"--movetime", c.in})

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
@@ -20,175 +21,180 @@ import (
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-// runEndgames tests how Squall plays endings: it draws random positions
+// endgamesCommand tests how Squall plays endings: it draws random positions
 // whose tablebase value is known and plays each out against another engine
 // with Squall to move, counting the won ones converted and the drawn ones
 // held.
-func runEndgames(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("endgames", "usage: squall endgames --syzygy DIR [--want win|draw] [--material KQvK,...] [--count N] [--movetime 1s] [--engine CMD]... [--option [N:]K=V]... [--no-tb] [--pgn OUT]", stdout, stderr)
+func endgamesCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "endgames --syzygy DIR",
+		Short: "play random tablebase-labelled endings against another engine: won ones converted, drawn ones held",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	fs := cmd.Flags()
 	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
 	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
 	want := fs.String("want", "win", "win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
 	count := fs.Int("count", 20, "positions per material given with -material, or in all")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
-	moveTime := durationFlag(fs.FlagSet, "movetime", time.Second, "time per move for both engines")
+	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
 	var ef spec.Flags
-	ef.Register(fs.FlagSet, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
+	ef.Register(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
 	opponent := fs.String("opponent", "", "the opponent (as the second --engine)")
 	fs.Func("o1", "option Name=Value for the engine tested (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
 	fs.Func("o2", "option Name=Value for the opponent (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 || *tbPath == "" || *count < 1 || (*want != "win" && *want != "draw") {
-		fs.Usage()
-		return errors.New("want --syzygy, a positive --count and --want win or draw")
-	}
-	if *opponent != "" && ef.Given() > 0 {
-		return errors.New("give the opponent with --engine or with --opponent, not both")
-	}
-	specs, err := ef.Specs(2, spec.Builtin, cmp.Or(*opponent, "/usr/games/stockfish"))
-	if err != nil {
-		return err
-	}
-	tb, err := tablebase.Open(filepath.SplitList(*tbPath)...)
-	if err != nil {
-		return err
-	}
-	if tb.Files() == 0 {
-		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", *tbPath)
-	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout := cmd.OutOrStdout()
+		if *tbPath == "" || *count < 1 || (*want != "win" && *want != "draw") {
+			return usagef("want --syzygy, a positive --count and --want win or draw")
+		}
+		if *opponent != "" && ef.Given() > 0 {
+			return errors.New("give the opponent with --engine or with --opponent, not both")
+		}
+		specs, err := ef.Specs(2, spec.Builtin, cmp.Or(*opponent, "/usr/games/stockfish"))
+		if err != nil {
+			return err
+		}
+		tb, err := tablebase.Open(filepath.SplitList(*tbPath)...)
+		if err != nil {
+			return err
+		}
+		if tb.Files() == 0 {
+			return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", *tbPath)
+		}
 
-	// Only positions where a wrong move spoils the result are kept: a
-	// win some move throws away and that is at least minDTZ plies from
-	// its conversion, a draw some move loses. Random placement otherwise
-	// yields mostly endings that play themselves (a mate in one, two
-	// knights that cannot mate).
-	const minDTZ = 9
-	keep := func(p *chess.Position, wdl int) bool {
-		if wdl != 2 || !canGoWrong(tb, p, 2) {
-			return false
-		}
-		dtz, ok := tb.ProbeDTZ(p)
-		return ok && dtz >= minDTZ
-	}
-	if *want == "draw" {
-		keep = func(p *chess.Position, wdl int) bool {
-			return wdl == 0 && weaker(p) && canGoWrong(tb, p, 0)
-		}
-	}
-	rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
-	var starts []*chess.Position
-	var probes int
-	if *materials != "" {
-		for _, m := range strings.Split(*materials, ",") {
-			ps, n, err := tb.Sample(rng, strings.TrimSpace(m), *count, 200000, keep)
-			probes += n
-			if err != nil {
-				return err
+		// Only positions where a wrong move spoils the result are kept: a
+		// win some move throws away and that is at least minDTZ plies from
+		// its conversion, a draw some move loses. Random placement otherwise
+		// yields mostly endings that play themselves (a mate in one, two
+		// knights that cannot mate).
+		const minDTZ = 9
+		keep := func(p *chess.Position, wdl int) bool {
+			if wdl != 2 || !canGoWrong(tb, p, 2) {
+				return false
 			}
-			if len(ps) < *count {
-				return fmt.Errorf("%s: found only %d positions to %s in %d tries", m, len(ps), *want, n)
-			}
-			starts = append(starts, ps...)
+			dtz, ok := tb.ProbeDTZ(p)
+			return ok && dtz >= minDTZ
 		}
-	} else {
-		var fours []string
-		for _, name := range tb.Tables() {
-			if len(name) == 5 { // four pieces and the 'v'
-				fours = append(fours, name)
+		if *want == "draw" {
+			keep = func(p *chess.Position, wdl int) bool {
+				return wdl == 0 && weaker(p) && canGoWrong(tb, p, 0)
 			}
 		}
-		if len(fours) == 0 {
-			return fmt.Errorf("no 4-piece tables in %s", *tbPath)
-		}
-		for tries := 0; len(starts) < *count; tries++ {
-			if tries > 1000**count {
-				return fmt.Errorf("found only %d positions to %s", len(starts), *want)
+		rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
+		var starts []*chess.Position
+		var probes int
+		if *materials != "" {
+			for _, m := range strings.Split(*materials, ",") {
+				ps, n, err := tb.Sample(rng, strings.TrimSpace(m), *count, 200000, keep)
+				probes += n
+				if err != nil {
+					return err
+				}
+				if len(ps) < *count {
+					return fmt.Errorf("%s: found only %d positions to %s in %d tries", m, len(ps), *want, n)
+				}
+				starts = append(starts, ps...)
 			}
-			ps, n, err := tb.Sample(rng, fours[rng.IntN(len(fours))], 1, 2000, keep)
-			probes += n
-			if err != nil {
-				return err
-			}
-			starts = append(starts, ps...)
-		}
-	}
-	fmt.Fprintf(stdout, "%d positions drawn (seed %d, %d WDL probes)\n", len(starts), *seed, probes)
-
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
-	}
-	if specs[0].IsBuiltin() {
-		// Squall runs as a UCI child, as a GUI would run it: the
-		// tables' root move filtering is the UCI server's.
-		specs[0].Command = "'" + strings.ReplaceAll(exe, "'", `'\''`) + "' uci"
-		if !*noTB {
-			specs[0].Options = append([]spec.Option{{Name: "SyzygyPath", Value: *tbPath}}, specs[0].Options...)
-		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	own, err := matchPlayer(ctx, specs[0], "Squall")
-	if err != nil {
-		return fmt.Errorf("engine 1: %w", err)
-	}
-	opp, err := matchPlayer(ctx, specs[1], "")
-	if err != nil {
-		return fmt.Errorf("engine 2: %w", err)
-	}
-	cfg := match.Config{
-		Players:     [2]match.Player{own, opp},
-		Openings:    starts,
-		Games:       len(starts),
-		MoveTime:    *moveTime,
-		Margin:      time.Second, // judges hangs, not milliseconds: a move time is not a clock
-		FirstToMove: true,
-		Concurrency: *concurrency,
-		Event:       "Squall endgames",
-	}
-	good := 0
-	success := func(g *match.Game) bool {
-		if *want == "win" {
-			return g.Points() == 2
-		}
-		return g.Points() >= 1
-	}
-	cfg.Progress = func(p match.Progress) {
-		g := p.Game
-		mark := "ok"
-		if success(g) {
-			good++
 		} else {
-			mark = "FAILED"
+			var fours []string
+			for _, name := range tb.Tables() {
+				if len(name) == 5 { // four pieces and the 'v'
+					fours = append(fours, name)
+				}
+			}
+			if len(fours) == 0 {
+				return fmt.Errorf("no 4-piece tables in %s", *tbPath)
+			}
+			for tries := 0; len(starts) < *count; tries++ {
+				if tries > 1000**count {
+					return fmt.Errorf("found only %d positions to %s", len(starts), *want)
+				}
+				ps, n, err := tb.Sample(rng, fours[rng.IntN(len(fours))], 1, 2000, keep)
+				probes += n
+				if err != nil {
+					return err
+				}
+				starts = append(starts, ps...)
+			}
 		}
-		fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
-			g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), len(g.Moves), mark)
-	}
-	rep, runErr := playMatch(ctx, cfg, *pgnOut)
-	verb := "converted"
-	if *want == "draw" {
-		verb = "held"
-	}
-	if rep.Stats.Games > 0 {
-		tables := "with the tables"
-		if *noTB {
-			tables = "without tables"
+		fmt.Fprintf(stdout, "%d positions drawn (seed %d, %d WDL probes)\n", len(starts), *seed, probes)
+
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
 		}
-		fmt.Fprintf(stdout, "\n%s %s %d/%d positions (%s to move, %s, %v a move, against %s); %d incidents\n",
-			rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, termtext.SafeLine(rep.Names[1]), len(rep.Incidents))
-		for _, in := range rep.Incidents {
-			fmt.Fprintf(stdout, "  %s\n", termtext.SafeLine(in.String()))
+		if specs[0].IsBuiltin() {
+			// Squall runs as a UCI child, as a GUI would run it: the
+			// tables' root move filtering is the UCI server's.
+			specs[0].Command = "'" + strings.ReplaceAll(exe, "'", `'\''`) + "' uci"
+			if !*noTB {
+				specs[0].Options = append([]spec.Option{{Name: "SyzygyPath", Value: *tbPath}}, specs[0].Options...)
+			}
 		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		own, err := matchPlayer(ctx, specs[0], "Squall")
+		if err != nil {
+			return fmt.Errorf("engine 1: %w", err)
+		}
+		opp, err := matchPlayer(ctx, specs[1], "")
+		if err != nil {
+			return fmt.Errorf("engine 2: %w", err)
+		}
+		cfg := match.Config{
+			Players:     [2]match.Player{own, opp},
+			Openings:    starts,
+			Games:       len(starts),
+			MoveTime:    *moveTime,
+			Margin:      time.Second, // judges hangs, not milliseconds: a move time is not a clock
+			FirstToMove: true,
+			Concurrency: *concurrency,
+			Event:       "Squall endgames",
+		}
+		good := 0
+		success := func(g *match.Game) bool {
+			if *want == "win" {
+				return g.Points() == 2
+			}
+			return g.Points() >= 1
+		}
+		cfg.Progress = func(p match.Progress) {
+			g := p.Game
+			mark := "ok"
+			if success(g) {
+				good++
+			} else {
+				mark = "FAILED"
+			}
+			fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
+				g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), len(g.Moves), mark)
+		}
+		rep, runErr := playMatch(ctx, cfg, *pgnOut)
+		verb := "converted"
+		if *want == "draw" {
+			verb = "held"
+		}
+		if rep.Stats.Games > 0 {
+			tables := "with the tables"
+			if *noTB {
+				tables = "without tables"
+			}
+			fmt.Fprintf(stdout, "\n%s %s %d/%d positions (%s to move, %s, %v a move, against %s); %d incidents\n",
+				rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, termtext.SafeLine(rep.Names[1]), len(rep.Incidents))
+			for _, in := range rep.Incidents {
+				fmt.Fprintf(stdout, "  %s\n", termtext.SafeLine(in.String()))
+			}
+		}
+		if errors.Is(runErr, context.Canceled) {
+			return errors.New("interrupted")
+		}
+		return runErr
 	}
-	if errors.Is(runErr, context.Canceled) {
-		return errors.New("interrupted")
-	}
-	return runErr
+	return cmd
 }
 
 // canGoWrong reports whether some legal move of p gives up its value wdl

@@ -45,7 +45,7 @@ func TestEndgames(t *testing.T) {
 		args := append([]string{"--syzygy", tablesDir, "--movetime", "30ms", "--seed", "7",
 			"--opponent", exe + " uci", "-o1", "Hash=8", "-o2", "Hash=8", "--pgn", pgnPath}, c.args...)
 		var out, errOut bytes.Buffer
-		if err := runEndgames(args, &out, &errOut); err != nil {
+		if err := execute("endgames", args, &out, &errOut); err != nil {
 			t.Fatalf("%v: %v\n%s%s", c.args, err, out.String(), errOut.String())
 		}
 		if !strings.Contains(out.String(), c.want) || strings.Contains(out.String(), "FAILED") {
@@ -80,7 +80,7 @@ func TestEndgamesBadArgs(t *testing.T) {
 		{"--syzygy", t.TempDir()},
 	} {
 		var out, errOut bytes.Buffer
-		if err := runEndgames(args, &out, &errOut); err == nil {
+		if err := execute("endgames", args, &out, &errOut); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}

@@ -8,53 +8,62 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
 )
 
-// runEval prints the static evaluation of a position term by term, or
+// evalCommand prints the static evaluation of a position term by term, or
 // with --epd the score of every position in a file and the pawn-hash hit
 // rate over them.
-func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "usage: squall eval [--net NET.sqnn] [FEN]   (default: the start position)\n       squall eval --epd FILE", stdout, stderr)
+func evalCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval [FEN]",
+		Short: "print the static evaluation of a position, term by term",
+		Long:  "Prints the hand-crafted evaluation of FEN (default: the start position) term by term;\nwith --net also the network's score; with --epd the score of every position of a file.",
+		Args:  cobra.ArbitraryArgs,
+	}
+	fs := cmd.Flags()
 	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
 	netPath := fs.String("net", "", "also print this evaluation network's score (squall train's output)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	e := eval.New()
-	if *epd != "" {
-		return evalFile(e, *epd, stdout)
-	}
-	fen := strings.Join(fs.Args(), " ")
-	if fen == "" {
-		fen = chess.StartFEN
-	}
-	p, err := chess.ParseFEN(fen)
-	if err != nil {
-		return fmt.Errorf("position %q: %w", fen, err)
-	}
-	e.Trace(p).Print(stdout)
-	if *netPath != "" {
-		data, err := os.ReadFile(*netPath)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout := cmd.OutOrStdout()
+		e := eval.New()
+		if *epd != "" {
+			return evalFile(e, *epd, stdout)
+		}
+		fen := strings.Join(args, " ")
+		if fen == "" {
+			fen = chess.StartFEN
+		}
+		p, err := chess.ParseFEN(fen)
 		if err != nil {
-			return err
+			return fmt.Errorf("position %q: %w", fen, err)
 		}
-		net, err := nnue.Parse(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", *netPath, err)
+		e.Trace(p).Print(stdout)
+		if *netPath != "" {
+			data, err := os.ReadFile(*netPath)
+			if err != nil {
+				return err
+			}
+			net, err := nnue.Parse(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", *netPath, err)
+			}
+			var acc nnue.Accumulator
+			net.Refresh(&acc, p)
+			v := net.Evaluate(&acc, p.SideToMove())
+			hce := e.Evaluate(p)
+			if p.SideToMove() == chess.Black {
+				v, hce = -v, -hce
+			}
+			fmt.Fprintf(stdout, "network %s: %+.2f (hand-crafted %+.2f), White's view\n", filepath.Base(*netPath), float64(v)/100, float64(hce)/100)
 		}
-		var acc nnue.Accumulator
-		net.Refresh(&acc, p)
-		v := net.Evaluate(&acc, p.SideToMove())
-		hce := e.Evaluate(p)
-		if p.SideToMove() == chess.Black {
-			v, hce = -v, -hce
-		}
-		fmt.Fprintf(stdout, "network %s: %+.2f (hand-crafted %+.2f), White's view\n", filepath.Base(*netPath), float64(v)/100, float64(hce)/100)
+		return nil
 	}
-	return nil
+	return cmd
 }
 
 // evalFile prints "score FEN" (White's view) for each EPD line.

@@ -1,164 +1,200 @@
 // Command squall is a chess engine with a terminal analysis board.
 //
-// Run with no arguments for the TUI, or with a subcommand:
+// Run with no arguments for the board, or with a subcommand (squall -h
+// lists them):
 //
 //	squall perft [--fen FEN] [--chess960] DEPTH
+//
+// The commands are cobra commands run through Charm's fang, which gives
+// them styled help, completions (squall completion bash) and a man page
+// (squall man) from the same definitions.
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"runtime/debug"
 	"strings"
+
+	"github.com/charmbracelet/fang"
+	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/tui/termtext"
 )
-
-// command is one subcommand: it parses its own flags from args.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
-}
-
-func commands() map[string]command {
-	return map[string]command{
-		"suite":    {"run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N", runSuite},
-		"perft":    {"count leaf nodes of the legal move tree", runPerft},
-		"tui":      {"open the terminal board (the default with no command)", runTUI},
-		"eval":     {"print the static evaluation of a position, term by term", runEval},
-		"tune":     {"fit the evaluation weights to game results (Texel tuning)", runTune},
-		"datagen":  {"play self-play games and write labelled positions for tuning", runDatagen},
-		"train":    {"train the evaluation network on self-play positions", runTrain},
-		"uci":      {"speak the UCI protocol on stdin/stdout (for GUIs and match runners)", runUCI},
-		"bench":    {"search fixed positions to a fixed depth; print the node count and speed", runBench},
-		"serve":    {"share live analysis over SSH (rooms of viewers; owners move)", runServe},
-		"book":     {"build, list and teach Polyglot opening books (build, probe, learn)", runBook},
-		"tb":       {"probe Syzygy endgame tablebases (wdl, dtz, best moves)", runTB},
-		"endgames": {"play random tablebase-labelled endings against another engine: won ones converted, drawn ones held", runEndgames},
-		"match":    {"play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT", runMatch},
-		"pgn":      {"check PGN files: every error with file:line:col and a summary per file; --reformat, --fen", runPGN},
-		"review":   {"review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN", runReview},
-	}
-}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// newRoot is the command tree: squall itself is the board (its flags are
+// the board's), and every other command is a subcommand.
+func newRoot() *cobra.Command {
+	root := boardCommand("squall")
+	root.AddCommand(
+		boardCommand("tui"),
+		suiteCommand(),
+		perftCommand(),
+		evalCommand(),
+		tuneCommand(),
+		datagenCommand(),
+		trainCommand(),
+		uciCommand(),
+		benchCommand(),
+		serveCommand(nil),
+		bookCommand(),
+		tbCommand(),
+		endgamesCommand(),
+		matchCommand(),
+		pgnCommand(),
+		reviewCommand(),
+	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return root
+}
+
+// run runs the command line args (without the program name) and returns
+// the exit status: 0, or 1 after an error printed on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	cmds := commands()
-	if len(args) == 0 {
-		args = []string{"tui"} // plain `squall` opens the board
-	}
-	if _, isCmd := cmds[args[0]]; !isCmd && args[0] != "-h" && args[0] != "--help" &&
-		(strings.HasPrefix(args[0], "-") || strings.HasSuffix(strings.ToLower(args[0]), ".pgn")) {
-		// `squall --fen …` and `squall game.pgn` open the board too.
-		args = append([]string{"tui"}, args...)
-	}
-	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stdout, cmds)
-		// Plain squall opens the board: its options are the program's.
-		fmt.Fprintln(stdout, "\nThe board (squall with no command, or squall tui):")
-		_ = runTUI([]string{"-h"}, stdout, stdout)
+	args = aliasArgs(args)
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(os.Stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := fang.Execute(context.Background(), root,
+		fang.WithVersion(version()),
+		fang.WithErrorHandler(func(io.Writer, fang.Styles, error) {})) // printed below
+	if err == nil {
 		return 0
 	}
-	c, ok := cmds[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "squall: unknown command %q\n\n", termtext.SafeLine(args[0]))
-		usage(stderr, cmds)
-		return 2
+	if !errors.Is(err, errReported) {
+		printError(stderr, root, args, err)
 	}
-	if err := c.run(args[1:], stdout, stderr); errors.Is(err, errHelp) {
-		return 0
-	} else if errors.Is(err, errReported) {
-		return 1
-	} else if err != nil {
-		// Errors quote files, engines and user input: the one sanitiser
-		// keeps their bytes from acting on the terminal.
-		fmt.Fprintf(stderr, "squall %s: %s\n", args[0], termtext.Safe(err.Error()))
-		return 1
-	}
-	return 0
+	return 1
 }
 
 // errReported is returned by a command that has already printed why it
 // failed (`squall pgn` listing a file's errors): exit 1 with nothing more.
 var errReported = errors.New("reported")
 
-func usage(w io.Writer, cmds map[string]command) {
-	fmt.Fprintln(w, "Squall: a chess engine and terminal analysis board.")
-	fmt.Fprintln(w, "\nUsage: squall <command> [arguments]\n\nCommands:")
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
+// usageError is a mistake in the command line (a misspelt flag, a missing
+// argument): printed with where the command's usage is.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef is a usageError from a format.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// printError prints err as one line naming the command, and for a
+// command-line mistake a second saying where the usage is, instead of the
+// whole usage. Errors quote files, engines and user input: the one
+// sanitiser keeps their bytes from acting on the terminal.
+func printError(w io.Writer, root *cobra.Command, args []string, err error) {
+	path := "squall"
+	if cmd, _, ferr := root.Find(args); ferr == nil {
+		path = cmd.CommandPath()
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	fmt.Fprintf(w, "%s: %s\n", path, termtext.Safe(strings.TrimRight(err.Error(), "\n")))
+	if errors.As(err, new(usageError)) {
+		fmt.Fprintf(w, "see '%s -h'\n", path)
 	}
-	fmt.Fprintln(w, "\nRun 'squall <command> -h' for a command's options.")
 }
 
-// flagSet is a subcommand's flags: a flag.FlagSet with Squall's manners.
-// -h prints the usage and the flags to stdout and the command exits 0; a
-// bad flag is one line and a pointer to -h, not the whole usage; a
-// command that calls Usage itself (for a bad argument) prints the usage to
-// stderr.
-type flagSet struct {
-	*flag.FlagSet
-	usage          string
-	stdout, stderr io.Writer
-}
-
-// errHelp ends a command that printed its help because -h asked for it.
-var errHelp = errors.New("help printed")
-
-func newFlagSet(name, usage string, stdout, stderr io.Writer) *flagSet {
-	f := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), usage: usage, stdout: stdout, stderr: stderr}
-	f.SetOutput(io.Discard) // the flag package's own messages: see Parse
-	f.FlagSet.Usage = func() { f.printUsage(stderr) }
-	return f
-}
-
-func (f *flagSet) printUsage(w io.Writer) {
-	fmt.Fprintln(w, f.usage)
-	f.SetOutput(w)
-	f.PrintDefaults()
-	f.SetOutput(io.Discard)
-}
-
-// Parse parses args: -h prints the help to stdout and returns errHelp; a
-// bad flag returns its error with a pointer to -h (run prints it).
-func (f *flagSet) Parse(args []string) error {
-	usage := f.FlagSet.Usage
-	f.FlagSet.Usage = func() {} // the flag package calls it on every error
-	err := f.FlagSet.Parse(args)
-	f.FlagSet.Usage = usage
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		f.printUsage(f.stdout)
-		return errHelp
-	case err != nil:
-		return fmt.Errorf("%w\nsee 'squall %s -h'", err, f.Name())
+// groupCommand is a command that only holds subcommands (book, tb): alone
+// it prints its help; with an argument that names none of them, it says
+// so (cobra would print the help and exit 0).
+func groupCommand(name, short string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   name + " COMMAND",
+		Short: short,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return unknownCommand(cmd, args[0])
+		},
 	}
-	return nil
+	cmd.AddCommand(subs...)
+	return cmd
 }
 
-// parseArgs parses args with flags allowed before and after the other
-// arguments (`squall review game.pgn --out x.pgn`), which it returns.
-func parseArgs(fs *flagSet, args []string) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
-		return nil, err
+// unknownCommand is the usage error for a name that is none of cmd's
+// subcommands, suggesting the nearest.
+func unknownCommand(cmd *cobra.Command, name string) error {
+	cmd.SuggestionsMinimumDistance = 2 // cobra sets it only for its own unknown-command errors
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
 	}
-	var rest []string
-	for fs.NArg() > 0 {
-		rest = append(rest, fs.Arg(0))
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return nil, err
+	return usagef("%s", msg)
+}
+
+// argsBetween accepts min to max positional arguments (max < 0: no limit);
+// what names them in the error ("one suite name or EPD file").
+func argsBetween(min, max int, what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			return usagef("want %s, have %d argument%s", what, len(args), plural(len(args)))
+		}
+		return nil
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// aliasArgs spells the short engine aliases of the flag-package days
+// (-e1 CMD, -o2 Name=Value) as the long flags they are (--e1, --o2): the
+// flag library reads a single dash as one-letter flags.
+func aliasArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "-e1", "-e2", "-o1", "-o2":
+			a = "-" + a
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// version is the module version and VCS revision the binary was built
+// from, as far as the Go toolchain recorded them.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
 		}
 	}
-	return rest, nil
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" && !strings.Contains(v, rev) {
+		v += " " + rev + dirty
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"testing"
 )
@@ -15,4 +16,15 @@ func TestMain(m *testing.M) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// execute runs the command name with args as run does, but returns the
+// error instead of printing it.
+func execute(name string, args []string, stdout, stderr io.Writer) error {
+	root := newRoot()
+	root.SetArgs(append([]string{name}, aliasArgs(args)...))
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SilenceErrors, root.SilenceUsage = true, true
+	return root.Execute()
 }

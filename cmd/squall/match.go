@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
@@ -22,12 +24,17 @@ import (
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-// runMatch plays an engine-versus-engine match and prints the score, the
+// matchCommand plays an engine-versus-engine match and prints the score, the
 // Elo difference with its 95% error and, with -sprt, the test's progress.
-func runMatch(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "usage: squall match [--engine CMD|squall]... [--option [N:]K=V]... -tc 10+0.1 -games N -openings FILE -concurrency C [-sprt elo0,elo1] [-pgn OUT]", stdout, stderr)
+func matchCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "match",
+		Short: "play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	fs := cmd.Flags()
 	var ef spec.Flags
-	ef.Register(fs.FlagSet, "the engines, first then second")
+	ef.Register(fs, "the engines, first then second")
 	e1 := fs.String("e1", "", "the first engine (as the first --engine)")
 	e2 := fs.String("e2", "", "the second engine (as the second --engine)")
 	n1 := fs.String("n1", "", "name of the first engine (default: the engine's own)")
@@ -35,86 +42,83 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs.Func("o1", "option Name=Value for the first engine (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
 	fs.Func("o2", "option Name=Value for the second engine (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
 	tcFlag := fs.String("tc", "10+0.1", "time control: base+increment in seconds")
-	margin := durationFlag(fs.FlagSet, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
+	margin := durationFlag(fs, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to this many nodes")
 	games := fs.Int("games", 100, "games to play (rounded up to whole pairs)")
-	openings := fs.String("openings", "", "EPD/FEN file of openings, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
+	openings := fs.String("openings", "", "openings: an EPD/FEN file, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0 = never)")
 	sprtFlag := fs.String("sprt", "", "stop early by SPRT: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	tc, err := match.ParseTimeControl(*tcFlag)
-	if err != nil {
-		return err
-	}
-	var sprt *match.SPRT
-	if *sprtFlag != "" {
-		s, err := parseSPRTFlag(*sprtFlag)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout := cmd.OutOrStdout()
+		tc, err := match.ParseTimeControl(*tcFlag)
 		if err != nil {
 			return err
 		}
-		sprt = &s
-	}
-	starts := []*chess.Position{chess.NewPosition()}
-	if *openings != "" {
-		if starts, err = opening.LoadStarts(*openings); err != nil {
+		var sprt *match.SPRT
+		if *sprtFlag != "" {
+			s, err := parseSPRTFlag(*sprtFlag)
+			if err != nil {
+				return err
+			}
+			sprt = &s
+		}
+		starts := []*chess.Position{chess.NewPosition()}
+		if *openings != "" {
+			if starts, err = opening.LoadStarts(*openings); err != nil {
+				return err
+			}
+		}
+
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		if (*e1 != "" || *e2 != "") && ef.Given() > 0 {
+			return errors.New("give the engines with --engine or with -e1/-e2, not both")
+		}
+		specs, err := ef.Specs(2, cmp.Or(*e1, spec.Builtin), cmp.Or(*e2, spec.Builtin))
+		if err != nil {
 			return err
 		}
-	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if (*e1 != "" || *e2 != "") && ef.Given() > 0 {
-		return errors.New("give the engines with --engine or with -e1/-e2, not both")
-	}
-	specs, err := ef.Specs(2, cmp.Or(*e1, spec.Builtin), cmp.Or(*e2, spec.Builtin))
-	if err != nil {
-		return err
-	}
-	p1, err := matchPlayer(ctx, specs[0], *n1)
-	if err != nil {
-		return fmt.Errorf("engine 1: %w", err)
-	}
-	p2, err := matchPlayer(ctx, specs[1], *n2)
-	if err != nil {
-		return fmt.Errorf("engine 2: %w", err)
-	}
-	cfg := match.Config{
-		Players: [2]match.Player{p1, p2}, Openings: starts, Games: *games,
-		TC: tc, Margin: *margin, Nodes: *nodes, MaxPlies: *maxPlies,
-		Concurrency: *concurrency, SPRT: sprt,
-	}
-
-	t0 := time.Now()
-	cfg.Progress = func(p match.Progress) {
-		g := p.Game
-		fmt.Fprintf(stdout, "Finished game %d/%d (%s vs %s): %s {%s}\n",
-			g.Number, p.Total, termtext.SafeLine(p.Names[g.White]), termtext.SafeLine(p.Names[1-g.White]), g.Result, termtext.SafeLine(g.Detail))
-		line := fmt.Sprintf("Score after %d games: %s", p.Games, wldLine(p.Stats))
-		if sprt != nil {
-			lo, hi := sprt.Bounds()
-			line += fmt.Sprintf(", LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)
+		p1, err := matchPlayer(ctx, specs[0], *n1)
+		if err != nil {
+			return fmt.Errorf("engine 1: %w", err)
 		}
-		fmt.Fprintf(stdout, "%s, %.1f games/min\n", line, float64(p.Games)/time.Since(t0).Minutes())
+		p2, err := matchPlayer(ctx, specs[1], *n2)
+		if err != nil {
+			return fmt.Errorf("engine 2: %w", err)
+		}
+		cfg := match.Config{
+			Players: [2]match.Player{p1, p2}, Openings: starts, Games: *games,
+			TC: tc, Margin: *margin, Nodes: *nodes, MaxPlies: *maxPlies,
+			Concurrency: *concurrency, SPRT: sprt,
+		}
+
+		t0 := time.Now()
+		cfg.Progress = func(p match.Progress) {
+			g := p.Game
+			fmt.Fprintf(stdout, "Finished game %d/%d (%s vs %s): %s {%s}\n",
+				g.Number, p.Total, termtext.SafeLine(p.Names[g.White]), termtext.SafeLine(p.Names[1-g.White]), g.Result, termtext.SafeLine(g.Detail))
+			line := fmt.Sprintf("Score after %d games: %s", p.Games, wldLine(p.Stats))
+			if sprt != nil {
+				lo, hi := sprt.Bounds()
+				line += fmt.Sprintf(", LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)
+			}
+			fmt.Fprintf(stdout, "%s, %.1f games/min\n", line, float64(p.Games)/time.Since(t0).Minutes())
+		}
+		rep, runErr := playMatch(ctx, cfg, *pgnOut)
+		if rep.Stats.Games > 0 || runErr == nil {
+			printMatchReport(stdout, rep, sprt)
+		}
+		if *pgnOut != "" && len(rep.Games) > 0 && runErr == nil {
+			fmt.Fprintf(stdout, "%d games written to %s\n", len(rep.Games), *pgnOut)
+		}
+		if errors.Is(runErr, context.Canceled) {
+			return errors.New("interrupted")
+		}
+		return runErr
 	}
-	rep, runErr := playMatch(ctx, cfg, *pgnOut)
-	if rep.Stats.Games > 0 || runErr == nil {
-		printMatchReport(stdout, rep, sprt)
-	}
-	if *pgnOut != "" && len(rep.Games) > 0 && runErr == nil {
-		fmt.Fprintf(stdout, "%d games written to %s\n", len(rep.Games), *pgnOut)
-	}
-	if errors.Is(runErr, context.Canceled) {
-		return errors.New("interrupted")
-	}
-	return runErr
+	return cmd
 }
 
 // matchPlayer makes a Player that opens s for each game. The engine is

@@ -6,30 +6,37 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// runPerft prints a perft divide in Stockfish's format, then the speed.
-func runPerft(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("perft", "usage: squall perft [--fen FEN] [--chess960] DEPTH", stdout, stderr)
-	fen := fs.String("fen", chess.StartFEN, "position to count from")
-	c960 := fs.Bool("chess960", false, "write castling moves as king-takes-rook (Chess960)")
-	if err := fs.Parse(args); err != nil {
-		return err
+// perftCommand prints a perft divide in Stockfish's format, then the speed.
+func perftCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "perft DEPTH",
+		Short: "count leaf nodes of the legal move tree",
+		Long:  "Counts the leaf nodes of the legal move tree to DEPTH, move by move (a divide in\nStockfish's format), then the total and the speed.",
+		Args:  argsBetween(1, 1, "one DEPTH"),
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("want one DEPTH argument")
+	fen := cmd.Flags().String("fen", chess.StartFEN, "position to count from")
+	c960 := cmd.Flags().Bool("chess960", false, "write castling moves as king-takes-rook (Chess960)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return perft(cmd.OutOrStdout(), args[0], *fen, *c960)
 	}
-	depth, err := strconv.Atoi(fs.Arg(0))
+	return cmd
+}
+
+func perft(stdout io.Writer, depthArg, fen string, c960 bool) error {
+	depth, err := strconv.Atoi(depthArg)
 	if err != nil || depth < 1 || depth > 20 {
-		return fmt.Errorf("depth %q: want a number from 1 to 20", fs.Arg(0))
+		return fmt.Errorf("depth %q: want a number from 1 to 20", depthArg)
 	}
-	pos, err := chess.ParseFEN(*fen)
+	pos, err := chess.ParseFEN(fen)
 	if err != nil {
 		return err
 	}
-	if *c960 {
+	if c960 {
 		pos.SetChess960(true)
 	}
 	start := time.Now()

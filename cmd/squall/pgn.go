@@ -7,71 +7,73 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-const pgnUsage = "usage: squall pgn [--reformat OUT.pgn [--force]] [--fen] FILE.pgn..."
-
-// runPGN checks PGN files the way pgn-extract does: every problem with its
+// pgnCommand checks PGN files the way pgn-extract does: every problem with its
 // file:line:col, move and reason, a summary line per file, and exit status
 // 1 if anything was wrong. --reformat writes the readable games in export
 // format, --fen prints each readable game's final position. Files are read
 // as a stream, so memory does not grow with their size.
-func runPGN(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("pgn", pgnUsage, stdout, stderr)
+func pgnCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pgn FILE.pgn...",
+		Short: "check PGN files: every error with file:line:col and a summary per file; --reformat, --fen",
+		Args:  argsBetween(1, -1, "at least one PGN file"),
+	}
+	fs := cmd.Flags()
 	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this file")
 	force := fs.Bool("force", false, "replace the --reformat file if it exists")
 	fen := fs.Bool("fen", false, "print the final position (FEN) of every readable game")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return errors.New("want at least one PGN file")
-	}
-	var out *atomicfile.File
-	if *reformat != "" {
-		if _, err := os.Stat(*reformat); err == nil && !*force {
-			return fmt.Errorf("%s exists: pass --force to replace it", *reformat)
+	cmd.RunE = func(cmd *cobra.Command, files []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		var out *atomicfile.File
+		if *reformat != "" {
+			if _, err := os.Stat(*reformat); err == nil && !*force {
+				return fmt.Errorf("%s exists: pass --force to replace it", *reformat)
+			}
+			var err error
+			if out, err = atomicfile.Create(*reformat); err != nil {
+				return err
+			}
+			defer out.Discard()
 		}
-		if out, err = atomicfile.Create(*reformat); err != nil {
-			return err
+		c := pgnCheck{stdout: stdout, fen: *fen}
+		if out != nil {
+			c.out = out // a nil *File in the interface would not be nil
 		}
-		defer out.Discard()
-	}
-	c := pgnCheck{stdout: stdout, fen: *fen}
-	if out != nil {
-		c.out = out // a nil *File in the interface would not be nil
-	}
-	if isTerminal(stderr) {
-		c.progress = stderr
-	}
-	problems := false
-	for _, name := range files {
-		s, err := c.file(name)
-		if err != nil {
-			return err
+		if isTerminal(stderr) {
+			c.progress = stderr
 		}
-		line := fmt.Sprintf("%s: %d games, %d errors", termtext.SafeLine(name), s.games, s.errors)
-		if s.skipped > 0 {
-			line += fmt.Sprintf(", %d skipped (variants)", s.skipped)
+		problems := false
+		for _, name := range files {
+			s, err := c.file(name)
+			if err != nil {
+				return err
+			}
+			line := fmt.Sprintf("%s: %d games, %d errors", termtext.SafeLine(name), s.games, s.errors)
+			if s.skipped > 0 {
+				line += fmt.Sprintf(", %d skipped (variants)", s.skipped)
+			}
+			fmt.Fprintln(stdout, line)
+			problems = problems || s.errors > 0
 		}
-		fmt.Fprintln(stdout, line)
-		problems = problems || s.errors > 0
-	}
-	if out != nil {
-		if err := out.Commit(); err != nil {
-			return err
+		if out != nil {
+			if err := out.Commit(); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%d games written to %s\n", c.written, termtext.SafeLine(*reformat))
 		}
-		fmt.Fprintf(stdout, "%d games written to %s\n", c.written, termtext.SafeLine(*reformat))
+		if problems {
+			return errReported // the per-file lines said it
+		}
+		return nil
 	}
-	if problems {
-		return errReported // the per-file lines said it
-	}
-	return nil
+	return cmd
 }
 
 // pgnCheck reads files for runPGN.

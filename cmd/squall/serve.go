@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
@@ -23,20 +26,31 @@ import (
 // shutdownGrace is how long a stopping server waits for sessions to end.
 const shutdownGrace = 30 * time.Second
 
-// runServe shares live analysis over SSH until SIGINT or SIGTERM.
-func runServe(args []string, stdout, stderr io.Writer) error {
-	return serveOnSignals(args, stdout, stderr, nil)
+// serveCommand shares live analysis over SSH until SIGINT or SIGTERM.
+// ready, if not nil, is called with the bound address once connections
+// are accepted (tests listen on port 0).
+func serveCommand(ready func(net.Addr)) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "share live analysis over SSH (rooms of viewers; owners move)",
+		Long: "Serves rooms of live analysis over SSH until SIGINT or SIGTERM.\n" +
+			"Viewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.",
+		Args: argsBetween(0, 0, "no arguments"),
+	}
+	o.register(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if err := o.check(); err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return serveUntil(ctx, stop, o, cmd.OutOrStdout(), cmd.ErrOrStderr(), ready)
+	}
+	return cmd
 }
 
-// serveOnSignals is runServe with a hook for tests: ready (if not nil)
-// receives the bound address.
-func serveOnSignals(args []string, stdout, stderr io.Writer, ready func(net.Addr)) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serveUntil(ctx, stop, args, stdout, stderr, ready)
-}
-
-// serveOptions are the parsed flags of `squall serve`.
+// serveOptions are the flags of `squall serve`.
 type serveOptions struct {
 	cfg     serve.Config
 	room    string
@@ -46,13 +60,12 @@ type serveOptions struct {
 	engine  spec.Flags
 }
 
-func parseServeFlags(args []string, stdout, stderr io.Writer) (serveOptions, error) {
-	var o serveOptions
-	fs := newFlagSet("serve", "Usage: squall serve [flags]\n\nViewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.", stdout, stderr)
+// register defines serve's flags on fs, into o.
+func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "address to listen on")
 	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "same as --listen")
 	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key (generated, mode 0600, if missing)")
-	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "authorized_keys file of the owners (who may move, load and analyse)")
+	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "the owners (who may move, load and analyse): an authorized_keys file")
 	fs.StringVar(&o.cfg.OwnersFile, "owner-keys", "", "same as --owners")
 	fs.BoolVar(&o.cfg.Private, "private", false, "refuse everyone who is not an owner")
 	fs.IntVar(&o.cfg.MaxSessions, "max-sessions", 64, "most SSH sessions at once")
@@ -64,38 +77,52 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (serveOptions, err
 	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
-	o.engine.Register(fs.FlagSet, "the rooms' engine (default squall)")
+	o.engine.Register(fs, "the rooms' engine (default squall)")
+}
+
+// parseServeFlags reads serve's flags from args: the broadcast of the
+// board (--broadcast-X is serve's --X) starts its server with them.
+func parseServeFlags(args []string) (serveOptions, error) {
+	var o serveOptions
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	return o, o.check()
+}
+
+// check validates the flags and opens the engine once, so that a command
+// that does not start or an option it refuses stops the server at its
+// start, not each room later; it sets cfg.NewAnalyzer.
+func (o *serveOptions) check() error {
 	if o.threads < 1 || o.hash < 1 {
-		return o, fmt.Errorf("--threads %d --hash %d: both must be at least 1", o.threads, o.hash)
+		return fmt.Errorf("--threads %d --hash %d: both must be at least 1", o.threads, o.hash)
 	}
 	if o.fen != "" {
 		if _, err := chess.ParseFEN(o.fen); err != nil {
-			return o, fmt.Errorf("--fen: %w", err)
+			return fmt.Errorf("--fen: %w", err)
 		}
 		if o.room == "" {
-			return o, errors.New("--fen needs a room to show it in (--room)")
+			return errors.New("--fen needs a room to show it in (--room)")
 		}
 	}
 	sp, err := o.engine.Spec(spec.Builtin)
 	if err != nil {
-		return o, err
+		return err
 	}
 	defaults := append(spec.Int("Threads", o.threads), spec.Int("Hash", o.hash)...)
-	// Opened once now, so that a command that does not start or an option
-	// it refuses stops the server at its start, not each room later.
 	a, err := sp.Open(context.Background(), defaults...)
 	if err != nil {
-		return o, err
+		return err
 	}
 	a.Close()
 	o.cfg.NewAnalyzer = func() (engine.Analyzer, error) { return sp.Open(context.Background(), defaults...) }
-	return o, nil
+	return nil
 }
 
 // defaultHostKey keeps the key with Squall's data, not in whatever
@@ -111,11 +138,7 @@ func defaultHostKey() string {
 // viewers why. ready, if not nil, is called with the bound address once
 // connections are accepted (tests listen on port 0). onStop is called when
 // shutdown begins, so that a second Ctrl-C kills the process at once.
-func serveUntil(ctx context.Context, onStop func(), args []string, stdout, stderr io.Writer, ready func(net.Addr)) error {
-	o, err := parseServeFlags(args, stdout, stderr)
-	if err != nil {
-		return err
-	}
+func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stderr io.Writer, ready func(net.Addr)) error {
 	if o.cfg.Log == nil {
 		o.cfg.Log = stderr
 	}
@@ -189,7 +212,7 @@ type broadcastServer struct {
 // connection log (nil: discarded; a TUI must not let it reach its screen).
 // The caller publishes to Broadcast and calls Stop when done.
 func startBroadcast(name string, args []string, log io.Writer) (*broadcastServer, error) {
-	o, err := parseServeFlags(args, io.Discard, io.Discard)
+	o, err := parseServeFlags(args)
 	if err != nil {
 		return nil, fmt.Errorf("broadcast: %w", err)
 	}

@@ -107,8 +107,12 @@ func TestServeRealEngine(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- serveOnSignals([]string{"--listen", "127.0.0.1:0", "--host-key", hostKey, "--hash", "4",
-			"--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"}, &stdout, &stderr, func(a net.Addr) { addrs <- a })
+		cmd := serveCommand(func(a net.Addr) { addrs <- a })
+		cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--host-key", hostKey, "--hash", "4",
+			"--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"})
+		cmd.SetOut(&stdout)
+		cmd.SetErr(&stderr)
+		done <- cmd.Execute()
 	}()
 	var addr net.Addr
 	select {
@@ -128,7 +132,7 @@ func TestServeRealEngine(t *testing.T) {
 	// The back-rank mate is found at once; the line shows it in SAN.
 	waitOutput(t, term, regexp.MustCompile(`#1 +1\. Rd8#`), 10*time.Second)
 
-	// The signal goes to this test process, which serveOnSignals catches
+	// The signal goes to this test process, which the command catches
 	// as the command would; the viewer's program must not catch it too.
 	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -200,12 +204,11 @@ func TestServeFlags(t *testing.T) {
 		{"--room", "", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"},
 		{"extra"},
 	} {
-		var stderr bytes.Buffer
-		if _, err := parseServeFlags(args, &stderr, &stderr); err == nil {
+		if _, err := parseServeFlags(args); err == nil {
 			t.Errorf("%q: accepted", args)
 		}
 	}
-	o, err := parseServeFlags([]string{"--addr", "127.0.0.1:9", "--owner-keys", "k", "--private"}, io.Discard, io.Discard)
+	o, err := parseServeFlags([]string{"--addr", "127.0.0.1:9", "--owner-keys", "k", "--private"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
+
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +15,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/epd"
@@ -39,7 +41,7 @@ type searchFlags struct {
 
 // add defines the flags on fs, with the time per position when no limit is
 // given.
-func (f *searchFlags) add(fs *flag.FlagSet, defaultMoveTime time.Duration) {
+func (f *searchFlags) add(fs *pflag.FlagSet, defaultMoveTime time.Duration) {
 	f.defaultMoveTime = defaultMoveTime
 	durationVar(fs, &f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
 	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
@@ -57,93 +59,94 @@ type suiteFlags struct {
 	tui     bool
 }
 
-// runSuite runs an EPD test suite headless and prints `solved X/N`.
-func runSuite(args []string, stdout, stderr io.Writer) error {
+// suiteCommand runs an EPD test suite headless and prints `solved X/N`.
+func suiteCommand() *cobra.Command {
 	var f suiteFlags
-	fs := newFlagSet("suite", fmt.Sprintf("Usage: squall suite %s|FILE.epd [flags]", strings.Join(epd.Bundled(), "|")), stdout, stderr)
-	f.add(fs.FlagSet, time.Second)
+	cmd := &cobra.Command{
+		Use:   "suite NAME|FILE.epd",
+		Short: "run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N",
+		Args:  argsBetween(1, 1, "one suite name or EPD file"),
+	}
+	fs := cmd.Flags()
+	f.add(fs, time.Second)
 	fs.StringVar(&f.out, "out", "", "write results to this .json or .csv file")
 	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since this earlier .json")
 	fs.BoolVar(&f.tui, "tui", false, "open the suite runner view instead of running headless")
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 1 {
-		fs.Usage()
-		return fmt.Errorf("want one suite name or EPD file, have %d", len(rest))
-	}
-	lim, err := f.limits()
-	if err != nil {
-		return err
-	}
-	suite, err := epd.Load(rest[0])
-	if err != nil {
-		return err
-	}
-	for _, e := range suite.Errors {
-		fmt.Fprintf(stderr, "%s: %v\n", suite.Name, e)
-	}
-	if len(suite.Records) == 0 {
-		return fmt.Errorf("%s: no positions", suite.Name)
-	}
-	var earlier *epd.Results
-	if f.compare != "" {
-		if earlier, err = epd.LoadResults(f.compare); err != nil {
-			return err
-		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	a, err := openAnalyzer(ctx, &f.searchFlags)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	if f.tui {
-		start := time.Now()
-		out, err := runSuiteTUI(suite, a, lim, f.out)
+	cmd.RunE = func(cmd *cobra.Command, rest []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		lim, err := f.limits()
 		if err != nil {
 			return err
 		}
-		// The score stays on the terminal after the view closes.
-		if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
+		suite, err := epd.Load(rest[0])
+		if err != nil {
 			return err
 		}
-		return suiteIncomplete(len(out), len(suite.Records))
-	}
-
-	tty := isTerminal(stdout)
-	n := len(suite.Records)
-	solved := 0
-	fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), lim.String())
-	start := time.Now()
-	out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
-		if o.Solved {
-			solved++
+		for _, e := range suite.Errors {
+			fmt.Fprintf(stderr, "%s: %v\n", suite.Name, e)
 		}
+		if len(suite.Records) == 0 {
+			return fmt.Errorf("%s: no positions", suite.Name)
+		}
+		var earlier *epd.Results
+		if f.compare != "" {
+			if earlier, err = epd.LoadResults(f.compare); err != nil {
+				return err
+			}
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		a, err := openAnalyzer(ctx, &f.searchFlags)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		if f.tui {
+			start := time.Now()
+			out, err := runSuiteTUI(suite, a, lim, f.out)
+			if err != nil {
+				return err
+			}
+			// The score stays on the terminal after the view closes.
+			if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
+				return err
+			}
+			return suiteIncomplete(len(out), len(suite.Records))
+		}
+
+		tty := isTerminal(stdout)
+		n := len(suite.Records)
+		solved := 0
+		fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), lim.String())
+		start := time.Now()
+		out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
+			if o.Solved {
+				solved++
+			}
+			if tty {
+				fmt.Fprint(stdout, "\r\x1b[K")
+			}
+			if !o.Solved {
+				fmt.Fprintln(stdout, failureLine(o))
+			} else if !tty {
+				fmt.Fprintf(stdout, "ok   %-10s %-7s %7s  depth %2d  %.2fs\n", label(o), o.Move, o.Score, o.Depth, time.Duration(o.SolveTime).Seconds())
+			}
+			if tty {
+				fmt.Fprint(stdout, progressBar(o.Index+1, n, solved, 30))
+			}
+		})
 		if tty {
 			fmt.Fprint(stdout, "\r\x1b[K")
 		}
-		if !o.Solved {
-			fmt.Fprintln(stdout, failureLine(o))
-		} else if !tty {
-			fmt.Fprintf(stdout, "ok   %-10s %-7s %7s  depth %2d  %.2fs\n", label(o), o.Move, o.Score, o.Depth, time.Duration(o.SolveTime).Seconds())
+		if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
+			return err
 		}
-		if tty {
-			fmt.Fprint(stdout, progressBar(o.Index+1, n, solved, 30))
+		if ctx.Err() != nil {
+			return errors.New("interrupted")
 		}
-	})
-	if tty {
-		fmt.Fprint(stdout, "\r\x1b[K")
+		return nil
 	}
-	if err := report(stdout, suite, a.Name(), lim, out, earlier, f.out, time.Since(start)); err != nil {
-		return err
-	}
-	if ctx.Err() != nil {
-		return errors.New("interrupted")
-	}
-	return nil
+	return cmd
 }
 
 // suiteIncomplete is the error of a run that ended (the view quit, Ctrl-C)

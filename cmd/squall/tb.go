@@ -5,40 +5,41 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/tablebase"
 )
 
-// runTB probes Syzygy tablebases: `squall tb probe --path DIR --fen FEN`.
-func runTB(args []string, stdout, stderr io.Writer) error {
-	const usage = "usage: squall tb probe --path DIR[" + string(filepath.ListSeparator) + "DIR...] --fen FEN [--no50]"
-	if len(args) == 0 || args[0] != "probe" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprintln(stdout, usage)
-			return errHelp
+// tbCommand probes Syzygy tablebases: `squall tb probe --path DIR --fen FEN`.
+func tbCommand() *cobra.Command {
+	probe := &cobra.Command{
+		Use:   "probe --path DIR[" + string(filepath.ListSeparator) + "DIR...] --fen FEN",
+		Short: "print a position's WDL and DTZ and its moves ranked by the tables",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	path := probe.Flags().String("path", "", "Syzygy table directories, separated by '"+string(filepath.ListSeparator)+"' (required)")
+	fen := probe.Flags().String("fen", "", "position to probe (required)")
+	no50 := probe.Flags().Bool("no50", false, "ignore the 50-move rule when ranking moves (cursed wins count as wins)")
+	probe.RunE = func(cmd *cobra.Command, _ []string) error {
+		if *path == "" || *fen == "" {
+			return usagef("want --path and --fen")
 		}
-		fmt.Fprintln(stderr, usage)
-		return fmt.Errorf("want the probe subcommand")
+		return probeTB(cmd.OutOrStdout(), *path, *fen, !*no50)
 	}
-	fs := newFlagSet("tb probe", usage, stdout, stderr)
-	path := fs.String("path", "", "Syzygy table directories, separated by '"+string(filepath.ListSeparator)+"'")
-	fen := fs.String("fen", "", "position to probe")
-	no50 := fs.Bool("no50", false, "ignore the 50-move rule when ranking moves (cursed wins count as wins)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	if *path == "" || *fen == "" || fs.NArg() != 0 {
-		fs.Usage()
-		return fmt.Errorf("want --path and --fen")
-	}
-	tb, err := tablebase.Open(filepath.SplitList(*path)...)
+	return groupCommand("tb", "probe Syzygy endgame tablebases (wdl, dtz, best moves)", probe)
+}
+
+// probeTB prints what the tables in the directories of path say of fen.
+func probeTB(stdout io.Writer, path, fen string, rule50 bool) error {
+	tb, err := tablebase.Open(filepath.SplitList(path)...)
 	if err != nil {
 		return err
 	}
 	if tb.Files() == 0 {
-		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", *path)
+		return fmt.Errorf("no Syzygy tables (*.rtbw, *.rtbz) in %s", path)
 	}
-	pos, err := chess.ParseFEN(*fen)
+	pos, err := chess.ParseFEN(fen)
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func runTB(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, "dtz unknown (DTZ table missing)")
 	}
-	moves, ok := tb.RootMoves(pos, !*no50)
+	moves, ok := tb.RootMoves(pos, rule50)
 	if !ok {
 		if pos.HasLegalMoves() {
 			fmt.Fprintln(stdout, "moves unknown (DTZ table missing)")

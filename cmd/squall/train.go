@@ -10,17 +10,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/internal/atomicfile"
 )
 
-// runTrain fits the evaluation network to self-play positions (squall
+// trainCommand fits the evaluation network to self-play positions (squall
 // datagen's EPD, or the packed binary format) and writes the quantised
 // network. With --checkpoint the trainer's state is saved after every
 // epoch and a run started again continues from it.
-func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "usage: squall train --data FILE[,FILE…] --out NET.sqnn [--epochs N] [--lr R] [--lambda L] [--batch N] [--threads N] [--seed S] [--checkpoint FILE]", stdout, stderr)
+func trainCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "train --data FILES --out NET.sqnn",
+		Short: "train the evaluation network on self-play positions",
+		Args:  argsBetween(0, 0, "no arguments"),
+	}
+	fs := cmd.Flags()
 	data := fs.String("data", "", "comma-separated data files: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
 	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
 	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")
@@ -30,74 +37,74 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
 	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
 	ckPath := fs.String("checkpoint", "", "trainer state saved after each epoch, and resumed from if it exists")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *data == "" || *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errors.New("want --data and --out")
-	}
-	var ps []train.Position
-	for _, path := range strings.Split(*data, ",") {
-		got, err := readTrainingData(path, stderr)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if *data == "" || *out == "" {
+			return usagef("want --data and --out")
+		}
+		var ps []train.Position
+		for _, path := range strings.Split(*data, ",") {
+			got, err := readTrainingData(path, stderr)
+			if err != nil {
+				return err
+			}
+			ps = append(ps, got...)
+		}
+		tr, valid := train.Split(ps, 10)
+		fmt.Fprintf(stdout, "%d positions: %d to train on, %d held out (every 10th game)\n", len(ps), len(tr), len(valid))
+		if len(tr) == 0 || len(valid) == 0 {
+			return errors.New("too little data to train and validate on")
+		}
+
+		opt := train.Options{Lambda: *lambda, LR: *lr, BatchSize: *batch, Threads: *threads, Seed: *seed}
+		t := train.New(train.NewModel(nnue.Hidden, *seed), opt)
+		if *ckPath != "" {
+			if f, err := os.Open(*ckPath); err == nil {
+				t, err = train.Load(f)
+				f.Close()
+				if err != nil {
+					return fmt.Errorf("%s: %w", *ckPath, err)
+				}
+				t.Opt.Threads = *threads // the machine's, not the saved one's
+				fmt.Fprintf(stdout, "resumed from %s after %d epochs\n", *ckPath, t.Epochs)
+			} else if !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "epoch %d: held-out loss %.6f\n", t.Epochs, t.Loss(valid))
+		for t.Epochs < *epochs {
+			t0 := time.Now()
+			loss := t.Epoch(tr)
+			el := time.Since(t0)
+			rate := float64(len(tr)) / el.Seconds()
+			eta := time.Duration(float64(*epochs-t.Epochs) * float64(el))
+			fmt.Fprintf(stdout, "epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, ETA %v\n",
+				t.Epochs, loss, t.Loss(valid), rate, eta.Round(time.Second))
+			if *ckPath != "" {
+				var b bytes.Buffer
+				if err := t.Save(&b); err != nil {
+					return err
+				}
+				if err := atomicfile.WriteFile(*ckPath, b.Bytes()); err != nil {
+					return err
+				}
+			}
+		}
+		net, err := t.Model.Quantise()
 		if err != nil {
 			return err
 		}
-		ps = append(ps, got...)
-	}
-	tr, valid := train.Split(ps, 10)
-	fmt.Fprintf(stdout, "%d positions: %d to train on, %d held out (every 10th game)\n", len(ps), len(tr), len(valid))
-	if len(tr) == 0 || len(valid) == 0 {
-		return errors.New("too little data to train and validate on")
-	}
-
-	opt := train.Options{Lambda: *lambda, LR: *lr, BatchSize: *batch, Threads: *threads, Seed: *seed}
-	t := train.New(train.NewModel(nnue.Hidden, *seed), opt)
-	if *ckPath != "" {
-		if f, err := os.Open(*ckPath); err == nil {
-			t, err = train.Load(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", *ckPath, err)
-			}
-			t.Opt.Threads = *threads // the machine's, not the saved one's
-			fmt.Fprintf(stdout, "resumed from %s after %d epochs\n", *ckPath, t.Epochs)
-		} else if !errors.Is(err, os.ErrNotExist) {
+		var b bytes.Buffer
+		if err := net.Write(&b); err != nil {
 			return err
 		}
-	}
-	fmt.Fprintf(stdout, "epoch %d: held-out loss %.6f\n", t.Epochs, t.Loss(valid))
-	for t.Epochs < *epochs {
-		t0 := time.Now()
-		loss := t.Epoch(tr)
-		el := time.Since(t0)
-		rate := float64(len(tr)) / el.Seconds()
-		eta := time.Duration(float64(*epochs-t.Epochs) * float64(el))
-		fmt.Fprintf(stdout, "epoch %d: training loss %.6f, held-out loss %.6f, %.0f positions/s, ETA %v\n",
-			t.Epochs, loss, t.Loss(valid), rate, eta.Round(time.Second))
-		if *ckPath != "" {
-			var b bytes.Buffer
-			if err := t.Save(&b); err != nil {
-				return err
-			}
-			if err := atomicfile.WriteFile(*ckPath, b.Bytes()); err != nil {
-				return err
-			}
+		if err := atomicfile.WriteFile(*out, b.Bytes()); err != nil {
+			return err
 		}
+		fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", *out, b.Len())
+		return nil
 	}
-	net, err := t.Model.Quantise()
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	if err := net.Write(&b); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(*out, b.Bytes()); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", *out, b.Len())
-	return nil
+	return cmd
 }
 
 // readTrainingData reads one data file: packed records by the .bin

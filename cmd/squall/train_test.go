@@ -17,14 +17,14 @@ func TestTrainFromDatagen(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "d.epd")
 	var stdout, stderr bytes.Buffer
-	if err := runDatagen([]string{"--out", data, "--games", "20", "--nodes", "200", "--threads", "1", "--max-plies", "60"}, &stdout, &stderr); err != nil {
+	if err := execute("datagen", []string{"--out", data, "--games", "20", "--nodes", "200", "--threads", "1", "--max-plies", "60"}, &stdout, &stderr); err != nil {
 		t.Fatalf("datagen: %v\n%s", err, stderr.String())
 	}
 	net := filepath.Join(dir, "n.sqnn")
 	ck := filepath.Join(dir, "ck.gob")
 	args := []string{"--data", data, "--out", net, "--epochs", "2", "--batch", "64", "--threads", "2", "--checkpoint", ck}
 	stdout.Reset()
-	if err := runTrain(args, &stdout, &stderr); err != nil {
+	if err := execute("train", args, &stdout, &stderr); err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "epoch 2: training loss") {
@@ -39,7 +39,7 @@ func TestTrainFromDatagen(t *testing.T) {
 	}
 	stdout.Reset()
 	args[5] = "3" // --epochs 3
-	if err := runTrain(args, &stdout, &stderr); err != nil {
+	if err := execute("train", args, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "after 2 epochs") || strings.Contains(stdout.String(), "epoch 2: training") || !strings.Contains(stdout.String(), "epoch 3: training") {

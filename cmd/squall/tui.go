@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +15,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
@@ -26,29 +28,111 @@ import (
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
-// runTUI opens the terminal board (also what `squall` alone does).
-func runTUI(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tui", "Usage: squall [tui] [flags] [FILE.pgn]\n\n--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.", stdout, stderr)
-	pieces := fs.String("pieces", "", "piece style: glyphs or letters")
-	theme := fs.String("theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" or a user theme")
-	board := fs.String("board", "", "board size: auto, small or large")
-	mode := fs.String("mode", "engine", "engine (play the engine), watch (engine vs engine), humans, analysis")
-	black := fs.Bool("black", false, "play Black against the engine")
-	pace := durationFlag(fs.FlagSet, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
-	level := fs.Int("level", 0, fmt.Sprintf("engine level 1-%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
-	clock := fs.String("clock", "", "time control MINUTES+INCREMENT, e.g. 5+3 (default none)")
-	multipv := fs.Int("multipv", 3, "analysis lines (1-5)")
-	fen := fs.String("fen", "", "start from this position")
-	scoreSide := fs.Bool("score-side", false, "show scores from the side to move (default: White's view)")
-	var ef spec.Flags
-	ef.Register(fs.FlagSet, "the engine to play and analyse with (default from config, else squall)")
-	bookPath := fs.String("book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
-	syzygy := fs.String("syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
-	bc := broadcastFlags(fs.FlagSet)
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
+// boardFlags are the board's command-line settings: each overrides the
+// config file's for this run only.
+type boardFlags struct {
+	pieces, theme, board, mode, clock, fen string
+	book, syzygy                           string
+	black, scoreSide                       bool
+	pace                                   time.Duration
+	level, multipv                         int
+	engine                                 spec.Flags
+	broadcast                              broadcastArgs
+}
+
+// register defines the board's flags on fs, into f.
+func (f *boardFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.pieces, "pieces", "", "piece style: glyphs or letters")
+	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" or a user theme")
+	fs.StringVar(&f.board, "board", "", "board size: auto, small or large")
+	fs.StringVar(&f.mode, "mode", "engine", "engine (play the engine), watch (engine vs engine), humans, analysis")
+	fs.BoolVar(&f.black, "black", false, "play Black against the engine")
+	durationVar(fs, &f.pace, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
+	fs.IntVar(&f.level, "level", 0, fmt.Sprintf("engine level 1-%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
+	fs.StringVar(&f.clock, "clock", "", "time control MINUTES+INCREMENT, e.g. 5+3 (default none)")
+	fs.IntVar(&f.multipv, "multipv", 3, "analysis lines (1-5)")
+	fs.StringVar(&f.fen, "fen", "", "start from this position")
+	fs.BoolVar(&f.scoreSide, "score-side", false, "show scores from the side to move (default: White's view)")
+	f.engine.Register(fs, "the engine to play and analyse with (default from config, else squall)")
+	fs.StringVar(&f.book, "book", "", "Polyglot opening book FILE: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
+	fs.StringVar(&f.syzygy, "syzygy", "", "Syzygy tablebase directories DIRS, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
+	f.broadcast.register(fs)
+}
+
+// boardCommand is the terminal board: squall itself (use "squall"), where
+// an argument that is neither a PGN file nor a command is a misspelt
+// command, and `squall tui`.
+func boardCommand(use string) *cobra.Command {
+	var f boardFlags
+	cmd := &cobra.Command{
+		Use:   use + " [FILE.pgn]",
+		Short: "open the terminal board (the default with no command)",
+		Long: "Squall: a chess engine and terminal analysis board.\n\n" +
+			"Opens the board, with the games of FILE.pgn if given; press ? on the board for its keys.\n" +
+			"--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.",
+		Args: argsBetween(0, 1, "at most one PGN file"),
 	}
+	if use == "squall" {
+		cmd.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && !strings.HasSuffix(strings.ToLower(args[0]), ".pgn") {
+				if _, err := os.Stat(args[0]); err != nil {
+					return unknownCommand(cmd, args[0])
+				}
+			}
+			return argsBetween(0, 1, "at most one PGN file")(cmd, args)
+		}
+	}
+	f.register(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, files []string) error {
+		return f.run(files, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	return cmd
+}
+
+// options are the board's options from the flags over the config file's
+// settings set.
+func (f *boardFlags) options(set tui.Settings) (tui.Options, error) {
+	opt := tui.Options{Settings: set, MultiPV: f.multipv, Level: set.Level, Board: set.Board,
+		Letters: set.Pieces == "letters", ScoreSTM: set.Score == "side" || f.scoreSide, WatchPace: f.pace}
+	switch f.pieces {
+	case "":
+	case "letters", "glyphs":
+		opt.Letters = f.pieces == "letters"
+	default:
+		return opt, fmt.Errorf("--pieces %q: want glyphs or letters", f.pieces)
+	}
+	if f.board != "" {
+		opt.Board = f.board
+	}
+	if f.level != 0 {
+		if f.level < 1 || f.level > len(tui.Levels) {
+			return opt, fmt.Errorf("--level %d: want 1-%d", f.level, len(tui.Levels))
+		}
+		opt.Level = f.level
+	}
+	var err error
+	if opt.Clock, opt.Increment, err = tui.ParseClock(cmp.Or(f.clock, set.Clock)); err != nil {
+		return opt, err
+	}
+	modes := map[string]tui.Mode{"engine": tui.VsEngine, "watch": tui.Watch, "humans": tui.TwoHumans, "analysis": tui.Analysis}
+	m, ok := modes[f.mode]
+	if !ok {
+		return opt, fmt.Errorf("--mode %q: want engine, watch, humans or analysis", f.mode)
+	}
+	opt.Mode = m
+	if f.black {
+		opt.Human = chess.Black
+	}
+	if f.fen != "" {
+		if opt.Start, err = chess.ParseFEN(f.fen); err != nil {
+			return opt, err
+		}
+	}
+	return opt, nil
+}
+
+// run opens the board with the games of files (at most one PGN file).
+func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 	cfgDir := tui.ConfigDir()
 	cfgPath := filepath.Join(cfgDir, "config.toml")
 	// Problems that do not stop the board are printed and also shown on
@@ -70,59 +154,11 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	if cfgDir == "" {
 		cfgPath = ""
 	}
-	opt := tui.Options{Themes: userThemes, Settings: set, ConfigPath: cfgPath, MultiPV: *multipv, Level: set.Level, Board: set.Board,
-		Letters: set.Pieces == "letters", ScoreSTM: set.Score == "side"}
-	if *pieces != "" {
-		if *pieces != "letters" && *pieces != "glyphs" {
-			return fmt.Errorf("--pieces %q: want glyphs or letters", *pieces)
-		}
-		opt.Letters = *pieces == "letters"
-	}
-	if *board != "" {
-		opt.Board = *board
-	}
-	if *scoreSide {
-		opt.ScoreSTM = true
-	}
-	if *level != 0 {
-		if *level < 1 || *level > len(tui.Levels) {
-			return fmt.Errorf("--level %d: want 1-%d", *level, len(tui.Levels))
-		}
-		opt.Level = *level
-	}
-	tc := set.Clock
-	if *clock != "" {
-		tc = *clock
-	}
-	if opt.Clock, opt.Increment, err = tui.ParseClock(tc); err != nil {
+	opt, err := f.options(set)
+	if err != nil {
 		return err
 	}
-	switch *mode {
-	case "engine":
-		opt.Mode = tui.VsEngine
-	case "watch":
-		opt.Mode = tui.Watch
-	case "humans":
-		opt.Mode = tui.TwoHumans
-	case "analysis":
-		opt.Mode = tui.Analysis
-	default:
-		return fmt.Errorf("--mode %q: want engine, watch, humans or analysis", *mode)
-	}
-	if *black {
-		opt.Human = chess.Black
-	}
-	if *fen != "" {
-		p, err := chess.ParseFEN(*fen)
-		if err != nil {
-			return err
-		}
-		opt.Start = p
-	}
-	if len(files) > 1 {
-		fs.Usage()
-		return fmt.Errorf("want at most one PGN file, have %d", len(files))
-	}
+	opt.Themes, opt.ConfigPath = userThemes, cfgPath
 	if len(files) > 0 {
 		games, err := openPGN(files[0])
 		if len(games) == 0 {
@@ -141,11 +177,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 	}
 	opt.Views = boardViews()
 
-	name := *theme
-	if name == "" {
-		name = set.Theme
-	}
-	r, th, noColor, err := terminalLook(name, userThemes)
+	r, th, noColor, err := terminalLook(cmp.Or(f.theme, set.Theme), userThemes)
 	if err != nil {
 		return err
 	}
@@ -159,25 +191,25 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	sp, err := ef.Spec(set.Engine) // --engine for this run only, like --book: not saved to the config
+	sp, err := f.engine.Spec(set.Engine) // --engine for this run only, like --book: not saved to the config
 	if err != nil {
 		return err
 	}
-	if *bookPath != "" {
-		set.Book = *bookPath
+	if f.book != "" {
+		set.Book = f.book
 	}
 	if opt.Book, opt.BookLearning, err = openBook(set.Book); err != nil {
 		err = fmt.Errorf("book: %w", err)
-		if *bookPath != "" {
+		if f.book != "" {
 			return err
 		}
 		warn("config: " + err.Error() + " (no book)")
 	}
-	if *syzygy != "" {
-		set.Syzygy = *syzygy
+	if f.syzygy != "" {
+		set.Syzygy = f.syzygy
 	}
 	if opt.Tablebase, err = openTablebase(set.Syzygy); err != nil {
-		if *syzygy != "" {
+		if f.syzygy != "" {
 			return err
 		}
 		warn("config: " + err.Error() + " (no tablebases)")
@@ -186,7 +218,7 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 
 	// The broadcast starts before the screen does, so that its watch
 	// command is printed where it stays readable after the program ends.
-	b, err := bc.start(stdout)
+	b, err := f.broadcast.start(stdout)
 	if err != nil {
 		return err
 	}
@@ -209,7 +241,6 @@ func runTUI(args []string, stdout, stderr io.Writer) error {
 		tb.SetTablebase(opt.Tablebase, 1, true)
 	}
 	opt.Warnings = warnings
-	opt.WatchPace = *pace
 	m := tui.New(r, eng, opt)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	final, runErr := p.Run()
@@ -272,20 +303,20 @@ var broadcastPassed = []struct {
 	bool bool
 	help string
 }{
-	{"listen", false, "address `ADDR` of the broadcast's SSH server (default 127.0.0.1:2222; port 0 picks a free one)"},
-	{"host-key", false, "ed25519 host key `PATH` of the broadcast server (default as for squall serve)"},
-	{"owners", false, "authorized_keys `FILE` of the broadcast server's owners (the broadcast room stays read-only)"},
+	{"listen", false, "address ADDR of the broadcast's SSH server (default 127.0.0.1:2222; port 0 picks a free one)"},
+	{"host-key", false, "ed25519 host key PATH of the broadcast server (default as for squall serve)"},
+	{"owners", false, "the broadcast server's owners: an authorized_keys FILE (the broadcast room stays read-only)"},
 	{"private", true, "the broadcast server refuses everyone who is not an owner"},
-	{"max-sessions", false, "at most `N` SSH sessions on the broadcast server (default 64)"},
-	{"max-engines", false, "at most `N` analysing rooms on the broadcast server (default 2)"},
-	{"threads", false, "`N` search threads for the broadcast room's engine (default 1)"},
-	{"hash", false, "hash table of the broadcast room's engine in `MB` (default 64)"},
+	{"max-sessions", false, "at most N SSH sessions on the broadcast server (default 64)"},
+	{"max-engines", false, "at most N analysing rooms on the broadcast server (default 2)"},
+	{"threads", false, "N search threads for the broadcast room's engine (default 1)"},
+	{"hash", false, "hash table of the broadcast room's engine in MB (default 64)"},
 }
 
-func broadcastFlags(fs *flag.FlagSet) *broadcastArgs {
-	a := &broadcastArgs{}
-	fs.StringVar(&a.room, "broadcast", "", "publish the board's game to the read-only room `ROOM` of an SSH server started with the board (watch with the ssh command printed at start)")
-	fs.StringVar(&a.log, "broadcast-log", "", "append the broadcast server's connection log to `FILE` (default: discarded, never on the board)")
+// register defines the --broadcast flags on fs, into a.
+func (a *broadcastArgs) register(fs *pflag.FlagSet) {
+	fs.StringVar(&a.room, "broadcast", "", "publish the board's game to the read-only room ROOM of an SSH server started with the board (watch with the ssh command printed at start)")
+	fs.StringVar(&a.log, "broadcast-log", "", "append the broadcast server's connection log to FILE (default: discarded, never on the board)")
 	for _, f := range broadcastPassed {
 		name := f.name
 		if f.bool {
@@ -300,7 +331,6 @@ func broadcastFlags(fs *flag.FlagSet) *broadcastArgs {
 			return nil
 		})
 	}
-	return a
 }
 
 // start starts the broadcast server when --broadcast was given and prints

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/spf13/pflag"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -119,8 +119,9 @@ func TestSuiteReport(t *testing.T) {
 // connection log is closed and publishing fails.
 func TestTUIBroadcast(t *testing.T) {
 	dir := t.TempDir()
-	fs := flag.NewFlagSet("tui", flag.ContinueOnError)
-	bc := broadcastFlags(fs)
+	fs := pflag.NewFlagSet("tui", pflag.ContinueOnError)
+	var bc broadcastArgs
+	bc.register(fs)
 	logPath := filepath.Join(dir, "broadcast.log")
 	err := fs.Parse([]string{"--broadcast", "demo", "--broadcast-listen", "127.0.0.1:0",
 		"--broadcast-host-key", filepath.Join(dir, "host"), "--broadcast-hash", "4", "--broadcast-private=false",

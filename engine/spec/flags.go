@@ -1,10 +1,11 @@
 package spec
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // Flags are the --engine and --option flags, the same on every command.
@@ -18,7 +19,7 @@ type Flags struct {
 
 // Register adds --engine and --option to fs. what says what the engines
 // are for, in the help ("the engine", "the engines, first and second").
-func (f *Flags) Register(fs *flag.FlagSet, what string) {
+func (f *Flags) Register(fs *pflag.FlagSet, what string) {
 	fs.Var(&f.engines, "engine", what+`: "squall" (built in) or a UCI command line; repeatable where a command takes several`)
 	fs.Var(&f.options, "option", `engine option [N:]Name=Value, N the engine's number (default 1); repeatable`)
 }

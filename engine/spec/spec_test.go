@@ -2,14 +2,15 @@ package spec
 
 import (
 	"context"
-	"flag"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 func TestFlags(t *testing.T) {
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var f Flags
 	f.Register(fs, "the engines")
@@ -50,7 +51,7 @@ func TestFlags(t *testing.T) {
 		{"--engine", ""},
 		{"--engine", "stockfish 'unterminated"},
 	} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		var f Flags
 		f.Register(fs, "the engine")
