@@ -148,7 +148,9 @@ func TestTeatestGoldens(t *testing.T) {
 	bk, learning, _ := testBook(t)
 	scenes = append(scenes, scene{name: "book", opt: Options{Mode: TwoHumans, Book: bk, BookLearning: learning}, w: 80, h: 24,
 		steps: []any{"e4", "e5", "Nf3", "Nc6", keys("esc"), keys("b")}})
-	scenes = append(scenes, scene{name: "tablebase", opt: Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: openTables(t)}, w: 80, h: 24})
+	// The probe answers by a command: wait for it, or a loaded machine
+	// quits before the TB line is drawn.
+	scenes = append(scenes, scene{name: "tablebase", opt: Options{Mode: Analysis, Start: mustFEN(t, tbGoldenFEN), Tablebase: openTables(t)}, w: 80, h: 24, waitRe: `TB: win`})
 	for _, th := range themes.Builtin() {
 		scenes = append(scenes, scene{name: "theme-" + th.Name, opt: Options{Mode: TwoHumans, Theme: th}, w: 80, h: 24,
 			steps: []any{"e4", "e5", keys("esc"), clickG1}})
