@@ -97,6 +97,24 @@ func (g *Game) SetTag(name, value string) {
 	g.Tags = append(g.Tags, Tag{name, value})
 }
 
+// DeleteTag removes the named tag; a Seven Tag Roster tag, which every
+// game has, is reset to unknown instead ("?", "????.??.??" for Date, "*"
+// for Result).
+func (g *Game) DeleteTag(name string) {
+	i := tagIndex(g.Tags, name)
+	switch {
+	case i < 0:
+	case name == "Result":
+		g.SetTag(name, Unknown)
+	case name == "Date":
+		g.Tags[i].Value = "????.??.??"
+	case isSTR(name):
+		g.Tags[i].Value = "?"
+	default:
+		g.Tags = append(g.Tags[:i], g.Tags[i+1:]...)
+	}
+}
+
 // normalizeTags puts the Seven Tag Roster first, in order, filling missing
 // ones, and makes the Result tag agree with g.Result.
 func (g *Game) normalizeTags() {
@@ -220,6 +238,15 @@ type Node struct {
 	Move chess.Move
 
 	one [1]*Node // backing store for Children's common single-element case
+}
+
+// Ply is the node's distance from the root (0 for the root).
+func (n *Node) Ply() int {
+	p := 0
+	for ; n.Parent != nil; n = n.Parent {
+		p++
+	}
+	return p
 }
 
 // Next returns the main continuation, or nil at the end of the line.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 )
 
 // bookVariety is how freely the engine chooses among a position's book
@@ -32,7 +33,7 @@ type bookMsg struct {
 // chosen under and the node it was chosen for.
 type bookWait struct {
 	id   int
-	node *Node
+	node *pgn.Node
 }
 
 // bookPlay is a book move the engine played in the game in progress.

@@ -121,7 +121,7 @@ func humanPlays(t *testing.T, m Model, moves ...string) Model {
 // sans is the main line in SAN.
 func sans(m Model) string {
 	var out []string
-	for _, n := range m.tree.MainLine() {
+	for _, n := range m.tree.Mainline() {
 		out = append(out, n.SAN)
 	}
 	return strings.Join(out, " ")
@@ -145,13 +145,13 @@ func TestEnginePlaysBookMove(t *testing.T) {
 	if sans(m) != "c4" || f.Searches() != 0 {
 		t.Fatalf("engine's first move: %q after %d searches, want c4 from the book", sans(m), f.Searches())
 	}
-	if m.message != "book move 1. c4" || m.msgIsErr || !slices.Contains(m.cur.Comments, "book") {
-		t.Errorf("book move not shown: message %q, comments %q", m.message, m.cur.Comments)
+	if m.message != "book move 1. c4" || m.msgIsErr || !slices.Contains(m.cur.After, "book") {
+		t.Errorf("book move not shown: message %q, comments %q", m.message, m.cur.After)
 	}
 	if !slices.Contains(strings.Split(panelText(m), "\n"), "book") {
 		t.Errorf("panel does not say book:\n%s", panelText(m))
 	}
-	if pgn := m.tree.PGN().String(); !strings.Contains(pgn, "1. c4 {book} ") {
+	if pgn := m.tree.Export().String(); !strings.Contains(pgn, "1. c4 {book} ") {
 		t.Errorf("saved game lacks the book comment:\n%s", pgn)
 	}
 	if len(m.bookLine) != 1 || m.bookLine[0].ply != 1 || m.bookLine[0].side != chess.White {
@@ -159,9 +159,9 @@ func TestEnginePlaysBookMove(t *testing.T) {
 	}
 	// Out of the book the engine searches, and its move is no book move.
 	m = humanPlays(t, m, "e5")
-	if m.cur.Ply() != 3 || f.Searches() != 1 || slices.Contains(m.cur.Comments, "book") || len(m.bookLine) != 1 {
+	if m.cur.Ply() != 3 || f.Searches() != 1 || slices.Contains(m.cur.After, "book") || len(m.bookLine) != 1 {
 		t.Errorf("out of book: ply %d, %d searches, comments %q, %d book moves",
-			m.cur.Ply(), f.Searches(), m.cur.Comments, len(m.bookLine))
+			m.cur.Ply(), f.Searches(), m.cur.After, len(m.bookLine))
 	}
 }
 

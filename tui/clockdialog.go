@@ -67,11 +67,11 @@ func (m *Model) setClock(name string) tea.Cmd {
 		now := m.opt.Now()
 		m.clock = newClocks(tc.base, tc.inc)
 		if tc.base > 0 {
-			m.tree.Tags.Set("TimeControl", m.clock.pgnTag())
+			m.tree.SetTag("TimeControl", m.clock.pgnTag())
 			m.clock.resume(m.pos.SideToMove(), m.cur.Ply(), now)
 			m.setMessage("clock " + m.clock.control() + " for both sides from now")
 		} else {
-			m.tree.Tags.Delete("TimeControl")
+			m.tree.DeleteTag("TimeControl")
 			m.setMessage("no clock for the rest of the game")
 		}
 		if !m.ticking {

@@ -6,46 +6,18 @@ import (
 	"github.com/squall-chess/squall/pgn"
 )
 
-// Node is one move of a game tree. The root node has no move. Children[0]
-// continues the line the node is on; other children are variations.
-type Node struct {
-	Move     chess.Move
-	SAN      string
-	Parent   *Node
-	Children []*Node
-
-	// The annotations a PGN file gave the move, kept so that saving the
-	// game loses none of them. NAGs are Numeric Annotation Glyphs ($1 = !,
-	// $2 = ?, …). Before are comments written before the move (only at the
-	// start of a variation); Comments are those after it (on the root: the
-	// comments before the first move). Commands are the embedded commands
-	// of those comments ([%clk], [%eval], …); nil when there are none.
-	NAGs     []uint8
-	Before   []string
-	Comments []string
-	Commands *pgn.Commands
-}
-
-// Ply is the node's distance from the root.
-func (n *Node) Ply() int {
-	p := 0
-	for ; n.Parent != nil; n = n.Parent {
-		p++
-	}
-	return p
-}
-
-// Tree is a game with variations: a start position, the tree of moves played
-// from it and PGN tags. It is owned by the root model and changed only in
-// Update; searches get copies (engine.Game) of the line they need.
+// Tree is a game on the board: the game as package pgn holds it (tags,
+// result, the moves with their variations, comments, NAGs and embedded
+// commands), its start position, and where it was read from. The board
+// edits the pgn tree itself, so there is no second tree to keep in step
+// and a game read from a file loses nothing when saved back. The tree is
+// owned by the root model and changed only in Update; searches get copies
+// (engine.Game) of the line they need.
 type Tree struct {
+	*pgn.Game
+	// Start is the position before the first move (the FEN tag's, kept
+	// parsed: every move shown replays from it).
 	Start *chess.Position
-	Root  *Node
-	// Tags are the PGN tags except Result, which is the field below:
-	// the Seven Tag Roster first ("?" where unknown), then the others.
-	Tags Tags
-	// Result is the PGN result ("1-0", "0-1", "1/2-1/2", "*").
-	Result string
 	// source is where the game was read from (nil: not from a file), so
 	// that saving it back replaces it in place.
 	source *gameSource
@@ -53,53 +25,11 @@ type Tree struct {
 
 // NewTree starts a game from a position, its tags unknown.
 func NewTree(start *chess.Position) *Tree {
-	var tags Tags
-	for _, tag := range pgn.NewGame().Tags {
-		if tag.Name != "Result" {
-			tags = append(tags, tag)
-		}
-	}
-	return &Tree{Start: start.Clone(), Root: &Node{}, Tags: tags, Result: pgn.Unknown}
-}
-
-// Tags are a game's PGN tags in order: a game read from a file is saved
-// with its tags where they were.
-type Tags []pgn.Tag
-
-// Get returns the value of the named tag ("" if absent).
-func (ts Tags) Get(name string) string {
-	for _, t := range ts {
-		if t.Name == name {
-			return t.Value
-		}
-	}
-	return ""
-}
-
-// Set sets the named tag, in its place if present, else at the end.
-func (ts *Tags) Set(name, value string) {
-	for i := range *ts {
-		if (*ts)[i].Name == name {
-			(*ts)[i].Value = value
-			return
-		}
-	}
-	*ts = append(*ts, pgn.Tag{Name: name, Value: value})
-}
-
-// Delete removes the named tag.
-func (ts *Tags) Delete(name string) {
-	out := (*ts)[:0]
-	for _, t := range *ts {
-		if t.Name != name {
-			out = append(out, t)
-		}
-	}
-	*ts = out
+	return &Tree{Game: pgn.NewGame(), Start: start.Clone()}
 }
 
 // Line returns the moves from the root to n.
-func (t *Tree) Line(n *Node) []chess.Move {
+func (t *Tree) Line(n *pgn.Node) []chess.Move {
 	var ms []chess.Move
 	for ; n.Parent != nil; n = n.Parent {
 		ms = append(ms, n.Move)
@@ -112,7 +42,7 @@ func (t *Tree) Line(n *Node) []chess.Move {
 
 // Position replays the line to n. The moves in a tree are legal by
 // construction, so replay cannot fail.
-func (t *Tree) Position(n *Node) *chess.Position {
+func (t *Tree) Position(n *pgn.Node) *chess.Position {
 	p := t.Start.Clone()
 	var u chess.Undo
 	for _, m := range t.Line(n) {
@@ -121,40 +51,28 @@ func (t *Tree) Position(n *Node) *chess.Position {
 	return p
 }
 
-// Game is the engine's view of the line to n: a copy, safe to hand to a
-// searching goroutine.
-func (t *Tree) Game(n *Node) engine.Game {
+// EngineGame is the engine's view of the line to n: a copy, safe to hand
+// to a searching goroutine.
+func (t *Tree) EngineGame(n *pgn.Node) engine.Game {
 	return engine.Game{Start: t.Start.Clone(), Moves: t.Line(n)}
 }
 
 // Play adds m after n (reusing an existing child with the same move) and
 // returns the node reached. A new move becomes a variation unless n had no
 // continuation, in which case it extends n's line.
-func (t *Tree) Play(n *Node, p *chess.Position, m chess.Move) *Node {
+func (t *Tree) Play(n *pgn.Node, p *chess.Position, m chess.Move) *pgn.Node {
 	for _, c := range n.Children {
 		if c.Move == m {
 			return c
 		}
 	}
-	c := &Node{Move: m, SAN: p.SAN(m), Parent: n}
-	n.Children = append(n.Children, c)
-	return c
-}
-
-// MainLine returns the nodes of the main line (following Children[0]).
-func (t *Tree) MainLine() []*Node {
-	var ns []*Node
-	for n := t.Root; len(n.Children) > 0; {
-		n = n.Children[0]
-		ns = append(ns, n)
-	}
-	return ns
+	return n.AddChild(m, p.SAN(m))
 }
 
 // LineThrough returns the nodes of the line through n: n's ancestors, n, and
 // the continuation of n's line (first children) after it.
-func (t *Tree) LineThrough(n *Node) []*Node {
-	var back []*Node
+func (t *Tree) LineThrough(n *pgn.Node) []*pgn.Node {
+	var back []*pgn.Node
 	for m := n; m.Parent != nil; m = m.Parent {
 		back = append(back, m)
 	}
@@ -170,7 +88,7 @@ func (t *Tree) LineThrough(n *Node) []*Node {
 
 // Truncate removes n and everything after it (a takeback of the last moves of
 // a game in play) and returns n's parent.
-func (t *Tree) Truncate(n *Node) *Node {
+func (t *Tree) Truncate(n *pgn.Node) *pgn.Node {
 	p := n.Parent
 	if p == nil {
 		return n
@@ -185,7 +103,7 @@ func (t *Tree) Truncate(n *Node) *Node {
 }
 
 // End follows the first children from n to the end of its line.
-func End(n *Node) *Node {
+func End(n *pgn.Node) *pgn.Node {
 	for len(n.Children) > 0 {
 		n = n.Children[0]
 	}

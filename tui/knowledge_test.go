@@ -88,7 +88,7 @@ func TestSaveNamesOpening(t *testing.T) {
 		if err != nil || len(back) != 1 {
 			t.Fatalf("read back: %d games, %v", len(back), err)
 		}
-		return back[0].Tags.Get("ECO"), back[0].Tags.Get("Opening")
+		return back[0].Tag("ECO"), back[0].Tag("Opening")
 	}
 	m := newTestModel(t, Options{Mode: TwoHumans})
 	m = playAll(t, m, "f3", "e5", "g4", "Qh4#")

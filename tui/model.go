@@ -24,6 +24,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -165,7 +166,7 @@ type Model struct {
 	height int
 
 	tree *Tree
-	cur  *Node
+	cur  *pgn.Node
 	pos  *chess.Position
 
 	mode   Mode
@@ -373,9 +374,9 @@ func (m *Model) loadGame(t *Tree) {
 func (m *Model) tagGame() {
 	t := m.tree
 	now := m.opt.Now()
-	t.Tags.Set("Event", "Squall "+m.mode.String())
-	t.Tags.Set("Site", "squall")
-	t.Tags.Set("Date", now.Format("2006.01.02"))
+	t.SetTag("Event", "Squall "+m.mode.String())
+	t.SetTag("Site", "squall")
+	t.SetTag("Date", now.Format("2006.01.02"))
 	engineName := "Squall"
 	if m.eng != nil {
 		engineName = m.eng.Name()
@@ -393,16 +394,16 @@ func (m *Model) tagGame() {
 	case TwoHumans, Analysis:
 		white, black = "?", "?"
 	}
-	t.Tags.Set("White", white)
-	t.Tags.Set("Black", black)
+	t.SetTag("White", white)
+	t.SetTag("Black", black)
 	if m.clock.enabled {
-		t.Tags.Set("TimeControl", m.clock.pgnTag())
+		t.SetTag("TimeControl", m.clock.pgnTag())
 	}
 }
 
 // setCur shows node n: position, highlights and the move input's
 // completions follow it.
-func (m *Model) setCur(n *Node) {
+func (m *Model) setCur(n *pgn.Node) {
 	m.cur = n
 	m.pos = m.tree.Position(n)
 	m.panel.reset()
@@ -427,7 +428,7 @@ func (m *Model) setCur(n *Node) {
 func (m Model) Game() *Tree { return m.tree }
 
 // Current returns the shown node.
-func (m Model) Current() *Node { return m.cur }
+func (m Model) Current() *pgn.Node { return m.cur }
 
 // Over reports whether the game has ended, and how.
 func (m Model) Over() (bool, string) { return m.over, m.banner }

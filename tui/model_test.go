@@ -35,7 +35,7 @@ func TestIllegalMoveAndNavigation(t *testing.T) {
 	if m.cur.Parent.Children[0].SAN != "Nf3" || len(m.cur.Parent.Children) != 2 || onMainLine(m.cur) {
 		t.Fatal("d4 did not become a variation")
 	}
-	pgn := m.tree.PGN().String()
+	pgn := m.tree.Export().String()
 	if !strings.Contains(pgn, "1. e4 e5 2. Nf3 (2. d4) 2... Nc6 *") {
 		t.Fatalf("PGN:\n%s", pgn)
 	}
@@ -173,7 +173,7 @@ func TestThrottle(t *testing.T) {
 	tree := NewTree(pos)
 	rn := live.New(f)
 	defer rn.Close()
-	r := startSearch(rn, searchAnalysis, tree.Root, tree.Game(tree.Root), engine.Limits{Infinite: true}, false, nil)
+	r := startSearch(rn, searchAnalysis, tree.Root, tree.EngineGame(tree.Root), engine.Limits{Infinite: true}, false, nil)
 	start := time.Now()
 	msgs, infos := 0, 0
 	for time.Since(start) < 600*time.Millisecond {
@@ -420,7 +420,7 @@ func TestStatusShowsTimeControl(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "3+2") || strings.Contains(v, "17+2") {
 		t.Fatalf("status line after White used time:\n%s", v)
 	}
-	if got := m.tree.Tags.Get("TimeControl"); got != "180+2" {
+	if got := m.tree.Tag("TimeControl"); got != "180+2" {
 		t.Errorf("PGN TimeControl tag %q, want 180+2 (seconds, as PGN has it)", got)
 	}
 }
@@ -586,8 +586,8 @@ func TestClockMidGame(t *testing.T) {
 	if w, b := m.clock.remaining(chess.White, now), m.clock.remaining(chess.Black, now); w != 3*time.Minute || b != 3*time.Minute {
 		t.Fatalf("after 3+2: white %v, black %v", w, b)
 	}
-	if !m.clock.running || m.clock.side != chess.White || m.tree.Tags.Get("TimeControl") != "180+2" {
-		t.Fatalf("clock running %v for %v, tag %q", m.clock.running, m.clock.side, m.tree.Tags.Get("TimeControl"))
+	if !m.clock.running || m.clock.side != chess.White || m.tree.Tag("TimeControl") != "180+2" {
+		t.Fatalf("clock running %v for %v, tag %q", m.clock.running, m.clock.side, m.tree.Tag("TimeControl"))
 	}
 	now = now.Add(10 * time.Second)
 	m = playAll(t, send(m, press("tab")), "Nf3")
@@ -599,7 +599,7 @@ func TestClockMidGame(t *testing.T) {
 		m = send(m, press("down"))
 	}
 	m = send(m, press("enter"))
-	if m.clock.enabled || m.tree.Tags.Get("TimeControl") != "" {
-		t.Errorf("none: clock enabled %v, tag %q", m.clock.enabled, m.tree.Tags.Get("TimeControl"))
+	if m.clock.enabled || m.tree.Tag("TimeControl") != "" {
+		t.Errorf("none: clock enabled %v, tag %q", m.clock.enabled, m.tree.Tag("TimeControl"))
 	}
 }

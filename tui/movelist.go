@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -24,7 +25,7 @@ type listRow struct {
 }
 
 // render draws at most height rows of width columns.
-func (ml *moveList) render(st *styles, t *Tree, cur *Node, width, height int) []string {
+func (ml *moveList) render(st *styles, t *Tree, cur *pgn.Node, width, height int) []string {
 	if height <= 0 {
 		return nil
 	}
@@ -56,13 +57,13 @@ func (ml *moveList) render(st *styles, t *Tree, cur *Node, width, height int) []
 }
 
 // treeRows lays out the whole tree in rows of width columns.
-func treeRows(st *styles, t *Tree, cur *Node, width int) []listRow {
+func treeRows(st *styles, t *Tree, cur *pgn.Node, width int) []listRow {
 	// Columns as wide as a long SAN with its marks ("exd8=Q+!?◂"), not
 	// half the panel: the eye reads a move pair as one unit.
 	colW := min(11, max(8, (width-6)/2))
 	var rows []listRow
 	ply := gamePly(t.Start)
-	cell := func(n *Node) string {
+	cell := func(n *pgn.Node) string {
 		s := n.SAN + nagSymbol(n.NAGs)
 		if n == cur {
 			return st.selected.Render(pad(s+"◂", colW))
@@ -74,9 +75,9 @@ func treeRows(st *styles, t *Tree, cur *Node, width int) []listRow {
 	dots := st.muted.Render(pad("…", colW))
 	// extras are the rows after a main-line move: its comments, then the
 	// variations that are alternatives to it.
-	extras := func(n *Node) []listRow {
+	extras := func(n *pgn.Node) []listRow {
 		var out []listRow
-		for _, c := range n.Comments {
+		for _, c := range n.After {
 			for _, l := range wrapWords(termtext.SafeLine(c), max(width-3, 10)) {
 				out = append(out, listRow{text: "   " + st.muted.Render(l)})
 			}
@@ -88,7 +89,7 @@ func treeRows(st *styles, t *Tree, cur *Node, width int) []listRow {
 		}
 		return out
 	}
-	if c := t.Root.Comments; len(c) > 0 {
+	if c := t.Root.After; len(c) > 0 {
 		for _, l := range wrapWords(termtext.SafeLine(strings.Join(c, " ")), max(width, 10)) {
 			rows = append(rows, listRow{text: st.muted.Render(l)})
 		}
@@ -122,7 +123,7 @@ func treeRows(st *styles, t *Tree, cur *Node, width int) []listRow {
 }
 
 // next is the move that continues n's line, or nil.
-func next(n *Node) *Node {
+func next(n *pgn.Node) *pgn.Node {
 	if len(n.Children) == 0 {
 		return nil
 	}
@@ -132,14 +133,14 @@ func next(n *Node) *Node {
 // variationRows writes the variation that starts with node first (at ply,
 // the ply of its position) as indented running text, nested variations in
 // parentheses, wrapped to width.
-func variationRows(st *styles, first *Node, cur *Node, ply, width int) []listRow {
+func variationRows(st *styles, first *pgn.Node, cur *pgn.Node, ply, width int) []listRow {
 	type token struct {
 		text string
 		cur  bool
 	}
 	var toks []token
-	var walk func(n *Node, ply int, open bool)
-	walk = func(n *Node, ply int, open bool) {
+	var walk func(n *pgn.Node, ply int, open bool)
+	walk = func(n *pgn.Node, ply int, open bool) {
 		for i := 0; n != nil; i++ {
 			s := n.SAN + nagSymbol(n.NAGs)
 			switch {
@@ -150,7 +151,7 @@ func variationRows(st *styles, first *Node, cur *Node, ply, width int) []listRow
 			}
 			open = false
 			toks = append(toks, token{s, n == cur})
-			for _, c := range n.Comments {
+			for _, c := range n.After {
 				toks = append(toks, token{"{" + termtext.SafeLine(c) + "}", false})
 			}
 			// Variations on this move: alternatives to it.

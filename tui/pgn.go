@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -12,72 +14,75 @@ import (
 	"github.com/squall-chess/squall/pgn"
 )
 
-// The board reads and writes PGN only through package pgn: these functions
-// convert between its game tree and the board's.
+// The board reads and writes PGN only through package pgn, and works on
+// its game tree (Tree embeds the pgn.Game).
 
-// TreeFromGame converts a game read by package pgn into a board tree: tags
-// in order, the result, the main line with every variation, comments, NAGs
-// and embedded commands. The moves were checked by the reader, so the
-// conversion replays nothing. A null move ("--") cannot be shown or
-// searched from, so a line is cut where one is played; the error is
-// non-nil only when the start position (the FEN tag) is unusable.
+// TreeFromGame takes a game read by package pgn onto the board. A null
+// move ("--") cannot be shown or searched from, so a line is cut where one
+// is played; a FEN tag without the SetUp tag the standard wants with it
+// gets one. The error is non-nil only when the start position (the FEN
+// tag) is unusable.
 func TreeFromGame(g *pgn.Game) (*Tree, error) {
 	start, err := g.StartPosition()
 	if err != nil {
 		return nil, err
 	}
-	t := NewTree(start)
-	t.Tags = t.Tags[:0]
-	for _, tag := range g.Tags {
-		if tag.Name != "Result" { // the Result field holds it
-			t.Tags = append(t.Tags, tag)
-		}
+	if g.Tag("FEN") != "" && g.Tag("SetUp") == "" {
+		// Added here, before FEN, rather than by the first save.
+		i := slices.IndexFunc(g.Tags, func(t pgn.Tag) bool { return t.Name == "FEN" })
+		g.Tags = slices.Insert(g.Tags, i, pgn.Tag{Name: "SetUp", Value: "1"})
 	}
-	if t.Tags.Get("FEN") != "" && t.Tags.Get("SetUp") == "" {
-		// Many files omit the SetUp tag the standard wants with FEN; it
-		// is added here, before FEN, rather than by the first save.
-		for i, tag := range t.Tags {
-			if tag.Name == "FEN" {
-				t.Tags = append(t.Tags[:i], append(Tags{{Name: "SetUp", Value: "1"}}, t.Tags[i:]...)...)
-				break
-			}
-		}
+	if g.Result == "" {
+		g.SetTag("Result", pgn.Unknown)
 	}
-	t.Result = g.Result
-	if t.Result == "" {
-		t.Result = pgn.Unknown
+	if g.Root == nil {
+		g.Root = &pgn.Node{}
 	}
-	if g.Root != nil {
-		copyFromPGN(t.Root, g.Root)
-	}
-	return t, nil
+	cutNullMoves(g.Root)
+	return &Tree{Game: g, Start: start}, nil
 }
 
-func copyFromPGN(dst *Node, src *pgn.Node) {
-	dst.NAGs, dst.Before, dst.Comments, dst.Commands = src.NAGs, src.Before, src.After, src.Commands
-	for _, c := range src.Children {
-		if c.Move == chess.NullMove {
-			continue
-		}
-		n := &Node{Move: c.Move, SAN: c.SAN, Parent: dst}
-		dst.Children = append(dst.Children, n)
-		copyFromPGN(n, c)
+// cutNullMoves removes the null moves below n, with what follows them.
+func cutNullMoves(n *pgn.Node) {
+	n.Children = slices.DeleteFunc(n.Children, func(c *pgn.Node) bool { return c.Move == chess.NullMove })
+	for _, c := range n.Children {
+		cutNullMoves(c)
 	}
 }
 
-// PGN converts the tree into a game for package pgn to write. The tags
-// keep their order; Result, and SetUp and FEN for a game that does not
-// start from the initial position, are set from the tree. The game shares
-// the tree's annotation slices: write it, do not change it.
+// Export is the game ready to write: the tree's, with Result, and SetUp and
+// FEN for a game that does not start from the initial position, set from
+// the tree; the other tags keep their order. It shares the tree's moves
+// and annotations: write it, do not change it.
 //
 // The ECO and Opening tags, when the game has none, are filled from the
 // opening list (the deepest named position of the main line), as most
 // databases expect.
-func (t *Tree) PGN() *pgn.Game {
-	g := t.pgnHeader()
-	copyToPGN(g.Root, t.Root)
+func (t *Tree) Export() *pgn.Game {
+	g := t.header()
+	g.Root = t.Root
 	nameOpening(g, t.Start)
 	return g
+}
+
+// header is the game without moves: tags, result and start position.
+func (t *Tree) header() *pgn.Game {
+	g := *t.Game
+	g.Root = &pgn.Node{}
+	g.Tags = slices.Clone(t.Tags)
+	g.SetTag("Result", cmp.Or(t.Result, pgn.Unknown))
+	if fen := t.Start.FEN(); fen != chess.StartFEN || t.Start.Chess960() {
+		g.SetTag("SetUp", "1")
+		g.SetTag("FEN", fen)
+		if t.Start.Chess960() && !g.Chess960() {
+			g.SetTag("Variant", "Chess960")
+		}
+	} else if g.Tag("FEN") != "" {
+		// A FEN tag naming the initial position adds nothing; one naming
+		// another would contradict the tree.
+		g.SetTag("FEN", fen)
+	}
+	return &g
 }
 
 // nameOpening sets g's ECO and Opening tags where absent from the opening
@@ -106,38 +111,6 @@ func nameOpening(g *pgn.Game, start *chess.Position) {
 	// is added only where the code is absent or agrees.
 	if g.Tag("Opening") == "" && (eco == "" || eco == o.ECO) {
 		g.SetTag("Opening", o.Name)
-	}
-}
-
-// pgnHeader is the game without moves: tags, result and start position.
-func (t *Tree) pgnHeader() *pgn.Game {
-	g := pgn.NewGame()
-	for _, tag := range t.Tags {
-		g.SetTag(tag.Name, tag.Value)
-	}
-	res := t.Result
-	if res == "" {
-		res = pgn.Unknown
-	}
-	g.SetTag("Result", res)
-	if fen := t.Start.FEN(); fen != chess.StartFEN || t.Start.Chess960() {
-		g.SetTag("SetUp", "1")
-		g.SetTag("FEN", fen)
-		if t.Start.Chess960() && !g.Chess960() {
-			g.SetTag("Variant", "Chess960")
-		}
-	} else if g.Tag("FEN") != "" {
-		// A FEN tag naming the initial position adds nothing; one naming
-		// another would contradict the tree.
-		g.SetTag("FEN", fen)
-	}
-	return g
-}
-
-func copyToPGN(dst *pgn.Node, src *Node) {
-	dst.NAGs, dst.Before, dst.After, dst.Commands = src.NAGs, src.Before, src.Comments, src.Commands
-	for _, c := range src.Children {
-		copyToPGN(dst.AddChild(c.Move, c.SAN), c)
 	}
 }
 
@@ -205,7 +178,7 @@ func firstError(err error) (more int, first error) {
 
 // appendPGN appends the tree in PGN export format to b.
 func (t *Tree) appendPGN(b []byte) ([]byte, error) {
-	return pgn.AppendGame(b, t.PGN())
+	return pgn.AppendGame(b, t.Export())
 }
 
 // nagSymbol is the conventional symbol of the move-quality NAGs $1-$6

@@ -26,14 +26,14 @@ func dumpTree(t *Tree) string {
 	for _, tag := range t.Tags {
 		fmt.Fprintf(&b, "[%s %q]\n", tag.Name, tag.Value)
 	}
-	var walk func(n *Node, depth int)
-	walk = func(n *Node, depth int) {
+	var walk func(n *pgn.Node, depth int)
+	walk = func(n *pgn.Node, depth int) {
 		cmds := ""
 		if n.Commands != nil {
 			cmds = fmt.Sprintf("%+v", *n.Commands)
 		}
 		fmt.Fprintf(&b, "%s%s %v nags=%v before=%q after=%q cmds=%s\n",
-			strings.Repeat("  ", depth), n.SAN, n.Move, n.NAGs, n.Before, n.Comments, cmds)
+			strings.Repeat("  ", depth), n.SAN, n.Move, n.NAGs, n.Before, n.After, cmds)
 		for _, c := range n.Children {
 			if c.Parent != n {
 				fmt.Fprintf(&b, "BAD PARENT of %s\n", c.SAN)
@@ -51,8 +51,8 @@ func dumpTree(t *Tree) string {
 // added tags.
 func dropAddedOpening(back, orig *Tree) *Tree {
 	for _, name := range []string{"ECO", "Opening"} {
-		if orig.Tags.Get(name) == "" {
-			back.Tags.Delete(name)
+		if orig.Tag(name) == "" {
+			back.DeleteTag(name)
 		}
 	}
 	return back
@@ -90,18 +90,18 @@ func TestReadPGN(t *testing.T) {
 	for _, tag := range g.Tags {
 		names = append(names, tag.Name)
 	}
-	if got := strings.Join(names, " "); got != "Event Site Date Round White Black Annotator ECO" {
+	if got := strings.Join(names, " "); got != "Event Site Date Round White Black Result Annotator ECO" {
 		t.Errorf("tags in order %q", got)
 	}
-	if g.Tags.Get("Event") != `Café "quoted" match` || g.Result != "1-0" {
-		t.Errorf("Event %q, result %q", g.Tags.Get("Event"), g.Result)
+	if g.Tag("Event") != `Café "quoted" match` || g.Result != "1-0" {
+		t.Errorf("Event %q, result %q", g.Tag("Event"), g.Result)
 	}
-	if got := g.Root.Comments; len(got) != 1 || got[0] != "A game comment before the first move." {
+	if got := g.Root.After; len(got) != 1 || got[0] != "A game comment before the first move." {
 		t.Errorf("game comment %q", got)
 	}
 	e4 := g.Root.Children[0]
-	if e4.SAN != "e4" || fmt.Sprint(e4.NAGs) != "[1]" || fmt.Sprint(e4.Comments) != "[Best by test.]" {
-		t.Errorf("1. e4: %q %v %q", e4.SAN, e4.NAGs, e4.Comments)
+	if e4.SAN != "e4" || fmt.Sprint(e4.NAGs) != "[1]" || fmt.Sprint(e4.After) != "[Best by test.]" {
+		t.Errorf("1. e4: %q %v %q", e4.SAN, e4.NAGs, e4.After)
 	}
 	if c := e4.Commands; c == nil || !c.HasClock || c.Clock != 5*time.Minute || c.Eval.Kind != pgn.Centipawns || c.Eval.Value != 30 {
 		t.Errorf("1. e4 commands %+v", c)
@@ -124,7 +124,7 @@ func TestReadPGN(t *testing.T) {
 	if got := fen.Start.FEN(); got != "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" {
 		t.Errorf("FEN game starts at %s", got)
 	}
-	if ms := fen.MainLine(); len(ms) != 4 || ms[2].SAN != "Kd2" || fmt.Sprint(ms[2].Comments) != "[Opposition next.]" {
+	if ms := fen.Mainline(); len(ms) != 4 || ms[2].SAN != "Kd2" || fmt.Sprint(ms[2].After) != "[Opposition next.]" {
 		t.Errorf("FEN game: %s", dumpTree(fen))
 	}
 }
@@ -188,7 +188,7 @@ func TestSavedPGNReadsBack(t *testing.T) {
 	if got := dumpTree(dropAddedOpening(back[0], m.tree)); got != want {
 		t.Errorf("played game changed by save and read:\n%s\nwant:\n%s", got, want)
 	}
-	if back[0].Tags.Get("Termination") != "normal" || back[0].Tags.Get("White") != "?" {
+	if back[0].Tag("Termination") != "normal" || back[0].Tag("White") != "?" {
 		t.Errorf("tags of the played game: %v", back[0].Tags)
 	}
 }
@@ -257,8 +257,8 @@ func TestOpenReportsSkippedGames(t *testing.T) {
 		t.Errorf("message %q", m.message)
 	}
 	m = send(m, press("enter"))
-	if m.mode != Analysis || m.tree.Tags.Get("White") != "Müller, Jürgen" {
-		t.Fatalf("picked game: mode %v, White %q", m.mode, m.tree.Tags.Get("White"))
+	if m.mode != Analysis || m.tree.Tag("White") != "Müller, Jürgen" {
+		t.Fatalf("picked game: mode %v, White %q", m.mode, m.tree.Tag("White"))
 	}
 	// The move list marks NAGs and the panel shows the move's comment.
 	m = send(m, press("right"))
@@ -391,8 +391,8 @@ func TestSaveBackIntoMultiGameFile(t *testing.T) {
 	m := newTestModel(t, Options{Games: games, Open: openFile})
 	m, _ = pressKey(m, "down") // the picker: game 2
 	m, _ = pressKey(m, "enter")
-	if m.tree.Tags.Get("Event") != "Two" {
-		t.Fatalf("picked %q", m.tree.Tags.Get("Event"))
+	if m.tree.Tag("Event") != "Two" {
+		t.Fatalf("picked %q", m.tree.Tag("Event"))
 	}
 	m = send(m, press("end"))
 	m = playAll(t, m, "c4")
@@ -417,7 +417,7 @@ func TestSaveBackIntoMultiGameFile(t *testing.T) {
 	if err != nil || len(back) != 3 {
 		t.Fatalf("file now holds %d games (%v):\n%s", len(back), err, text)
 	}
-	if got := back[1].PGN().String(); !strings.Contains(got, "1. d4 d5 2. c4") {
+	if got := back[1].Export().String(); !strings.Contains(got, "1. d4 d5 2. c4") {
 		t.Errorf("game 2 not changed:\n%s", got)
 	}
 
@@ -428,15 +428,15 @@ func TestSaveBackIntoMultiGameFile(t *testing.T) {
 	m, _ = pressKey(m, "down")
 	m, _ = pressKey(m, "down")
 	m, _ = pressKey(m, "enter")
-	if m.tree.Tags.Get("Event") != "Three" {
-		t.Fatalf("picked %q", m.tree.Tags.Get("Event"))
+	if m.tree.Tag("Event") != "Three" {
+		t.Fatalf("picked %q", m.tree.Tag("Event"))
 	}
-	m.tree.Tags.Set("Site", "changed")
+	m.tree.SetTag("Site", "changed")
 	m, _ = pressKey(m, "s")
 	m, cmd = pressKey(m, "enter")
 	m = runSave(t, m, cmd)
 	back, err = openFile(path)
-	if err != nil || len(back) != 3 || back[2].Tags.Get("Site") != "changed" || back[0].Tags.Get("Event") != "One" {
+	if err != nil || len(back) != 3 || back[2].Tag("Site") != "changed" || back[0].Tag("Event") != "One" {
 		t.Fatalf("after saving game 3: %d games, %v", len(back), err)
 	}
 }
@@ -560,8 +560,8 @@ func TestPicker(t *testing.T) {
 		t.Errorf("/player1 shows %d games, want 11", len(d.shown))
 	}
 	m = send(m, press("down"), press("enter"))
-	if m.dialog != nil || m.tree.Tags.Get("White") != "Player10" {
-		t.Fatalf("opened %q", m.tree.Tags.Get("White"))
+	if m.dialog != nil || m.tree.Tag("White") != "Player10" {
+		t.Fatalf("opened %q", m.tree.Tag("White"))
 	}
 }
 

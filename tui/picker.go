@@ -34,7 +34,7 @@ func newPicker(games []*Tree) *pickerDialog {
 // players are unknown, then round, date and result.
 func gameLabel(t *Tree) string {
 	tag := func(n string) string {
-		v := termtext.SafeLine(t.Tags.Get(n))
+		v := termtext.SafeLine(t.Tag(n))
 		if v == "?" || strings.Trim(v, "?.") == "" {
 			return ""
 		}
@@ -90,7 +90,7 @@ func (d *pickerDialog) filter() {
 func gameText(t *Tree) string {
 	var parts []string
 	for _, n := range []string{"White", "Black", "Event", "Site", "Date"} {
-		parts = append(parts, t.Tags.Get(n))
+		parts = append(parts, t.Tag(n))
 	}
 	return strings.Join(parts, "\x00")
 }

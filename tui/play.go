@@ -10,6 +10,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -27,7 +28,7 @@ func (m Model) tickCmd() tea.Cmd {
 // played (moves can be played only there in a game).
 func (m *Model) atEnd() bool { return len(m.cur.Children) == 0 && onMainLine(m.cur) }
 
-func onMainLine(n *Node) bool {
+func onMainLine(n *pgn.Node) bool {
 	for ; n.Parent != nil; n = n.Parent {
 		if n.Parent.Children[0] != n {
 			return false
@@ -85,8 +86,8 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	}
 	m.movedAt = m.opt.Now()
 	n := m.tree.Play(m.cur, m.pos, mv)
-	if fromBook && !slices.Contains(n.Comments, bookComment) {
-		n.Comments = append(n.Comments, bookComment)
+	if fromBook && !slices.Contains(n.After, bookComment) {
+		n.After = append(n.After, bookComment)
 	}
 	m.setCur(n)
 	m.message, m.msgIsErr = note, false
@@ -149,8 +150,8 @@ func colorName(c chess.Color) string {
 // programs understand; the banner says more, on the screen.
 func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 	m.over, m.result, m.banner = true, result, banner
-	m.tree.Result = result
-	m.tree.Tags.Set("Termination", termination)
+	m.tree.SetTag("Result", result)
+	m.tree.SetTag("Termination", termination)
 	m.clock.stop(m.opt.Now())
 	m.ticking = false
 	m.learnBook(result)
@@ -245,7 +246,7 @@ func (m *Model) sync() tea.Cmd {
 			m.elo = elo
 		}
 	}
-	m.run = startSearch(m.runner, want, m.cur, m.tree.Game(m.cur), lim, m.newGame, setup)
+	m.run = startSearch(m.runner, want, m.cur, m.tree.EngineGame(m.cur), lim, m.newGame, setup)
 	m.newGame = false
 	m.running = true
 	return m.run.wait()
@@ -323,7 +324,7 @@ func (m *Model) handleBatch(b live.Batch) tea.Cmd {
 // pacedMoveMsg plays a watched engine's move once the pace allows.
 type pacedMoveMsg struct {
 	gen  uint64
-	node *Node
+	node *pgn.Node
 	move chess.Move
 }
 
@@ -461,8 +462,8 @@ func (m *Model) takeback() tea.Cmd {
 	m.dropBookAfter(n.Ply())
 	if m.over {
 		m.over, m.banner, m.result = false, "", "*"
-		m.tree.Result = "*"
-		m.tree.Tags.Delete("Termination")
+		m.tree.SetTag("Result", "*")
+		m.tree.DeleteTag("Termination")
 	}
 	m.setCur(n)
 	m.clock.resume(m.pos.SideToMove(), n.Ply(), m.opt.Now())

@@ -87,7 +87,7 @@ func TestEngineVsEngineGame(t *testing.T) {
 	if !over {
 		t.Fatal("game did not finish")
 	}
-	line := fm.tree.MainLine()
+	line := fm.tree.Mainline()
 	t.Logf("%d plies, %s, %s", len(line), banner, fm.tree.Result)
 	if len(line) < 2 || fm.tree.Result == "*" {
 		t.Fatalf("implausible game: %d plies, result %s", len(line), fm.tree.Result)

@@ -60,7 +60,7 @@ func NewReviewView(env Env, opt ReviewOptions) View {
 	v.start = chess.NewPosition()
 	if env.Tree != nil {
 		v.start = env.Tree.Start.Clone()
-		for _, n := range env.Tree.MainLine() {
+		for _, n := range env.Tree.Mainline() {
 			v.moves = append(v.moves, n.Move)
 			v.sans = append(v.sans, n.SAN)
 		}
@@ -192,12 +192,11 @@ func (v *reviewView) save() string {
 	}
 	// The board's tags, result and start position, and only the main line:
 	// the review's judgments and evals are the annotations.
-	var g *pgn.Game
-	if v.env.Tree != nil {
-		g = v.env.Tree.pgnHeader()
-	} else {
-		g = NewTree(v.start).pgnHeader()
+	t := v.env.Tree
+	if t == nil {
+		t = NewTree(v.start)
 	}
+	g := t.header()
 	n := g.Root
 	for i, m := range v.moves {
 		n = n.AddChild(m, v.sans[i])

@@ -35,9 +35,9 @@ func TestGoldenReview(t *testing.T) {
 		n = tree.Play(n, p, m)
 		p.MakeMove(m, &u)
 	}
-	tree.Tags.Set("White", "Scholar")
-	tree.Tags.Set("Black", "Victim")
-	tree.Result = "1-0"
+	tree.SetTag("White", "Scholar")
+	tree.SetTag("Black", "Victim")
+	tree.SetTag("Result", "1-0")
 	// Each position's score (side to move's view, by the moves played)
 	// and the first legal move.
 	eng := &enginetest.Engine{Score: enginetest.ScoresByPly(map[int]engine.Score{

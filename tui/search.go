@@ -5,6 +5,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/livecmd"
 )
 
@@ -22,7 +23,7 @@ const (
 // only stops it and reads its batches (livecmd.Msg) in Update.
 type searchRun struct {
 	kind  searchKind
-	node  *Node
+	node  *pgn.Node
 	multi int
 	s     *live.Search
 }
@@ -38,7 +39,7 @@ func newRunner(a engine.Analyzer) *live.Runner {
 // startSearch starts a search on the board's Runner, which first cancels
 // the running one and waits for it to return. newGame and setup (option
 // name and value pairs) are applied to the engine just before this search.
-func startSearch(r *live.Runner, kind searchKind, node *Node, g engine.Game, lim engine.Limits, newGame bool, setup [][2]string) *searchRun {
+func startSearch(r *live.Runner, kind searchKind, node *pgn.Node, g engine.Game, lim engine.Limits, newGame bool, setup [][2]string) *searchRun {
 	s := r.Start(live.Job{Game: g, Limits: lim, Setup: func(a engine.Analyzer) error {
 		if newGame {
 			_ = a.NewGame()

@@ -24,7 +24,7 @@ func TestSquallVsSquall(t *testing.T) {
 	if !over || fm.tree.Result == "*" {
 		t.Fatalf("game not finished: %v %q", over, banner)
 	}
-	t.Logf("%d plies: %s %s", len(fm.tree.MainLine()), banner, fm.tree.Result)
+	t.Logf("%d plies: %s %s", len(fm.tree.Mainline()), banner, fm.tree.Result)
 	goroutinesBack(t, before)
 }
 

@@ -156,7 +156,7 @@ func saveCmd(path string, g *pgn.Game, overwrite bool) tea.Cmd {
 // saveTo saves the game on the board to path: back into its own place when
 // path is the file it came from, otherwise as the file's only game.
 func (m *Model) saveTo(path string) tea.Cmd {
-	g := m.tree.PGN()
+	g := m.tree.Export()
 	if src := m.tree.source; src != nil && samePath(src.file.path, path) {
 		return replaceCmd(src, g)
 	}

@@ -160,7 +160,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		if m.pos.SideToMove() == c && !m.over {
 			marker = m.st.accent.Render("▶ ")
 		}
-		name := termtext.SafeLine(m.tree.Tags.Get(colorName(c)))
+		name := termtext.SafeLine(m.tree.Tag(colorName(c)))
 		if name == "" || name == "?" {
 			name = colorName(c)
 		}
@@ -199,7 +199,7 @@ func (m *Model) sidePanel(w, h int) []string {
 // comment is the shown move's PGN comments, wrapped into at most h lines
 // of w cells (the last one cut short when there is more).
 func (m *Model) comment(w, h int) []string {
-	text := termtext.SafeLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.Comments...), " "))
+	text := termtext.SafeLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.After...), " "))
 	if text == "" {
 		return nil
 	}
@@ -381,7 +381,7 @@ func (m *Model) gameHeader(w, free int) []string {
 		return nil
 	}
 	tag := func(n string) string {
-		v := termtext.SafeLine(m.tree.Tags.Get(n))
+		v := termtext.SafeLine(m.tree.Tag(n))
 		if strings.Trim(v, "?.") == "" {
 			return ""
 		}

@@ -56,7 +56,7 @@ type closeViewMsg struct{}
 func CloseView() tea.Msg { return closeViewMsg{} }
 
 func (m *Model) env() Env {
-	return Env{Renderer: m.r, Theme: m.st.theme, Runner: m.runner, Game: m.tree.Game(m.cur), Tree: m.tree}
+	return Env{Renderer: m.r, Theme: m.st.theme, Runner: m.runner, Game: m.tree.EngineGame(m.cur), Tree: m.tree}
 }
 
 // openView pushes a view, stopping the board's search first.

@@ -32,7 +32,7 @@ func TestOpenPGN(t *testing.T) {
 		t.Fatal(err)
 	}
 	games, err := openPGN(path)
-	if len(games) != 2 || games[0].Tags.Get("White") != "A" || games[1].Tags.Get("White") != "C" || games[1].Result != "1-0" {
+	if len(games) != 2 || games[0].Tag("White") != "A" || games[1].Tag("White") != "C" || games[1].Result != "1-0" {
 		t.Fatalf("%d games, %v", len(games), err)
 	}
 	var pe *pgn.Error
