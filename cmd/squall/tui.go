@@ -21,6 +21,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/knowledge"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
@@ -233,9 +234,7 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 		b.stop()
 		return engErr
 	}
-	if tb, ok := eng.(interface {
-		SetTablebase(*tablebase.Tablebase, int, bool)
-	}); ok && opt.Tablebase != nil {
+	if tb, ok := eng.(knowledge.TablebaseAnalyzer); ok && opt.Tablebase != nil {
 		// A built-in searcher that probes tables gets the board's, with
 		// the UCI defaults (probe at every depth, 50-move rule on).
 		tb.SetTablebase(opt.Tablebase, 1, true)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/engine/tablebase"
 )
@@ -157,12 +158,20 @@ func (s *Searcher) SetOption(name, value string) error {
 	return nil
 }
 
+// EvalTrace is the hand-crafted evaluation of p term by term, as UCI's
+// "eval" command and squall eval print it.
+func (s *Searcher) EvalTrace(p *chess.Position) string {
+	var b strings.Builder
+	eval.New().Trace(p).Print(&b)
+	return b.String()
+}
+
 // SetTablebase gives the search Syzygy tables to probe inside its tree
 // (nil: none), the least remaining depth at which to probe positions with
 // as many pieces as the largest tables (fewer pieces are always probed;
 // values below 1 act as 1), and whether the 50-move rule counts (cursed
 // wins and blessed losses then score as draws). It implements
-// uci.TablebaseAnalyzer. It may be called at any time: a search already
+// knowledge.TablebaseAnalyzer. It may be called at any time: a search already
 // running keeps the tables and settings it started with, and the change
 // applies from the next search. The Searcher only reads tb, which must
 // stay usable while a search that was given it runs.

@@ -1,6 +1,6 @@
 // Package uci speaks the Universal Chess Interface: the server side (Squall
-// as an engine process, server.go, with its book and tablebase layer in
-// server_knowledge.go) and the client side (other engines as processes,
+// as an engine process, server.go, which wraps its engine in package
+// knowledge's book and tables) and the client side (other engines as processes,
 // client.go). Every message both sides exchange is written and read in one
 // place, a Format/Parse pair: "info" and "option" here, "position" in
 // position.go, "go" in gocmd.go, "bestmove" in bestmove.go.

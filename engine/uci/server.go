@@ -9,7 +9,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/knowledge"
 	"github.com/squall-chess/squall/engine/live"
 )
 
@@ -17,10 +17,10 @@ import (
 // engine.Analyzer (and nothing else of the engine) and writes replies. Bad
 // input is answered with "info string error: …" and changes nothing.
 //
-// Besides the Analyzer's options the server has its own: an opening book
-// (OwnBook, BookFile, BookVariety) and Syzygy tables (SyzygyPath,
-// Syzygy50MoveRule, and SyzygyProbeDepth for a TablebaseAnalyzer), which
-// work with any Analyzer; see server_knowledge.go.
+// The server wraps the Analyzer in an opening book and Syzygy tables
+// (package knowledge), so that any engine gets them: OwnBook, BookFile and
+// BookVariety, SyzygyPath and Syzygy50MoveRule (and SyzygyProbeDepth for
+// an engine that probes inside its search) are the wrapper's options.
 //
 // With OwnBook on, the book learns from the server's games. UCI never tells
 // an engine the result, so the score of the 10th search after the server's
@@ -29,9 +29,8 @@ import (
 // which teaches nothing. Once per game, the result is credited to the book
 // moves the server played, in BookFile's side file (BookFile + ".learn").
 type Server struct {
-	a      engine.Analyzer
+	a      *knowledge.Analyzer
 	author string
-	know   knowledge
 
 	outMu sync.Mutex
 	out   *bufio.Writer
@@ -41,74 +40,21 @@ type Server struct {
 	chess960 bool
 
 	// The running search, if any. untilStopped is set for an infinite or
-	// ponder search, which never ends by itself.
+	// ponder search, which never ends by itself; pondering for "go ponder"
+	// until ponderhit.
 	runner       *live.Runner
 	cancel       func()
 	done         chan struct{}
 	untilStopped bool
-	ponder       *ponderState // nil unless the search was "go ponder"
-	// move is the running or finished "go" when book learning counts it,
-	// until learnFromMove takes it after the search is over.
-	move *playedMove
-}
-
-// ponderState hands a ponderhit to the Analyzer only once the search has
-// reported progress. A GUI may send ponderhit right after "go ponder",
-// before the search goroutine has even called Search; an Analyzer told then
-// has no search to switch (the built-in one ignores it), and the search
-// would ponder until "stop". A running search reports at least its first
-// iteration, so the hit is delivered at the latest then.
-type ponderState struct {
-	mu       sync.Mutex
-	reported bool // the search has called the info callback
-	hit      bool // ponderhit was received
-	// end, when set, ends the search at ponderhit: the position has no
-	// legal move, so there is nothing to search once pondering is over,
-	// and an Analyzer may keep waiting for "stop" (the built-in one does).
-	end func()
-}
-
-// ponderHit records a ponderhit and passes it on if the search is running.
-func (sp *ponderState) ponderHit(a engine.Analyzer) {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if sp.hit {
-		return
-	}
-	sp.hit = true
-	if sp.end != nil {
-		sp.end()
-		return
-	}
-	if sp.reported {
-		a.PonderHit()
-	}
-}
-
-// wasHit reports whether ponderhit was received.
-func (sp *ponderState) wasHit() bool {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	return sp.hit
-}
-
-// report notes that the search is running and passes on a ponderhit that
-// came before.
-func (sp *ponderState) report(a engine.Analyzer) {
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if sp.reported {
-		return
-	}
-	sp.reported = true
-	if sp.hit {
-		a.PonderHit()
-	}
+	pondering    bool
 }
 
 // NewServer returns a server for a, writing to out.
 func NewServer(a engine.Analyzer, out io.Writer) *Server {
-	return &Server{a: a, author: "the Squall authors", know: newKnowledge(), runner: live.New(a), out: bufio.NewWriter(out), start: chess.NewPosition()}
+	s := &Server{author: "the Squall authors", out: bufio.NewWriter(out), start: chess.NewPosition()}
+	s.a = knowledge.Wrap(a, func(note string) { s.println("info string %s", note) })
+	s.runner = live.New(s.a)
+	return s
 }
 
 // Run reads commands from in until "quit" or the end of input. At the end
@@ -162,25 +108,21 @@ func (s *Server) searching() bool {
 	}
 }
 
-// stopSearch stops the running search and waits for its bestmove. The
-// finished search is then taken into book learning, as by wait.
+// stopSearch stops the running search and waits for its bestmove.
 func (s *Server) stopSearch() {
 	if s.done == nil {
 		return
 	}
 	s.cancel()
 	<-s.done
-	s.learnFromMove()
 }
 
-// wait lets a running limited search finish, then takes it into book
-// learning: only here, and in stopSearch, is a search known to be over, so
-// that its result can be read without a race.
+// wait lets a running limited search finish: the engine takes no command
+// during a search.
 func (s *Server) wait() {
 	if s.done != nil {
 		<-s.done
 	}
-	s.learnFromMove()
 }
 
 // Handle executes one command line and reports whether it was "quit".
@@ -193,7 +135,7 @@ func (s *Server) Handle(line string) bool {
 	case "uci":
 		s.println("id name %s", s.a.Name())
 		s.println("id author %s", s.author)
-		for _, o := range s.options() {
+		for _, o := range s.a.Options() {
 			s.println("%s", FormatOption(o))
 		}
 		s.println("uciok")
@@ -205,7 +147,6 @@ func (s *Server) Handle(line string) bool {
 			return false
 		}
 		s.wait()
-		s.know.game = bookGame{}
 		if err := s.a.NewGame(); err != nil {
 			s.errorf("ucinewgame: %v", err)
 		}
@@ -218,8 +159,8 @@ func (s *Server) Handle(line string) bool {
 	case "stop":
 		s.stopSearch()
 	case "ponderhit":
-		if s.searching() && s.ponder != nil {
-			s.ponder.ponderHit(s.a)
+		if s.searching() && s.pondering {
+			s.a.PonderHit()
 		}
 	case "quit":
 		s.stopSearch()
@@ -227,13 +168,7 @@ func (s *Server) Handle(line string) bool {
 	case "d":
 		s.display()
 	case "eval":
-		p, _ := s.position()
-		var b strings.Builder
-		eval.New().Trace(p).Print(&b)
-		s.outMu.Lock()
-		io.WriteString(s.out, b.String())
-		s.out.Flush()
-		s.outMu.Unlock()
+		s.evalTrace()
 	case "debug", "register":
 		// Accepted and ignored, as the protocol allows.
 	default:
@@ -272,17 +207,11 @@ func (s *Server) setOption(line string, f []string) {
 	// An unknown name is answered here, so that the error quotes it
 	// clipped (the Analyzer's error may quote all of it).
 	known := false
-	for _, o := range s.options() {
+	for _, o := range s.a.Options() {
 		known = known || strings.EqualFold(o.Name, name)
 	}
 	if !known {
 		s.errorf("setoption: no such option %q", clip(name))
-		return
-	}
-	if handled, err := s.setKnowledgeOption(name, value); handled {
-		if err != nil {
-			s.errorf("setoption: %v", err)
-		}
 		return
 	}
 	if err := s.a.SetOption(name, value); err != nil {
@@ -326,40 +255,15 @@ func (s *Server) goSearch(f []string) {
 		return
 	}
 	chess960 := s.chess960 || p.Chess960()
-	s.know.game.follow(s.start.FEN(), len(s.moves))
-	mv := s.gameMove(lim)
-	if m, ok := s.bookMove(p, lim, chess960); ok {
-		s.bookGo(p, m, lim, mv)
-		return
-	}
-	tbHits := s.tablebaseRoot(p, &lim)
 	srch := s.runner.Start(live.Job{Game: engine.Game{Start: s.start, Moves: s.moves}, Limits: lim})
 	done := make(chan struct{})
-	s.cancel, s.done, s.untilStopped = srch.Stop, done, lim.Infinite || lim.Ponder
-	var sp *ponderState
-	if lim.Ponder {
-		sp = &ponderState{}
-		if !p.HasLegalMoves() {
-			sp.end = srch.Stop
-		}
-	}
-	s.ponder = sp
-	if mv != nil {
-		mv.ponder = sp
-	}
-	s.move = mv
+	s.cancel, s.done, s.untilStopped, s.pondering = srch.Stop, done, lim.Infinite || lim.Ponder, lim.Ponder
 	// The printer: each report is written as soon as it is read (a GUI
 	// wants them as they come, so no frame), bestmove after the last one.
 	go func() {
 		for {
 			b := srch.Next(0)
-			if sp != nil && len(b.Infos) > 0 {
-				sp.report(s.a)
-			}
 			for _, in := range b.Infos {
-				if in.Depth > 0 {
-					in.TBHits += tbHits // the root probes, on the lines that report a search's totals
-				}
 				s.println("%s", FormatInfo(in, chess960))
 			}
 			if !b.Done {
@@ -370,9 +274,6 @@ func (s *Server) goSearch(f []string) {
 			}
 			// bestmove and the end of the search are one step (see searching).
 			line := FormatBestMove(p, b.Result, chess960)
-			if mv != nil {
-				mv.res, mv.ok = b.Result, b.Err == nil // read after done is closed
-			}
 			s.outMu.Lock()
 			fmt.Fprintln(s.out, line)
 			s.out.Flush()
@@ -381,6 +282,23 @@ func (s *Server) goSearch(f []string) {
 			return
 		}
 	}()
+}
+
+// evalTrace prints the engine's static evaluation of the position, term
+// by term, when the engine can show one (the built-in engine can).
+func (s *Server) evalTrace() {
+	e, ok := s.a.Inner().(interface {
+		EvalTrace(p *chess.Position) string
+	})
+	if !ok {
+		s.errorf("eval: %s shows no evaluation", s.a.Name())
+		return
+	}
+	p, _ := s.position()
+	s.outMu.Lock()
+	io.WriteString(s.out, e.EvalTrace(p))
+	s.out.Flush()
+	s.outMu.Unlock()
 }
 
 func (s *Server) display() {

@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/engine/knowledge"
 	"github.com/squall-chess/squall/engine/search"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/engine/tablebase/tbtest"
@@ -69,7 +70,7 @@ func srvBookAnswer(t *testing.T, lines []string) (move, ponder string) {
 // depth and no book line.
 func srvSearched(t *testing.T, what string, lines []string) {
 	t.Helper()
-	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string book") }) ||
+	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string book move") }) ||
 		!slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info depth") }) {
 		t.Fatalf("%s: want a search, got %q", what, lines)
 	}
@@ -608,19 +609,19 @@ func (l *srvLearner) searchPlaying(sc engine.Score, play, answer string) {
 	l.reply(best[1], answer)
 }
 
-// lossAtLast plays learnAfter searches out of the book at -3.00 and fails
+// lossAtLast plays knowledge.LearnAfter searches out of the book at -3.00 and fails
 // unless the server learns nothing until the last, and then a loss for
 // moves ("1 book move"): the count of searches started where the test
 // says.
 func (l *srvLearner) lossAtLast(what, moves string) {
 	l.t.Helper()
-	for i := range learnAfter {
+	for i := range knowledge.LearnAfter {
 		l.searchOut(srvCP(-300))
 		got := l.settle()
-		if i+1 < learnAfter && len(got) > 0 {
+		if i+1 < knowledge.LearnAfter && len(got) > 0 {
 			l.t.Fatalf("%s, search %d: %q; earlier searches were counted", what, i+1, got)
 		}
-		if want := "info string book learning: loss for " + moves; i+1 == learnAfter && (len(got) != 1 || got[0] != want) {
+		if want := "info string book learning: loss for " + moves; i+1 == knowledge.LearnAfter && (len(got) != 1 || got[0] != want) {
 			l.t.Fatalf("%s, search %d: %q, want %q", what, i+1, got, want)
 		}
 	}
@@ -630,7 +631,7 @@ func (l *srvLearner) lossAtLast(what, moves string) {
 // waits for, and fails if the server learned anything from them.
 func (l *srvLearner) learnsNothing(what string, sc engine.Score) {
 	l.t.Helper()
-	for range learnAfter + 1 {
+	for range knowledge.LearnAfter + 1 {
 		l.searchOut(sc)
 	}
 	if got := l.settle(); len(got) > 0 {
@@ -766,7 +767,7 @@ func TestServerBookLearnScore(t *testing.T) {
 func TestServerBookLearnNotCounted(t *testing.T) {
 	l := newSrvLearner(t)
 	l.bookMove("e2e4")
-	for range learnAfter - 2 {
+	for range knowledge.LearnAfter - 2 {
 		l.searchOut(srvCP(-300))
 	}
 	l.sendPosition()
@@ -832,7 +833,7 @@ func TestServerBookLearnGames(t *testing.T) {
 	game := func(what string, want int) {
 		t.Helper()
 		l.bookMove("e2e4")
-		for range learnAfter {
+		for range knowledge.LearnAfter {
 			l.searchOut(srvCP(-300))
 		}
 		if got := l.settle(); len(got) != 1 || got[0] != "info string book learning: loss for 1 book move" {
@@ -908,7 +909,7 @@ func TestServerBookLearnSaveError(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.bookMove("e2e4")
-	for range learnAfter {
+	for range knowledge.LearnAfter {
 		l.searchOut(srvCP(-300))
 	}
 	got := l.settle()
