@@ -41,7 +41,9 @@ func runLoadChild(dir string) int {
 	owner := filepath.Join(dir, "owners")
 	srv, err := NewServer(Config{
 		Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), OwnersFile: owner,
-		RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, Log: &syncBuffer{},
+		// All 64 viewers come from one address: the per-address cap
+		// (8 by default) would refuse most of them.
+		RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, MaxSessionsPerAddr: 100, Log: &syncBuffer{},
 		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
 	})
 	if err != nil {
@@ -66,16 +68,20 @@ func runLoadChild(dir string) int {
 	return 0
 }
 
-// TestServerLoad: 64 viewers of one analysing room. Opt-in (it takes a
-// minute): SQUALL_SERVE_LOAD=60s go test ./tui/serve -run Load -v
+// TestServerLoad: 64 viewers of one analysing room, each of which must see
+// the analysis move on. By default it runs for 3 seconds; the measurement
+// of the server's CPU share, a number that depends on the machine and what
+// else runs on it, is logged, and checked to stay under one core only in a
+// run asked for on a quiet machine: SQUALL_SERVE_LOAD=60s go test
+// ./tui/serve -run Load -v
 func TestServerLoad(t *testing.T) {
-	durStr := os.Getenv("SQUALL_SERVE_LOAD")
-	if durStr == "" {
-		t.Skip("load test is opt-in: set SQUALL_SERVE_LOAD=60s")
-	}
-	dur, err := time.ParseDuration(durStr)
-	if err != nil {
-		t.Fatal(err)
+	dur, measured := 3*time.Second, false
+	if s := os.Getenv("SQUALL_SERVE_LOAD"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dur, measured = d, true
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "owners"), gossh.MarshalAuthorizedKey(newSigner(t).PublicKey()), 0o600); err != nil {
@@ -142,7 +148,7 @@ func TestServerLoad(t *testing.T) {
 	}
 	share := cpu.Seconds() / wall.Seconds()
 	t.Logf("%d viewers for %v: server CPU %.2fs = %.2f cores; fewest screen updates seen by a viewer: %d", viewers, wall.Round(time.Second), cpu.Seconds(), share, minUpd)
-	if share >= 1 {
+	if measured && share >= 1 {
 		t.Errorf("server used %.2f cores, want under 1", share)
 	}
 	if minUpd < int64(dur.Seconds()) {
