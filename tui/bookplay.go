@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -36,88 +38,95 @@ type bookWait struct {
 	node *pgn.Node
 }
 
-// bookPlay is a book move the engine played in the game in progress.
-type bookPlay struct {
+// playedBook is a book move the engine played in the game in progress.
+type playedBook struct {
 	ply    int         // the move's ply from the start (Node.Ply)
 	side   chess.Color // the side that played it
 	played book.Played // its book key and code, for learning
 }
 
-// pickBook chooses the engine's book move in the shown position, if the
-// book has a playable one. Polyglot books hold standard chess only.
-func (m *Model) pickBook() (chess.Move, bool) {
-	b := m.opt.Book
-	if b == nil || m.pos.Chess960() {
-		return chess.NullMove, false
-	}
-	return b.Pick(m.pos, m.rng, bookVariety, m.opt.BookLearning)
+// bookPlayer is the engine's book play in the game in progress: the
+// choice of its book moves, the one on its way to Update, and the moves
+// it played, to learn from the game's result.
+type bookPlayer struct {
+	rng     *rand.Rand   // chooses among the book moves
+	seq     int          // numbers the book moves chosen (bookWait)
+	pending *bookWait    // a chosen move not yet delivered (a bookMsg)
+	line    []playedBook // the book moves played in the game
+	learned bool         // the game's result has been credited to them
 }
 
-// startBookMove answers the engine's turn with mv from the book: the move
+// newBookPlayer seeds its choices from the runtime's random source once;
+// every choice after that is the player's own.
+func newBookPlayer() bookPlayer {
+	return bookPlayer{rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+}
+
+// newGame forgets the game: a new one starts.
+func (b *bookPlayer) newGame() { b.pending, b.line, b.learned = nil, nil, false }
+
+// pick chooses the engine's book move in pos, if the book bk has a
+// playable one. Polyglot books hold standard chess only.
+func (b *bookPlayer) pick(bk *book.Book, pos *chess.Position, l *book.Learning) (chess.Move, bool) {
+	if bk == nil || pos.Chess960() {
+		return chess.NullMove, false
+	}
+	return bk.Pick(pos, b.rng, bookVariety, l)
+}
+
+// send answers the engine's turn at node with mv from the book: the move
 // arrives as a bookMsg, as a search's best move would.
-func (m *Model) startBookMove(mv chess.Move) tea.Cmd {
-	m.bookSeq++
-	id := m.bookSeq
-	m.pendingBook = &bookWait{id: id, node: m.cur}
+func (b *bookPlayer) send(node *pgn.Node, mv chess.Move) tea.Cmd {
+	b.seq++
+	id := b.seq
+	b.pending = &bookWait{id: id, node: node}
 	return func() tea.Msg { return bookMsg{id: id, move: mv} }
 }
 
-// handleBook plays the engine's book move, unless the game has moved on
-// since it was chosen (a takeback, a new game, a view opened), in which
-// case whatever now runs was started by that change.
-func (m *Model) handleBook(msg bookMsg) tea.Cmd {
-	w := m.pendingBook
+// take returns the move waiting for msg, nil when it was superseded
+// (another book move chosen since, or none waits).
+func (b *bookPlayer) take(msg bookMsg) *bookWait {
+	w := b.pending
 	if w == nil || w.id != msg.id {
 		return nil
 	}
-	m.pendingBook = nil
-	if w.node != m.cur || !m.engineToMove() || !m.pos.IsLegal(msg.move) {
-		return m.sync()
-	}
-	return m.play(msg.move, true)
+	b.pending = nil
+	return w
 }
 
-// recordBook notes that the engine plays mv, from the book, in the shown
-// position (before the move is made).
-func (m *Model) recordBook(mv chess.Move) {
-	m.bookLine = append(m.bookLine, bookPlay{
-		ply:    m.cur.Ply() + 1,
-		side:   m.pos.SideToMove(),
-		played: book.Played{Key: book.Key(m.pos), Move: book.EncodeMove(mv)},
+// record notes that the engine plays mv, from the book, in pos, the
+// position after ply-1 moves.
+func (b *bookPlayer) record(pos *chess.Position, ply int, mv chess.Move) {
+	b.line = append(b.line, playedBook{
+		ply:    ply,
+		side:   pos.SideToMove(),
+		played: book.Played{Key: book.Key(pos), Move: book.EncodeMove(mv)},
 	})
 }
 
-// dropBookAfter forgets the book moves beyond ply, taken back: the game
-// that is learned from is the one that reaches a result. Should the
-// engine reach those positions again, it chooses (and records) afresh.
-func (m *Model) dropBookAfter(ply int) {
-	keep := m.bookLine[:0]
-	for _, p := range m.bookLine {
-		if p.ply <= ply {
-			keep = append(keep, p)
-		}
-	}
-	m.bookLine = keep
+// dropAfter forgets the book moves beyond ply, taken back: the game that
+// is learned from is the one that reaches a result. Should the engine
+// reach those positions again, it chooses (and records) afresh.
+func (b *bookPlayer) dropAfter(ply int) {
+	b.line = slices.DeleteFunc(b.line, func(p playedBook) bool { return p.ply > ply })
 }
 
-// learnBook credits a finished game's result to the book moves the engine
+// learn credits a finished game's result to the book moves the engine
 // played in it, each from the side that played it (in an engine-vs-engine
-// game both sides learn), and saves the learning file. It learns from a
+// game both sides learn), and saves the learning file l. It learns from a
 // game once, at its first end: a game resumed by a takeback after its end
-// is not counted again. The save is done here, in Update, for the reason
-// markBookMove gives; a failure is reported and the game is kept.
-func (m *Model) learnBook(result string) {
-	if m.learned {
-		return
+// is not counted again.
+func (b *bookPlayer) learn(result string, l *book.Learning) error {
+	if b.learned {
+		return nil
 	}
-	m.learned = true
-	l := m.opt.BookLearning
-	if l == nil || len(m.bookLine) == 0 {
-		return
+	b.learned = true
+	if l == nil || len(b.line) == 0 {
+		return nil
 	}
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		var line []book.Played
-		for _, p := range m.bookLine {
+		for _, p := range b.line {
 			if p.side == side {
 				line = append(line, p.played)
 			}
@@ -126,7 +135,28 @@ func (m *Model) learnBook(result string) {
 			l.Update(line, resultFor(result, side))
 		}
 	}
-	if err := l.Save(); err != nil {
+	return l.Save()
+}
+
+// handleBook plays the engine's book move, unless the game has moved on
+// since it was chosen (a takeback, a new game, a view opened), in which
+// case whatever now runs was started by that change.
+func (m *Model) handleBook(msg bookMsg) tea.Cmd {
+	w := m.bookPlay.take(msg)
+	if w == nil {
+		return nil
+	}
+	if w.node != m.cur || !m.engineToMove() || !m.pos.IsLegal(msg.move) {
+		return m.sync()
+	}
+	return m.play(msg.move, true)
+}
+
+// learnBook learns from the game's result; the save is done here, in
+// Update, for the reason markBookMove gives, and a failure is reported
+// and the game kept.
+func (m *Model) learnBook(result string) {
+	if err := m.bookPlay.learn(result, m.opt.BookLearning); err != nil {
 		m.setError(fmt.Errorf("book learning not saved: %w", err))
 	}
 }

@@ -154,14 +154,14 @@ func TestEnginePlaysBookMove(t *testing.T) {
 	if pgn := m.tree.Export().String(); !strings.Contains(pgn, "1. c4 {book} ") {
 		t.Errorf("saved game lacks the book comment:\n%s", pgn)
 	}
-	if len(m.bookLine) != 1 || m.bookLine[0].ply != 1 || m.bookLine[0].side != chess.White {
-		t.Errorf("recorded book moves %+v", m.bookLine)
+	if len(m.bookPlay.line) != 1 || m.bookPlay.line[0].ply != 1 || m.bookPlay.line[0].side != chess.White {
+		t.Errorf("recorded book moves %+v", m.bookPlay.line)
 	}
 	// Out of the book the engine searches, and its move is no book move.
 	m = humanPlays(t, m, "e5")
-	if m.cur.Ply() != 3 || f.Searches() != 1 || slices.Contains(m.cur.After, "book") || len(m.bookLine) != 1 {
+	if m.cur.Ply() != 3 || f.Searches() != 1 || slices.Contains(m.cur.After, "book") || len(m.bookPlay.line) != 1 {
 		t.Errorf("out of book: ply %d, %d searches, comments %q, %d book moves",
-			m.cur.Ply(), f.Searches(), m.cur.After, len(m.bookLine))
+			m.cur.Ply(), f.Searches(), m.cur.After, len(m.bookPlay.line))
 	}
 }
 
@@ -185,8 +185,8 @@ func TestEngineSkipsNeverMoves(t *testing.T) {
 	f := &enginetest.Engine{}
 	m := bookGame(t, f, Options{Human: chess.Black, Book: b, BookLearning: l})
 	m.Close()
-	if sans(m) == "c4" || m.cur.Ply() != 1 || f.Searches() != 1 || len(m.bookLine) != 0 {
-		t.Errorf("only move marked never: played %q after %d searches, %d book moves", sans(m), f.Searches(), len(m.bookLine))
+	if sans(m) == "c4" || m.cur.Ply() != 1 || f.Searches() != 1 || len(m.bookPlay.line) != 0 {
+		t.Errorf("only move marked never: played %q after %d searches, %d book moves", sans(m), f.Searches(), len(m.bookPlay.line))
 	}
 }
 
@@ -221,8 +221,8 @@ func TestBookLearningFromResults(t *testing.T) {
 	}
 	// A new game is learned from anew.
 	cmd := m.newGameCmd(VsEngine, chess.Black, m.level, 0, 0)
-	if len(m.bookLine) != 0 || m.learned {
-		t.Fatalf("new game kept %d book moves, learned %v", len(m.bookLine), m.learned)
+	if len(m.bookPlay.line) != 0 || m.bookPlay.learned {
+		t.Fatalf("new game kept %d book moves, learned %v", len(m.bookPlay.line), m.bookPlay.learned)
 	}
 	m = drive(t, m, cmd)
 	m = humanPlays(t, m, "e5", "Qh4#")
@@ -277,8 +277,8 @@ func TestBookLearningOtherEnds(t *testing.T) {
 		t.Fatalf("game %q", sans(m))
 	}
 	m = send(m, press("esc"), press("u"), press("tab"))
-	if len(m.bookLine) != 1 || m.cur.Ply() != 1 {
-		t.Fatalf("takeback to ply %d kept %d book moves", m.cur.Ply(), len(m.bookLine))
+	if len(m.bookPlay.line) != 1 || m.cur.Ply() != 1 {
+		t.Fatalf("takeback to ply %d kept %d book moves", m.cur.Ply(), len(m.bookPlay.line))
 	}
 	m = humanPlays(t, m, "d5")
 	m = send(m, press("esc"), press("R"))
@@ -361,13 +361,13 @@ func TestAnalysisIgnoresBook(t *testing.T) {
 	m = drive(t, nm.(Model), cmd)
 	nm, cmd = m.Update(press("a"))
 	m = drive(t, nm.(Model), cmd)
-	if m.cur != m.tree.Root || len(m.tree.Root.Children) != 0 || m.pendingBook != nil {
+	if m.cur != m.tree.Root || len(m.tree.Root.Children) != 0 || m.bookPlay.pending != nil {
 		t.Fatalf("analysis played %q", sans(m))
 	}
 	if f.Searches() != 1 || m.panel.best() == nil {
 		t.Errorf("analysis: %d searches, best line %v", f.Searches(), m.panel.best())
 	}
-	if len(m.bookLine) != 0 {
-		t.Errorf("analysis recorded book moves %+v", m.bookLine)
+	if len(m.bookPlay.line) != 0 {
+		t.Errorf("analysis recorded book moves %+v", m.bookPlay.line)
 	}
 }

@@ -157,10 +157,7 @@ func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc ti
 	if !m.over && m.mode != Analysis && m.cur.Ply() > 0 {
 		save = m.autosave() // the unfinished game stays in the file with result *
 	}
-	if m.running {
-		m.run.stop()
-		m.running = false
-	}
+	m.search.stop()
 	m.startGame(mode, human, level, base, inc)
 	m.setMessage("new game: " + mode.String())
 	return tea.Sequence(save, tea.Batch(m.sync(), m.startTicking()))
@@ -208,10 +205,7 @@ func (helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) { return true, nil
 func (helpDialog) view(st *styles, width int) string          { return "" } // drawn by the root
 
 func (m *Model) stopSearch() {
-	if m.running {
-		m.run.stop()
-		m.running = false
-	}
+	m.search.stop()
 }
 
 // cycleTheme switches to the next theme (built-in, then the user's).

@@ -22,7 +22,6 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
@@ -191,17 +190,8 @@ type Model struct {
 	multiPV    int
 	hintWanted bool
 
-	// runner runs every search on eng, the board's and its views' (nil
-	// without an engine); run is the board's newest.
-	runner  *live.Runner
-	run     *searchRun
-	running bool
-	bookSeq int  // numbers the book moves chosen (bookWait)
-	newGame bool // tell the engine before its next search
-	// elo is the strength last set on the engine (0: full strength);
-	// hasElo says whether the engine offers UCI_Elo at all.
-	elo     int
-	hasElo  bool
+	// search is the engine at work for the board.
+	search  boardSearch
 	ticking bool
 
 	message  string
@@ -214,14 +204,8 @@ type Model struct {
 	// know is what the opening list, book and tablebase say about the
 	// shown position, looked up when it is shown.
 	know knowledge
-	// rng chooses the engine's book moves; pendingBook is a chosen book
-	// move not yet delivered (a bookMsg); bookLine the book moves the
-	// engine played in the game in progress, and learned says the game's
-	// result has been credited to them.
-	rng         *rand.Rand
-	pendingBook *bookWait
-	bookLine    []bookPlay
-	learned     bool
+	// bookPlay is the engine's book play in the game in progress.
+	bookPlay bookPlayer
 	// unpublished says the game or the shown position changed since the
 	// last Publish; publishOff that Publish failed and is not called again.
 	unpublished bool
@@ -243,15 +227,13 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt.MultiPV = 3
 	}
 	m := Model{
-		opt: opt, r: r, eng: a, runner: newRunner(a), keys: newKeyMap(), help: help.New(),
+		opt: opt, r: r, eng: a, search: boardSearch{runner: newRunner(a)}, keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV),
-		rng: opt.BookRand,
+		bookPlay: newBookPlayer(),
 	}
-	if m.rng == nil {
-		// Seeded from the runtime's random source once; every choice
-		// after that is the model's own.
-		m.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	if opt.BookRand != nil {
+		m.bookPlay.rng = opt.BookRand
 	}
 	m.st = newStyles(r, opt.Theme, opt.Letters)
 	if opt.Autosave != "" {
@@ -271,7 +253,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 			limit = limit || strings.EqualFold(o.Name, "UCI_LimitStrength")
 			elo = elo || strings.EqualFold(o.Name, "UCI_Elo")
 		}
-		m.hasElo = limit && elo
+		m.search.hasElo = limit && elo
 	}
 	m.input = textinput.New()
 	m.input.Prompt = "move> "
@@ -323,8 +305,8 @@ func (m Model) Init() tea.Cmd {
 // Close stops any search and flushes the autosave; the host calls it after
 // the program ends so that every goroutine returns and nothing is lost.
 func (m Model) Close() {
-	if m.runner != nil {
-		m.runner.Close()
+	if m.search.runner != nil {
+		m.search.runner.Close()
 	}
 	for _, v := range m.views { // views that search (suite, review) stop too
 		if c, ok := v.(interface{ Close() }); ok {
@@ -345,10 +327,10 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 	m.tree = NewTree(start)
 	m.mode, m.human, m.level = mode, human, level
 	m.over, m.banner, m.result = false, "", "*"
-	m.pendingBook, m.bookLine, m.learned = nil, nil, false
+	m.bookPlay.newGame()
 	m.clock = newClocks(base, inc)
 	m.tagGame()
-	m.newGame = true
+	m.search.newGame = true
 	m.hintWanted = false
 	m.board.flipped = mode == VsEngine && human == chess.Black
 	m.setCur(m.tree.Root)
@@ -364,10 +346,10 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 func (m *Model) loadGame(t *Tree) {
 	m.tree = t
 	m.mode, m.over, m.banner = Analysis, false, ""
-	m.pendingBook, m.bookLine, m.learned = nil, nil, false
+	m.bookPlay.newGame()
 	m.result = t.Result
 	m.clock = newClocks(0, 0)
-	m.newGame = true
+	m.search.newGame = true
 	m.setCur(t.Root)
 }
 

@@ -517,12 +517,12 @@ func TestWatchPace(t *testing.T) {
 	}
 	var ml chess.MoveList
 	m.pos.GenerateLegal(&ml)
-	m = send(m, pacedMoveMsg{gen: m.run.gen(), node: m.cur, move: ml.Moves[0]})
+	m = send(m, pacedMoveMsg{gen: m.search.run.gen(), node: m.cur, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Fatalf("the held move was not played: ply %d", m.cur.Ply())
 	}
 	// A held move for a position the board has left is dropped.
-	m = send(m, pacedMoveMsg{gen: m.run.gen(), node: m.cur.Parent, move: ml.Moves[0]})
+	m = send(m, pacedMoveMsg{gen: m.search.run.gen(), node: m.cur.Parent, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Errorf("a stale held move was played")
 	}

@@ -81,7 +81,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	inGame := m.mode != Analysis && !m.over && m.atEnd()
 	var note string
 	if fromBook {
-		m.recordBook(mv)
+		m.bookPlay.record(m.pos, m.cur.Ply()+1, mv)
 		note = "book move " + m.pos.LineSAN([]chess.Move{mv})[0]
 	}
 	m.movedAt = m.opt.Now()
@@ -158,7 +158,7 @@ func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 	cmds := []tea.Cmd{m.autosave()}
 	if m.opt.QuitOnGameOver {
 		m.quitting = true
-		m.run.stop()
+		m.search.run.stop()
 		cmds = append(cmds, tea.Quit)
 		return tea.Sequence(cmds...)
 	}
@@ -195,18 +195,15 @@ func (m *Model) sync() tea.Cmd {
 	case m.analysisOn:
 		want = searchAnalysis
 	}
-	if m.pendingBook != nil && m.pendingBook.node == m.cur && want == searchMove {
+	if m.bookPlay.pending != nil && m.bookPlay.pending.node == m.cur && want == searchMove {
 		return nil // the engine's book move is on its way
 	}
-	m.pendingBook = nil // superseded: its message is dropped when it comes
-	if m.running && m.run.kind == want && m.run.node == m.cur &&
-		(want != searchAnalysis || m.run.multi == m.multiPV) {
+	m.bookPlay.pending = nil // superseded: its message is dropped when it comes
+	if m.search.running && m.search.run.kind == want && m.search.run.node == m.cur &&
+		(want != searchAnalysis || m.search.run.multi == m.multiPV) {
 		return nil
 	}
-	if m.running {
-		m.run.stop()
-		m.running = false
-	}
+	m.search.stop()
 	m.panel.thinking = false
 	if want == 0 {
 		return nil
@@ -214,8 +211,8 @@ func (m *Model) sync() tea.Cmd {
 	if want == searchMove {
 		// The engine's move comes from the book while the book has one;
 		// analysis and hints always search.
-		if mv, ok := m.pickBook(); ok {
-			return m.startBookMove(mv)
+		if mv, ok := m.bookPlay.pick(m.opt.Book, m.pos, m.opt.BookLearning); ok {
+			return m.bookPlay.send(m.cur, mv)
 		}
 	}
 	var lim engine.Limits
@@ -232,24 +229,24 @@ func (m *Model) sync() tea.Cmd {
 	// analysis and hints. Options change only between searches, in the
 	// search goroutine after the previous search has returned.
 	var setup [][2]string
-	if m.hasElo {
+	if m.search.hasElo {
 		elo := 0
 		if want == searchMove {
 			elo = Levels[m.level].Elo
 		}
-		if elo != m.elo {
+		if elo != m.search.elo {
 			if elo == 0 {
 				setup = append(setup, [2]string{"UCI_LimitStrength", "false"})
 			} else {
 				setup = append(setup, [2]string{"UCI_LimitStrength", "true"}, [2]string{"UCI_Elo", fmt.Sprint(elo)})
 			}
-			m.elo = elo
+			m.search.elo = elo
 		}
 	}
-	m.run = startSearch(m.runner, want, m.cur, m.tree.EngineGame(m.cur), lim, m.newGame, setup)
-	m.newGame = false
-	m.running = true
-	return m.run.wait()
+	m.search.run = startSearch(m.search.runner, want, m.cur, m.tree.EngineGame(m.cur), lim, m.search.newGame, setup)
+	m.search.newGame = false
+	m.search.running = true
+	return m.search.run.wait()
 }
 
 // moveLimits are the limits of the engine's move: the clock if the game has
@@ -265,7 +262,7 @@ func (m *Model) moveLimits() engine.Limits {
 	if !m.opt.MoveLimits.IsZero() {
 		return m.opt.MoveLimits
 	}
-	if m.hasElo {
+	if m.search.hasElo {
 		return Levels[m.level].Limits
 	}
 	return Levels[m.level].Fallback
@@ -275,16 +272,16 @@ func (m *Model) moveLimits() engine.Limits {
 // its end. Batches of a search the board has replaced or stopped are
 // dropped: whatever stopped it has already decided what runs next.
 func (m *Model) handleBatch(b live.Batch) tea.Cmd {
-	if m.run == nil || b.Gen != m.run.gen() || !m.running {
+	if m.search.run == nil || b.Gen != m.search.run.gen() || !m.search.running {
 		return nil // a replaced or stopped search, or a view's
 	}
 	if !b.Done {
 		for _, i := range b.Infos {
 			m.panel.add(m.pos, i)
 		}
-		return m.run.wait()
+		return m.search.run.wait()
 	}
-	m.running = false
+	m.search.running = false
 	m.panel.thinking = false
 	for _, i := range b.Infos {
 		m.panel.add(m.pos, i)
@@ -294,9 +291,9 @@ func (m *Model) handleBatch(b live.Batch) tea.Cmd {
 		return nil
 	}
 	res := b.Result
-	switch m.run.kind {
+	switch m.search.run.kind {
 	case searchMove:
-		if m.run.node != m.cur {
+		if m.search.run.node != m.cur {
 			return m.sync()
 		}
 		if !m.pos.IsLegal(res.BestMove) {
@@ -331,7 +328,7 @@ type pacedMoveMsg struct {
 // handlePaced plays the held move, unless the game moved on meanwhile (a
 // new game, a takeback, navigation).
 func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
-	if m.run == nil || msg.gen != m.run.gen() || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
+	if m.search.run == nil || msg.gen != m.search.run.gen() || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
 		return nil
 	}
 	return m.playMove(msg.move)
@@ -345,8 +342,8 @@ func (m *Model) handleTick() tea.Cmd {
 	}
 	now := m.opt.Now()
 	if side, ok := m.clock.flagged(now); ok {
-		m.run.stop()
-		m.running = false
+		m.search.run.stop()
+		m.search.running = false
 		result := "0-1"
 		if side == chess.Black {
 			result = "1-0"
@@ -387,8 +384,8 @@ func (m *Model) resign() tea.Cmd {
 		return nil
 	}
 	if m.cur.Ply() < firstTimedPly {
-		m.run.stop()
-		m.running = false
+		m.search.run.stop()
+		m.search.running = false
 		return m.endGame("*", "abandoned", "Game aborted")
 	}
 	loser := m.pos.SideToMove()
@@ -399,8 +396,8 @@ func (m *Model) resign() tea.Cmd {
 	if loser == chess.White {
 		result = "0-1"
 	}
-	m.run.stop()
-	m.running = false
+	m.search.run.stop()
+	m.search.running = false
 	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", colorName(loser), resultWords(result)))
 }
 
@@ -412,8 +409,8 @@ func (m *Model) offerDraw() tea.Cmd {
 		return nil
 	}
 	if m.mode == TwoHumans {
-		m.run.stop()
-		m.running = false
+		m.search.run.stop()
+		m.search.running = false
 		return m.endGame("1/2-1/2", "normal", "Draw agreed")
 	}
 	if b := m.panel.best(); b != nil {
@@ -423,8 +420,8 @@ func (m *Model) offerDraw() tea.Cmd {
 		}
 		if engineView.Mate < 0 || (engineView.Mate == 0 && (engineView.CP < -100 ||
 			(abs(engineView.CP) <= 15 && m.pos.FullmoveNumber() > 40))) {
-			m.run.stop()
-			m.running = false
+			m.search.run.stop()
+			m.search.running = false
 			return m.endGame("1/2-1/2", "normal", "Draw agreed")
 		}
 	}
@@ -459,7 +456,7 @@ func (m *Model) takeback() tea.Cmd {
 	for n.Parent != nil && m.tree.Position(n).SideToMove() != m.human {
 		n = m.tree.Truncate(n)
 	}
-	m.dropBookAfter(n.Ply())
+	m.bookPlay.dropAfter(n.Ply())
 	if m.over {
 		m.over, m.banner, m.result = false, "", "*"
 		m.tree.SetTag("Result", "*")

@@ -105,7 +105,7 @@ func TestGoldenReview(t *testing.T) {
 func TestReviewFromBoard(t *testing.T) {
 	eng := &enginetest.Engine{Tick: time.Hour} // never finishes: Close must stop it
 	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 3}})}})
-	m.eng, m.runner = eng, live.New(eng)
+	m.eng, m.search.runner = eng, live.New(eng)
 	m = playAll(t, m, "e4", "e5")
 	m = send(m, press("esc"), press("r"))
 	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "analysing 0/3 positions") {
@@ -181,10 +181,10 @@ func TestViewWaitsForBoardSearch(t *testing.T) {
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = playAll(t, m, "e4", "e5")
-	if !m.running {
+	if !m.search.running {
 		m = send(m, press("esc"), press("a"))
 	}
-	if !m.running || m.run.kind != searchAnalysis {
+	if !m.search.running || m.search.run.kind != searchAnalysis {
 		t.Fatal("no analysis runs")
 	}
 	for deadline := time.Now().Add(patience); eng.Active() == 0; time.Sleep(time.Millisecond) {

@@ -28,6 +28,28 @@ type searchRun struct {
 	s     *live.Search
 }
 
+// boardSearch is the board's engine at work: the Runner that runs every
+// search on it, the board's and its views' (nil without an engine), the
+// board's newest search, and what the engine must be told before the next.
+type boardSearch struct {
+	runner  *live.Runner
+	run     *searchRun
+	running bool
+	newGame bool // tell the engine before its next search
+	// elo is the strength last set on the engine (0: full strength);
+	// hasElo says whether the engine offers UCI_Elo at all.
+	elo    int
+	hasElo bool
+}
+
+// stop stops the board's search, if one runs.
+func (b *boardSearch) stop() {
+	if b.running {
+		b.run.stop()
+		b.running = false
+	}
+}
+
 // newRunner is the Runner of a (nil without an engine).
 func newRunner(a engine.Analyzer) *live.Runner {
 	if a == nil {

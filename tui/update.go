@@ -44,7 +44,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := tea.Batch(m.sync(), m.startTicking())
 		return m, cmd
 	case livecmd.Msg:
-		if msg.Gen == m.run.gen() { // else a view's, delivered below
+		if msg.Gen == m.search.run.gen() { // else a view's, delivered below
 			cmd := m.handleBatch(msg.Batch)
 			return m, cmd
 		}

@@ -181,9 +181,9 @@ func (m *Model) sidePanel(w, h int) []string {
 	out = append(out, m.know.lines(m.st, w)...)
 	out = append(out, "")
 	n := 0
-	if m.analysisOn || m.running {
+	if m.analysisOn || m.search.running {
 		n = m.multiPV
-		if m.running && m.run.kind != searchAnalysis {
+		if m.search.running && m.search.run.kind != searchAnalysis {
 			n = 1
 		}
 	}

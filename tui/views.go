@@ -56,16 +56,13 @@ type closeViewMsg struct{}
 func CloseView() tea.Msg { return closeViewMsg{} }
 
 func (m *Model) env() Env {
-	return Env{Renderer: m.r, Theme: m.st.theme, Runner: m.runner, Game: m.tree.EngineGame(m.cur), Tree: m.tree}
+	return Env{Renderer: m.r, Theme: m.st.theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), Tree: m.tree}
 }
 
 // openView pushes a view, stopping the board's search first.
 func (m *Model) openView(v View) tea.Cmd {
 	m.views = append(m.views, v)
-	if m.running {
-		m.run.stop()
-		m.running = false
-	}
+	m.search.stop()
 	return tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.width, Height: m.height} })
 }
 
