@@ -4,6 +4,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/analysisview"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // maxPV bounds the MultiPV lines the panel shows.
@@ -67,7 +68,7 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 func (a *analysisPanel) best() *pvLine { return a.lines[0] }
 
 // render draws the panel in width columns: a header and up to n PV lines.
-func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on bool) []string {
+func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on bool) []string {
 	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, Rows: min(n, maxPV)}
 	switch {
 	case a.thinking:
@@ -87,5 +88,5 @@ func (a *analysisPanel) render(st *styles, pos *chess.Position, width, n int, on
 		}
 		v.Lines = append(v.Lines, &analysisview.Line{Score: l.info.Score, SAN: l.san})
 	}
-	return v.Render(analysisview.Styles{Title: st.title, Muted: st.muted, Score: st.accent, Text: st.text, Warn: st.err}, width)
+	return v.Render(analysisview.Styles{Title: st.Title, Muted: st.Muted, Score: st.Accent, Text: st.Text, Warn: st.Err}, width)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // The board itself is drawn by package boardview, which the SSH server
@@ -70,7 +71,7 @@ type boardScene struct {
 
 // render draws the board with coordinates: 8·h rows of squares plus a row
 // of file letters.
-func (b boardView) render(st *styles, g boardGeom, sc boardScene) string {
+func (b boardView) render(st *view.Styles, g boardGeom, sc boardScene) string {
 	s := boardview.NewScene(sc.pos)
 	s.Flipped, s.Last, s.Hint, s.Selected, s.Targets = b.flipped, sc.last, b.hint, b.selected, sc.targets
 	if s.Hint == chess.NullMove && sc.best != chess.NullMove && sc.pos.IsLegal(sc.best) {
@@ -79,7 +80,7 @@ func (b boardView) render(st *styles, g boardGeom, sc boardScene) string {
 	if b.cursorOn {
 		s.Cursor = b.cursor
 	}
-	return st.board.Board(s, g.size())
+	return st.Board.Board(s, g.size())
 }
 
 // lastTo is where a move's piece lands (the king's square for castling).
@@ -88,6 +89,6 @@ func lastTo(m chess.Move) chess.Square { return boardview.Landing(m) }
 // renderEvalBar draws a bar of the given height: White's share from the
 // bottom (from the top when the board is flipped). chances is White's
 // winning chances in [-1, 1].
-func renderEvalBar(st *styles, height int, chances float64, flipped bool) []string {
-	return st.board.EvalBar(height, chances, flipped)
+func renderEvalBar(st *view.Styles, height int, chances float64, flipped bool) []string {
+	return st.Board.EvalBar(height, chances, flipped)
 }

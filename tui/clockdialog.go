@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // clockDialog changes the time control of the game in progress (C): both
@@ -39,18 +41,18 @@ func (d *clockDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-func (d *clockDialog) view(st *styles, width int) string {
+func (d *clockDialog) view(st *view.Styles, width int) string {
 	var b strings.Builder
-	b.WriteString(st.title.Render("Clock for the rest of the game") + "\n\n")
+	b.WriteString(st.Title.Render("Clock for the rest of the game") + "\n\n")
 	for i, tc := range timeControls {
 		line := fmt.Sprintf("  %s", tc.name)
 		if i == d.sel {
-			line = st.selected.Render("▸ " + tc.name)
+			line = st.Selected.Render("▸ " + tc.name)
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + st.muted.Render("↑↓ choose · enter set · esc cancel"))
-	return st.dialog.Render(b.String())
+	b.WriteString("\n" + st.Muted.Render("↑↓ choose · enter set · esc cancel"))
+	return st.Dialog.Render(b.String())
 }
 
 // setClock gives both sides the time control named name (one of

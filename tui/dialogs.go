@@ -10,6 +10,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // dialog is a modal box drawn in place of the side panel: it takes every
@@ -17,7 +18,7 @@ import (
 type dialog interface {
 	// key handles a key press; close reports that the dialog is done.
 	key(m *Model, k tea.KeyMsg) (close bool, cmd tea.Cmd)
-	view(st *styles, width int) string
+	view(st *view.Styles, width int) string
 }
 
 // promotionDialog asks which piece a pawn becomes.
@@ -71,19 +72,19 @@ func (d *promotionDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-func (d *promotionDialog) view(st *styles, width int) string {
+func (d *promotionDialog) view(st *view.Styles, width int) string {
 	var b strings.Builder
-	b.WriteString(st.title.Render("Promote to") + "\n\n")
+	b.WriteString(st.Title.Render("Promote to") + "\n\n")
 	names := []string{"Queen", "Rook", "Bishop", "Knight"}
 	for i, n := range names {
 		line := fmt.Sprintf(" %c  %s ", promotionPieces[i].Letter(), n)
 		if i == d.sel {
-			line = st.selected.Render(line)
+			line = st.Selected.Render(line)
 		}
 		b.WriteString(line + "\n")
 	}
-	b.WriteString("\n" + st.muted.Render("q r b n · enter · esc"))
-	return st.dialog.Render(b.String())
+	b.WriteString("\n" + st.Muted.Render("q r b n · enter · esc"))
+	return st.Dialog.Render(b.String())
 }
 
 // newGameDialog sets up a game: mode, colour, level, clock.
@@ -133,9 +134,9 @@ func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-func (d *newGameDialog) view(st *styles, width int) string {
+func (d *newGameDialog) view(st *view.Styles, width int) string {
 	var b strings.Builder
-	b.WriteString(st.title.Render("New game") + "\n\n")
+	b.WriteString(st.Title.Render("New game") + "\n\n")
 	rows := []struct{ label, val string }{
 		{"Mode", modeNames[d.mode]}, {"Play as", colorChoices[d.color]},
 		{"Level", Levels[d.level].Name}, {"Clock", timeControls[d.tc].name},
@@ -143,12 +144,12 @@ func (d *newGameDialog) view(st *styles, width int) string {
 	for i, r := range rows {
 		v := "‹ " + r.val + " ›"
 		if i == d.row {
-			v = st.selected.Render(v)
+			v = st.Selected.Render(v)
 		}
 		b.WriteString(fmt.Sprintf("%-8s %s\n", r.label, v))
 	}
-	b.WriteString("\n" + st.muted.Render("↑↓ field · ←→ change\nenter start · esc cancel"))
-	return st.dialog.Render(b.String())
+	b.WriteString("\n" + st.Muted.Render("↑↓ field · ←→ change\nenter start · esc cancel"))
+	return st.Dialog.Render(b.String())
 }
 
 // newGameCmd ends the current game (autosaving it) and starts another.
@@ -170,13 +171,13 @@ type promptDialog struct {
 	submit func(m *Model, s string) tea.Cmd
 }
 
-func newPrompt(st *styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
+func newPrompt(st *view.Styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
 	in := textinput.New()
 	in.Prompt = "> "
 	in.SetValue(value)
 	in.CharLimit = 512
 	in.Width = 40
-	in.PromptStyle = st.accent
+	in.PromptStyle = st.Accent
 	in.Focus()
 	return &promptDialog{title: title, in: in, submit: submit}
 }
@@ -193,16 +194,16 @@ func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, cmd
 }
 
-func (d *promptDialog) view(st *styles, width int) string {
+func (d *promptDialog) view(st *view.Styles, width int) string {
 	d.in.Width = max(10, width-9)
-	return st.dialog.Render(st.title.Render(d.title) + "\n\n" + d.in.View() + "\n\n" + st.muted.Render("enter ok · esc cancel"))
+	return st.Dialog.Render(st.Title.Render(d.title) + "\n\n" + d.in.View() + "\n\n" + st.Muted.Render("enter ok · esc cancel"))
 }
 
 // helpDialog is the full key help ("?").
 type helpDialog struct{}
 
 func (helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) { return true, nil }
-func (helpDialog) view(st *styles, width int) string          { return "" } // drawn by the root
+func (helpDialog) view(st *view.Styles, width int) string     { return "" } // drawn by the root
 
 func (m *Model) stopSearch() {
 	m.search.stop()
@@ -213,12 +214,12 @@ func (m *Model) cycleTheme() {
 	names := themes.Sorted(m.opt.Themes)
 	m.themeIdx = (m.themeIdx + 1) % len(names)
 	for i, n := range names {
-		if n == m.st.theme.Name {
+		if n == m.st.Theme.Name {
 			m.themeIdx = (i + 1) % len(names)
 		}
 	}
 	t, _ := themes.ByName(names[m.themeIdx], m.opt.Themes...)
-	m.st = newStyles(m.r, t, m.opt.Letters)
+	m.st = view.NewStyles(m.r, t, m.opt.Letters)
 	m.setMessage("theme: " + t.Name)
 }
 
@@ -232,7 +233,7 @@ func (m *Model) saveSettings() tea.Cmd {
 	if s == (Settings{}) {
 		s = DefaultSettings()
 	}
-	s.Theme = m.st.theme.Name
+	s.Theme = m.st.Theme.Name
 	s.Score = "white"
 	if m.panel.sideView {
 		s.Score = "side"

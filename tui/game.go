@@ -109,16 +109,3 @@ func End(n *pgn.Node) *pgn.Node {
 	}
 	return n
 }
-
-// gamePly is the number of half-moves played before p in its game, from the
-// FEN's fullmove number and side to move (0 for the initial position).
-func gamePly(p *chess.Position) int {
-	ply := (p.FullmoveNumber() - 1) * 2
-	if p.SideToMove() == chess.Black {
-		ply++
-	}
-	if ply < 0 {
-		ply = 0
-	}
-	return ply
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // knowledge is what Squall knows about the shown position without
@@ -108,7 +109,7 @@ func (m *Model) lookUpBook(k *knowledge) {
 
 // lines draws the knowledge in w cells: the opening, the book moves, the
 // tablebase result, each only when there is something to say.
-func (k *knowledge) lines(st *styles, w int) []string {
+func (k *knowledge) lines(st *view.Styles, w int) []string {
 	var out []string
 	if k.hasOpen {
 		s := k.opening.String()
@@ -117,9 +118,9 @@ func (k *knowledge) lines(st *styles, w int) []string {
 		}
 		// The shown position's own name in the text colour; a name the
 		// line carries from an earlier position, muted.
-		sty := st.muted
+		sty := st.Muted
 		if k.inTheory {
-			sty = st.text
+			sty = st.Text
 		}
 		out = append(out, sty.Render(termtext.Cut(s, w)))
 	}
@@ -127,7 +128,7 @@ func (k *knowledge) lines(st *styles, w int) []string {
 		out = append(out, k.bookLine(st, w))
 	}
 	if k.hasTB {
-		out = append(out, st.text.Render(termtext.Cut(tbText(k.wdl, k.dtz, k.hasDTZ), w)))
+		out = append(out, st.Text.Render(termtext.Cut(tbText(k.wdl, k.dtz, k.hasDTZ), w)))
 	}
 	return out
 }
@@ -136,7 +137,7 @@ func (k *knowledge) lines(st *styles, w int) []string {
 // the position's weight, never/always marks as ✗/✓ and the move under
 // consideration underlined. When that move would fall off the end, the
 // list starts from it instead.
-func (k *knowledge) bookLine(st *styles, w int) string {
+func (k *knowledge) bookLine(st *view.Styles, w int) string {
 	items := make([]string, len(k.cands))
 	for i, c := range k.cands {
 		s := k.sans[i]
@@ -170,19 +171,19 @@ func (k *knowledge) bookLine(st *styles, w int) string {
 		}
 		if last >= k.bookSel || first >= k.bookSel {
 			var b strings.Builder
-			b.WriteString(st.muted.Render(head))
+			b.WriteString(st.Muted.Render(head))
 			if first > 0 {
-				b.WriteString(st.muted.Render(" …"))
+				b.WriteString(st.Muted.Render(" …"))
 			}
 			for i := first; i <= last; i++ {
-				sty := st.text
+				sty := st.Text
 				if i == k.bookSel {
 					sty = sty.Underline(true)
 				}
 				b.WriteString(" " + sty.Render(items[i]))
 			}
 			if last < len(items)-1 {
-				b.WriteString(st.muted.Render(" …"))
+				b.WriteString(st.Muted.Render(" …"))
 			}
 			return termtext.Cut(b.String(), w)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // Mode is who plays the game.
@@ -110,7 +111,7 @@ type Options struct {
 	// Open reads a PGN file into games; nil when PGN reading is unavailable.
 	Open func(path string) ([]*Tree, error)
 	// Views are extra full-screen views the user can open by key.
-	Views []ViewEntry
+	Views []view.Entry
 	// Now is the clock (tests use a fake one); nil means time.Now.
 	Now func() time.Time
 	// QuitOnGameOver ends the program when a game ends (watching, tests).
@@ -157,7 +158,7 @@ const (
 type Model struct {
 	opt    Options
 	r      *lipgloss.Renderer
-	st     *styles
+	st     *view.Styles
 	eng    engine.Analyzer
 	keys   keyMap
 	help   help.Model
@@ -182,7 +183,7 @@ type Model struct {
 	input    textinput.Model
 	focus    focus
 	dialog   dialog
-	views    []View
+	views    []view.View
 	themeIdx int
 
 	analysisOn bool
@@ -235,16 +236,16 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	if opt.BookRand != nil {
 		m.bookPlay.rng = opt.BookRand
 	}
-	m.st = newStyles(r, opt.Theme, opt.Letters)
+	m.st = view.NewStyles(r, opt.Theme, opt.Letters)
 	if opt.Autosave != "" {
 		m.saver = newAutosaver(opt.Autosave)
 	}
-	m.help.Styles.ShortKey = m.st.accent
-	m.help.Styles.ShortDesc = m.st.muted
-	m.help.Styles.FullKey = m.st.accent
-	m.help.Styles.FullDesc = m.st.muted
-	m.help.Styles.ShortSeparator = m.st.muted
-	m.help.Styles.FullSeparator = m.st.muted
+	m.help.Styles.ShortKey = m.st.Accent
+	m.help.Styles.ShortDesc = m.st.Muted
+	m.help.Styles.FullKey = m.st.Accent
+	m.help.Styles.FullDesc = m.st.Muted
+	m.help.Styles.ShortSeparator = m.st.Muted
+	m.help.Styles.FullSeparator = m.st.Muted
 	m.panel.sideView = opt.ScoreSTM
 	if a != nil {
 		m.panel.engineName = a.Name()
@@ -260,11 +261,11 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m.input.Placeholder = "e4, Nf3, e7e8q …"
 	m.input.ShowSuggestions = true
 	m.input.CharLimit = 12
-	m.input.PromptStyle = m.st.accent
-	m.input.TextStyle = m.st.text
-	m.input.PlaceholderStyle = m.st.muted
-	m.input.CompletionStyle = m.st.muted
-	m.input.Cursor.Style = m.st.text
+	m.input.PromptStyle = m.st.Accent
+	m.input.TextStyle = m.st.Text
+	m.input.PlaceholderStyle = m.st.Muted
+	m.input.CompletionStyle = m.st.Muted
+	m.input.Cursor.Style = m.st.Text
 	m.input.Focus()
 	if a == nil && (opt.Mode == VsEngine || opt.Mode == Watch) {
 		opt.Mode = TwoHumans // nothing to play against

@@ -17,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/tui/livecmd"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 func TestIllegalMoveAndNavigation(t *testing.T) {
@@ -251,10 +252,10 @@ func FuzzParseSettings(f *testing.F) {
 type stubView struct{ keys int }
 
 func (v stubView) Init() tea.Cmd { return nil }
-func (v stubView) Update(msg tea.Msg) (View, tea.Cmd) {
+func (v stubView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		if k.String() == "esc" {
-			return v, CloseView
+			return v, view.Close
 		}
 		v.keys++
 	}
@@ -263,7 +264,7 @@ func (v stubView) Update(msg tea.Msg) (View, tea.Cmd) {
 func (v stubView) View(w, h int) string { return "SUITE VIEW " + strings.Repeat("*", v.keys) }
 
 func TestExtraView(t *testing.T) {
-	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{{Key: "S", Help: "suite", New: func(Env) View { return stubView{} }}}})
+	m := newTestModel(t, Options{Mode: TwoHumans, Views: []view.Entry{{Key: "S", Help: "suite", New: func(view.Env) view.View { return stubView{} }}}})
 	m = send(m, press("esc"), press("S"), press("x"), press("y"))
 	if !strings.HasPrefix(m.View(), "SUITE VIEW **") {
 		t.Fatalf("view: %q", m.View())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // moveList draws the game tree as lichess's analysis board does: the main
@@ -25,7 +26,7 @@ type listRow struct {
 }
 
 // render draws at most height rows of width columns.
-func (ml *moveList) render(st *styles, t *Tree, cur *pgn.Node, width, height int) []string {
+func (ml *moveList) render(st *view.Styles, t *Tree, cur *pgn.Node, width, height int) []string {
 	if height <= 0 {
 		return nil
 	}
@@ -47,7 +48,7 @@ func (ml *moveList) render(st *styles, t *Tree, cur *pgn.Node, width, height int
 	}
 	ml.top = max(0, min(ml.top, len(rows)-height))
 	if len(rows) == 0 {
-		return []string{st.muted.Render("no moves yet")}
+		return []string{st.Muted.Render("no moves yet")}
 	}
 	var out []string
 	for i := ml.top; i < len(rows) && len(out) < height; i++ {
@@ -57,41 +58,41 @@ func (ml *moveList) render(st *styles, t *Tree, cur *pgn.Node, width, height int
 }
 
 // treeRows lays out the whole tree in rows of width columns.
-func treeRows(st *styles, t *Tree, cur *pgn.Node, width int) []listRow {
+func treeRows(st *view.Styles, t *Tree, cur *pgn.Node, width int) []listRow {
 	// Columns as wide as a long SAN with its marks ("exd8=Q+!?◂"), not
 	// half the panel: the eye reads a move pair as one unit.
 	colW := min(11, max(8, (width-6)/2))
 	var rows []listRow
-	ply := gamePly(t.Start)
+	ply := t.Start.GamePly()
 	cell := func(n *pgn.Node) string {
 		s := n.SAN + nagSymbol(n.NAGs)
 		if n == cur {
-			return st.selected.Render(pad(s+"◂", colW))
+			return st.Selected.Render(view.Pad(s+"◂", colW))
 		}
-		return st.text.Render(pad(s, colW))
+		return st.Text.Render(view.Pad(s, colW))
 	}
-	num := func(p int) string { return st.muted.Render(fmt.Sprintf("%4d.", p/2+1)) }
+	num := func(p int) string { return st.Muted.Render(fmt.Sprintf("%4d.", p/2+1)) }
 	blank := strings.Repeat(" ", colW)
-	dots := st.muted.Render(pad("…", colW))
+	dots := st.Muted.Render(view.Pad("…", colW))
 	// extras are the rows after a main-line move: its comments, then the
 	// variations that are alternatives to it.
 	extras := func(n *pgn.Node) []listRow {
 		var out []listRow
 		for _, c := range n.After {
-			for _, l := range wrapWords(termtext.SafeLine(c), max(width-3, 10)) {
-				out = append(out, listRow{text: "   " + st.muted.Render(l)})
+			for _, l := range view.WrapWords(termtext.SafeLine(c), max(width-3, 10)) {
+				out = append(out, listRow{text: "   " + st.Muted.Render(l)})
 			}
 		}
 		if n == n.Parent.Children[0] {
 			for _, alt := range n.Parent.Children[1:] {
-				out = append(out, variationRows(st, alt, cur, gamePly(t.Start)+alt.Ply()-1, width)...)
+				out = append(out, variationRows(st, alt, cur, t.Start.GamePly()+alt.Ply()-1, width)...)
 			}
 		}
 		return out
 	}
 	if c := t.Root.After; len(c) > 0 {
-		for _, l := range wrapWords(termtext.SafeLine(strings.Join(c, " ")), max(width, 10)) {
-			rows = append(rows, listRow{text: st.muted.Render(l)})
+		for _, l := range view.WrapWords(termtext.SafeLine(strings.Join(c, " ")), max(width, 10)) {
+			rows = append(rows, listRow{text: st.Muted.Render(l)})
 		}
 	}
 	n := next(t.Root)
@@ -133,7 +134,7 @@ func next(n *pgn.Node) *pgn.Node {
 // variationRows writes the variation that starts with node first (at ply,
 // the ply of its position) as indented running text, nested variations in
 // parentheses, wrapped to width.
-func variationRows(st *styles, first *pgn.Node, cur *pgn.Node, ply, width int) []listRow {
+func variationRows(st *view.Styles, first *pgn.Node, cur *pgn.Node, ply, width int) []listRow {
 	type token struct {
 		text string
 		cur  bool
@@ -192,10 +193,10 @@ func variationRows(st *styles, first *pgn.Node, cur *pgn.Node, ply, width int) [
 		last = tk.text
 		switch {
 		case tk.cur:
-			line.WriteString(sep + st.selected.Render("▸"+text))
+			line.WriteString(sep + st.Selected.Render("▸"+text))
 			hasCur = true
 		default:
-			line.WriteString(sep + st.muted.Render(text))
+			line.WriteString(sep + st.Muted.Render(text))
 		}
 		lineW += w
 	}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // pickerRows is how many games the picker lists at once.
@@ -150,18 +151,18 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-func (d *pickerDialog) view(st *styles, width int) string {
+func (d *pickerDialog) view(st *view.Styles, width int) string {
 	var b strings.Builder
 	title := fmt.Sprintf("%d games", len(d.games))
 	if d.query != "" || d.typing {
 		title = fmt.Sprintf("%d of %d games", len(d.shown), len(d.games))
 	}
-	b.WriteString(st.title.Render(title) + "\n")
+	b.WriteString(st.Title.Render(title) + "\n")
 	switch {
 	case d.typing:
-		b.WriteString(st.accent.Render("/"+termtext.SafeLine(d.query)) + st.muted.Render("▏") + "\n")
+		b.WriteString(st.Accent.Render("/"+termtext.SafeLine(d.query)) + st.Muted.Render("▏") + "\n")
 	case d.query != "":
-		b.WriteString(st.muted.Render("/"+termtext.SafeLine(d.query)+" · esc clears") + "\n")
+		b.WriteString(st.Muted.Render("/"+termtext.SafeLine(d.query)+" · esc clears") + "\n")
 	default:
 		b.WriteString("\n")
 	}
@@ -170,13 +171,13 @@ func (d *pickerDialog) view(st *styles, width int) string {
 		i := d.shown[k]
 		line := termtext.Cut(fmt.Sprintf("%d. %s", i+1, gameLabel(d.games[i])), width-6)
 		if k == d.sel {
-			line = st.selected.Render(line)
+			line = st.Selected.Render(line)
 		}
 		b.WriteString(line + "\n")
 	}
 	if len(d.shown) == 0 {
-		b.WriteString(st.muted.Render("no game matches") + "\n")
+		b.WriteString(st.Muted.Render("no game matches") + "\n")
 	}
-	b.WriteString("\n" + st.muted.Render("↑↓ pgup/pgdn home/end · / search · enter open · esc"))
-	return st.dialog.Render(b.String())
+	b.WriteString("\n" + st.Muted.Render("↑↓ pgup/pgdn home/end · / search · enter open · esc"))
+	return st.Dialog.Render(b.String())
 }

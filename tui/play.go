@@ -12,6 +12,7 @@ import (
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // tickMsg advances the clocks.
@@ -128,7 +129,7 @@ func outcomeResult(o chess.Outcome, stm chess.Color) string {
 
 func outcomeText(o chess.Outcome, stm chess.Color) string {
 	if o == chess.Checkmate {
-		return fmt.Sprintf("Checkmate · %s wins", colorName(stm.Other()))
+		return fmt.Sprintf("Checkmate · %s wins", view.ColorName(stm.Other()))
 	}
 	return map[chess.Outcome]string{
 		chess.Stalemate:           "Stalemate · draw",
@@ -136,13 +137,6 @@ func outcomeText(o chess.Outcome, stm chess.Color) string {
 		chess.FiftyMoves:          "Fifty-move rule · draw",
 		chess.ThreefoldRepetition: "Threefold repetition · draw",
 	}[o]
-}
-
-func colorName(c chess.Color) string {
-	if c == chess.White {
-		return "White"
-	}
-	return "Black"
 }
 
 // endGame finishes the game in play. termination is the PGN Termination
@@ -352,7 +346,7 @@ func (m *Model) handleTick() tea.Cmd {
 		if !canMate(m.pos, side.Other()) {
 			result = "1/2-1/2"
 		}
-		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", colorName(side), resultWords(result)))
+		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", view.ColorName(side), resultWords(result)))
 	}
 	return m.tickCmd()
 }
@@ -398,7 +392,7 @@ func (m *Model) resign() tea.Cmd {
 	}
 	m.search.run.stop()
 	m.search.running = false
-	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", colorName(loser), resultWords(result)))
+	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", view.ColorName(loser), resultWords(result)))
 }
 
 // offerDraw: the engine accepts when its last evaluation says it is

@@ -11,6 +11,7 @@ import (
 
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // A game opened from a file remembers where its bytes are, so that saving
@@ -180,6 +181,6 @@ func (d *confirmDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-func (d *confirmDialog) view(st *styles, width int) string {
-	return st.dialog.Render(st.title.Render("Replace file?") + "\n\n" + st.text.Render(d.question) + "\n\n" + st.muted.Render("y replace · n cancel"))
+func (d *confirmDialog) view(st *view.Styles, width int) string {
+	return st.Dialog.Render(st.Title.Render("Replace file?") + "\n\n" + st.Text.Render(d.question) + "\n\n" + st.Muted.Render("y replace · n cancel"))
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,14 +14,13 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/internal/tuitest"
 )
 
-// waitScreen waits until the program's output, escape codes stripped,
-// matches re.
+// waitScreen waits until the program's output matches re.
 func waitScreen(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return re.MatchString(ansi.Strip(string(b))) },
-		teatest.WithDuration(patience), teatest.WithCheckInterval(10*time.Millisecond))
+	tuitest.WaitScreen(t, tm, re)
 }
 
 // TestTeatestPlayAndAnalyse drives the whole program as a user would, at
@@ -84,37 +82,11 @@ func TestTeatestResize(t *testing.T) {
 }
 
 // waitGoroutines fails the test if goroutines running this package's code
-// (searches, their wait commands, the autosave writer) outlive the program.
-// teatest itself keeps a SIGINT watcher per test model, so a bare count of
-// goroutines cannot return to its baseline here; the engine-vs-engine test
-// checks the bare count with a plain tea.Program.
+// (searches, their wait commands, the autosave writer) outlive the program;
+// the engine-vs-engine test checks the bare count with a plain tea.Program.
 func waitGoroutines(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for {
-		left := ourGoroutines()
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines still run tui code:\n%s", len(left), strings.Join(left, "\n\n"))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// ourGoroutines are the stacks of goroutines, other than the calling test,
-// that have a frame in this package.
-func ourGoroutines() []string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "squall-chess/squall/tui.") && !strings.Contains(g, "testing.tRunner") {
-			out = append(out, g)
-		}
-	}
-	return out
+	tuitest.WaitGoroutines(t, "squall-chess/squall/tui")
 }
 
 // TestTeatestGoldens replays each golden scene of view_test.go through a

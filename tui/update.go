@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // loadedMsg carries the games read from a PGN file.
@@ -80,10 +81,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case loadedMsg:
 		cmd := m.handleLoaded(msg)
 		return m, cmd
-	case OpenViewMsg:
+	case view.OpenMsg:
 		cmd := m.openView(msg.View)
 		return m, cmd
-	case closeViewMsg:
+	case view.CloseMsg:
 		if len(m.views) > 0 {
 			m.views = m.views[:len(m.views)-1]
 		}

@@ -9,17 +9,11 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
-)
-
-// MinWidth and MinHeight are the smallest terminal the full layout (and the
-// suite and review views) is drawn in.
-const (
-	MinWidth  = 80
-	MinHeight = 24
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // compactWidth and compactHeight are the smallest terminal the board is
-// drawn in at all: narrower than MinWidth (a 60-column split) it is drawn
+// drawn in at all: narrower than view.MinWidth (a 60-column split) it is drawn
 // compact, in its smallest squares with a narrow panel beside it.
 const (
 	compactWidth  = 55
@@ -44,7 +38,7 @@ func (m *Model) geometry() (boardGeom, bool) {
 	if m.width < compactWidth || m.height < compactHeight {
 		return boardGeom{}, false
 	}
-	if m.width < MinWidth || m.height < MinHeight {
+	if m.width < view.MinWidth || m.height < view.MinHeight {
 		// Compact: the smallest squares, if a narrow panel fits beside.
 		sz := squareSizes[0]
 		if m.width-(rankLabelWidth+8*sz[0]+evalBarWidth) < compactPanel || 8*sz[1]+1 > m.height-bottomLines {
@@ -113,7 +107,7 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 		if y < len(boardLines) {
 			left = boardLines[y]
 			if y == len(boardLines)-1 {
-				left = pad(left, boardW)
+				left = view.Pad(left, boardW)
 			}
 		}
 		b.WriteString(left)
@@ -125,7 +119,7 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 		}
 		b.WriteString("  ")
 		if y < len(right) {
-			b.WriteString(pad(right[y], rightW))
+			b.WriteString(view.Pad(right[y], rightW))
 		} else {
 			b.WriteString(strings.Repeat(" ", rightW))
 		}
@@ -158,23 +152,23 @@ func (m *Model) sidePanel(w, h int) []string {
 		}
 		marker := "  "
 		if m.pos.SideToMove() == c && !m.over {
-			marker = m.st.accent.Render("▶ ")
+			marker = m.st.Accent.Render("▶ ")
 		}
-		name := termtext.SafeLine(m.tree.Tag(colorName(c)))
+		name := termtext.SafeLine(m.tree.Tag(view.ColorName(c)))
 		if name == "" || name == "?" {
-			name = colorName(c)
+			name = view.ColorName(c)
 		}
-		line := marker + m.st.bold.Render(termtext.Cut(name, 20))
-		if name != colorName(c) {
-			line += m.st.muted.Render(" · " + colorName(c))
+		line := marker + m.st.Bold.Render(termtext.Cut(name, 20))
+		if name != view.ColorName(c) {
+			line += m.st.Muted.Render(" · " + view.ColorName(c))
 		}
 		if m.clock.enabled {
 			t := clockText(m.clock.remaining(c, now))
-			st := m.st.text
+			st := m.st.Text
 			if m.clock.running && m.clock.side == c {
-				st = m.st.accent
+				st = m.st.Accent
 			}
-			line = pad(line, w-9) + st.Render(fmt.Sprintf("%9s", t))
+			line = view.Pad(line, w-9) + st.Render(fmt.Sprintf("%9s", t))
 		}
 		out = append(out, line)
 	}
@@ -190,7 +184,7 @@ func (m *Model) sidePanel(w, h int) []string {
 	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn)...)
 	out = append(out, m.comment(w, 3)...)
 	out = append(out, m.alternatives()...)
-	out = append(out, m.st.muted.Render(strings.Repeat("─", w)))
+	out = append(out, m.st.Muted.Render(strings.Repeat("─", w)))
 	rest := h - len(out)
 	out = append(out, m.moves.render(m.st, m.tree, m.cur, w, rest)...)
 	return out
@@ -203,13 +197,13 @@ func (m *Model) comment(w, h int) []string {
 	if text == "" {
 		return nil
 	}
-	lines := wrapWords(text, w)
+	lines := view.WrapWords(text, w)
 	if len(lines) > h {
 		lines = lines[:h]
 		lines[h-1] = termtext.Cut(lines[h-1]+" …", w)
 	}
 	for i := range lines {
-		lines[i] = m.st.text.Italic(true).Render(lines[i])
+		lines[i] = m.st.Text.Italic(true).Render(lines[i])
 	}
 	return lines
 }
@@ -222,21 +216,21 @@ func (m *Model) alternatives() []string {
 	if p == nil || len(p.Children) < 2 {
 		return nil
 	}
-	ply := gamePly(m.tree.Start) + m.cur.Ply() - 1
+	ply := m.tree.Start.GamePly() + m.cur.Ply() - 1
 	num := fmt.Sprintf("%d.", ply/2+1)
 	if ply%2 == 1 {
 		num = fmt.Sprintf("%d...", ply/2+1)
 	}
-	line := m.st.muted.Render("here: " + num)
+	line := m.st.Muted.Render("here: " + num)
 	for _, c := range p.Children {
 		s := c.SAN + nagSymbol(c.NAGs)
 		if c == m.cur {
-			line += " " + m.st.selected.Render(s)
+			line += " " + m.st.Selected.Render(s)
 		} else {
-			line += " " + m.st.text.Render(s)
+			line += " " + m.st.Text.Render(s)
 		}
 	}
-	return []string{line + m.st.muted.Render(" · [/] switch")}
+	return []string{line + m.st.Muted.Render(" · [/] switch")}
 }
 
 // statusLine shows the side to move, check, the result.
@@ -244,20 +238,20 @@ func (m *Model) statusLine() string {
 	var s string
 	switch {
 	case m.over:
-		s = m.st.err.Render(m.banner + "  " + m.result)
+		s = m.st.Err.Render(m.banner + "  " + m.result)
 	default:
 		if o := m.pos.Outcome(); o != chess.Ongoing {
-			s = m.st.err.Render(outcomeText(o, m.pos.SideToMove()))
+			s = m.st.Err.Render(outcomeText(o, m.pos.SideToMove()))
 			break
 		}
-		s = m.st.bold.Render(colorName(m.pos.SideToMove()) + " to move")
+		s = m.st.Bold.Render(view.ColorName(m.pos.SideToMove()) + " to move")
 		if m.pos.InCheck() {
-			s += m.st.err.Render(" · check")
+			s += m.st.Err.Render(" · check")
 		}
 	}
 	if m.clock.enabled {
 		now := m.opt.Now()
-		s += m.st.text.Render(fmt.Sprintf("  ·  White %s  Black %s",
+		s += m.st.Text.Render(fmt.Sprintf("  ·  White %s  Black %s",
 			clockText(m.clock.remaining(chess.White, now)), clockText(m.clock.remaining(chess.Black, now))))
 	}
 	info := m.mode.String()
@@ -272,16 +266,16 @@ func (m *Model) statusLine() string {
 	} else if m.mode == Analysis && m.tree.Result != "*" && len(m.cur.Children) == 0 && m.cur.Parent != nil {
 		info += " · game ended " + m.tree.Result // a game opened from a file
 	}
-	return pad(s+m.st.muted.Render("  ·  "+info), m.width)
+	return view.Pad(s+m.st.Muted.Render("  ·  "+info), m.width)
 }
 
 // inputLine is the move input, or the last message.
 func (m *Model) inputLine() string {
 	msg := ""
 	if m.message != "" {
-		st := m.st.muted
+		st := m.st.Muted
 		if m.msgIsErr {
-			st = m.st.err
+			st = m.st.Err
 		}
 		msg = st.Render(m.message)
 	}
@@ -292,33 +286,33 @@ func (m *Model) inputLine() string {
 		}
 		in := input.View()
 		if msg != "" {
-			in = pad(in, 30) + "  " + msg
+			in = view.Pad(in, 30) + "  " + msg
 		}
-		return pad(in, m.width)
+		return view.Pad(in, m.width)
 	}
 	if msg == "" {
-		msg = m.st.muted.Render("board keys · tab to type a move")
+		msg = m.st.Muted.Render("board keys · tab to type a move")
 	}
-	return pad(msg, m.width)
+	return view.Pad(msg, m.width)
 }
 
 func (m *Model) helpLine() string {
 	switch m.dialog.(type) {
 	case nil:
 	case helpDialog:
-		return pad(m.st.muted.Render("any key closes the help"), m.width)
+		return view.Pad(m.st.Muted.Render("any key closes the help"), m.width)
 	default:
 		// The dialog shows its own keys; the board's would mislead.
-		return pad(m.st.muted.Render("esc closes the dialog • ctrl+c quit"), m.width)
+		return view.Pad(m.st.Muted.Render("esc closes the dialog • ctrl+c quit"), m.width)
 	}
 	if m.focus == focusInput {
 		h := inputHelp{k: m.keys}
 		if _, b, ok := m.pendingCommand(); ok {
 			h.command = &b
 		}
-		return pad(m.help.ShortHelpView(h.ShortHelp()), m.width)
+		return view.Pad(m.help.ShortHelpView(h.ShortHelp()), m.width)
 	}
-	return pad(m.help.ShortHelpView(boardHelp{k: m.keys}.ShortHelp()), m.width)
+	return view.Pad(m.help.ShortHelpView(boardHelp{k: m.keys}.ShortHelp()), m.width)
 }
 
 // fullHelp is the "?" overlay: the key groups laid out in as many rows of
@@ -357,8 +351,8 @@ func (m *Model) fullHelp(h int) string {
 	for _, v := range m.opt.Views {
 		notes = append(notes, v.Key+": "+v.Help)
 	}
-	body := m.st.title.Render("Keys") + "\n\n" + strings.Join(blocks, "\n\n") + "\n\n" +
-		m.st.muted.Render(strings.Join(append(notes, "Any key closes this help."), "\n"))
+	body := m.st.Title.Render("Keys") + "\n\n" + strings.Join(blocks, "\n\n") + "\n\n" +
+		m.st.Muted.Render(strings.Join(append(notes, "Any key closes this help."), "\n"))
 	lines := strings.Split(body, "\n")
 	if len(lines) > h {
 		lines = lines[:h]
@@ -367,7 +361,7 @@ func (m *Model) fullHelp(h int) string {
 		lines = append(lines, "")
 	}
 	for i := range lines {
-		lines[i] = pad(lines[i], m.width)
+		lines[i] = view.Pad(lines[i], m.width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -400,16 +394,16 @@ func (m *Model) gameHeader(w, free int) []string {
 	if round != "" {
 		round = "round " + round
 	}
-	lines := []string{"", m.st.bold.Render(termtext.Cut(join(tag("Event"), round), w))}
+	lines := []string{"", m.st.Bold.Render(termtext.Cut(join(tag("Event"), round), w))}
 	if l := join(tag("Site"), tag("Date"), m.tree.Result); l != "" {
-		lines = append(lines, m.st.muted.Render(termtext.Cut(l, w)))
+		lines = append(lines, m.st.Muted.Render(termtext.Cut(l, w)))
 	}
 	if o := join(tag("ECO"), tag("Opening"), tag("Variation")); tag("Opening") != "" {
-		lines = append(lines, m.st.muted.Render(termtext.Cut(o, w)))
+		lines = append(lines, m.st.Muted.Render(termtext.Cut(o, w)))
 	}
 	lines = lines[:min(len(lines), free)]
 	for i, l := range lines {
-		lines[i] = pad(l, w)
+		lines[i] = view.Pad(l, w)
 	}
 	return lines
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
+	"github.com/squall-chess/squall/tui/suiteview"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // searchFlags choose the engine and the limits of each position's search,
@@ -290,10 +292,10 @@ func runSuiteTUI(s *epd.Suite, a engine.Analyzer, lim engine.Limits, out string)
 	done := make(map[int]epd.Outcome)
 	runner := live.New(a)
 	defer runner.Close()
-	v := tui.NewSuiteView(tui.Env{Renderer: r, Theme: th, Runner: runner},
-		tui.SuiteOptions{Name: s.Name, Records: s.Records, Limits: lim, Out: out, AutoRun: true,
+	v := suiteview.New(view.Env{Renderer: r, Theme: th, Runner: runner},
+		suiteview.Options{Name: s.Name, Records: s.Records, Limits: lim, Out: out, AutoRun: true,
 			Finished: func(o epd.Outcome) { done[o.Index] = o }})
-	vp := tui.NewViewProgram(v)
+	vp := view.NewProgram(v)
 	_, err = tea.NewProgram(vp, tea.WithAltScreen()).Run()
 	vp.Close() // the search stops before the engine closes
 	outs := make([]epd.Outcome, 0, len(done))

@@ -28,7 +28,7 @@ func trainCommand() *cobra.Command {
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	data := fs.String("data", "", "comma-separated data files: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
+	data := fs.String("data", "", "data files, comma-separated: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
 	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
 	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")
 	lr := fs.Float64("lr", 0.001, "Adam's learning rate")

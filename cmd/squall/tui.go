@@ -26,7 +26,10 @@ import (
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
+	"github.com/squall-chess/squall/tui/reviewview"
+	"github.com/squall-chess/squall/tui/suiteview"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // boardFlags are the board's command-line settings: each overrides the
@@ -433,17 +436,17 @@ func terminalLook(name string, userThemes []themes.Theme) (r *lipgloss.Renderer,
 
 // boardViews are the full-screen views the board opens by key: the WAC
 // suite runner and the review of the game on the board.
-func boardViews() []tui.ViewEntry {
+func boardViews() []view.Entry {
 	lim := engine.Limits{MoveTime: reviewMoveTime}
-	review := tui.ReviewViewEntry(tui.ReviewOptions{Limits: lim})
+	review := reviewview.Entry(reviewview.Options{Limits: lim})
 	// Each review saves to its own file, named when it opens, so a second
 	// review does not overwrite the first.
-	review.New = func(env tui.Env) tui.View {
+	review.New = func(env view.Env) view.View {
 		name := "squall-review-" + time.Now().Format("20060102-150405") + ".pgn"
-		return tui.NewReviewView(env, tui.ReviewOptions{Limits: lim, SavePath: name})
+		return reviewview.New(env, reviewview.Options{Limits: lim, SavePath: name})
 	}
-	return []tui.ViewEntry{
-		tui.SuiteViewEntry("wac", engine.Limits{MoveTime: time.Second}),
+	return []view.Entry{
+		suiteview.Entry("wac", engine.Limits{MoveTime: time.Second}),
 		review,
 	}
 }

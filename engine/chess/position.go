@@ -77,6 +77,16 @@ func (p *Position) HalfmoveClock() int { return p.halfmove }
 // FullmoveNumber is the move number, starting at 1, incremented after Black.
 func (p *Position) FullmoveNumber() int { return p.fullmove }
 
+// GamePly is the number of half-moves played before p in its game, from
+// the fullmove number and the side to move (0 for the initial position).
+func (p *Position) GamePly() int {
+	ply := (p.fullmove - 1) * 2
+	if p.SideToMove() == Black {
+		ply++
+	}
+	return max(ply, 0)
+}
+
 // Key is the Zobrist hash of placement, side, castling and a capturable ep.
 func (p *Position) Key() uint64 { return p.key }
 

@@ -1,4 +1,4 @@
-package tui
+package reviewview
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -18,23 +17,15 @@ import (
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/internal/tuitest"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // TestGoldenReview reviews 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# with
 // scripted scores: 3... Nf6 is the blunder, the move list shows the
 // symbols, n jumps to it, and the eval graph and totals are drawn.
 func TestGoldenReview(t *testing.T) {
-	tree := NewTree(chess.NewPosition())
-	n, p := tree.Root, chess.NewPosition()
-	var u chess.Undo
-	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"} {
-		m, err := p.ParseSAN(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n = tree.Play(n, p, m)
-		p.MakeMove(m, &u)
-	}
+	tree := gameOf(t, "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#")
 	tree.SetTag("White", "Scholar")
 	tree.SetTag("Black", "Victim")
 	tree.SetTag("Result", "1-0")
@@ -48,9 +39,9 @@ func TestGoldenReview(t *testing.T) {
 		6: {Mate: 1}, // Nf6??: White mates in 1
 	})}
 	env := testEnv(eng)
-	env.Tree = tree
+	env.PGN = tree
 	save := filepath.Join(t.TempDir(), "reviewed.pgn")
-	v := NewReviewView(env, ReviewOptions{Limits: engine.Limits{Depth: 10}, SavePath: save}).(*reviewView)
+	v := New(env, Options{Limits: engine.Limits{Depth: 10}, SavePath: save}).(*reviewView)
 	defer v.Close()
 	// Deliver the background analysis' messages in order.
 	for cmd := v.Init(); cmd != nil; {
@@ -59,14 +50,14 @@ func TestGoldenReview(t *testing.T) {
 	if v.err != nil || v.report == nil {
 		t.Fatalf("review: %v", v.err)
 	}
-	v.Update(press("n"))
-	v.Update(press("n"))
+	v.Update(tuitest.Press("n"))
+	v.Update(tuitest.Press("n"))
 	if v.sel != 6 {
 		t.Fatalf("n, n selected ply %d, want 6 (3... Nf6)", v.sel)
 	}
 	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	out := v.View(100, 30)
-	golden(t, "review-blunder", out)
+	tuitest.Golden(t, goldenDir, "review-blunder", out)
 	if n := strings.Count(out, "\n") + 1; n != 30 {
 		t.Errorf("review view is %d lines in a 30-line terminal", n)
 	}
@@ -77,7 +68,7 @@ func TestGoldenReview(t *testing.T) {
 			t.Errorf("review view lacks %q:\n%s", want, plain)
 		}
 	}
-	v.Update(press("s"))
+	v.Update(tuitest.Press("s"))
 	if !strings.Contains(v.msg, "saved") {
 		t.Fatalf("save: %s", v.msg)
 	}
@@ -95,25 +86,8 @@ func TestGoldenReview(t *testing.T) {
 			t.Errorf("saved game:\n%s", data)
 		}
 	}
-	if _, cmd := v.Update(press("esc")); cmd == nil || cmd() != CloseView() {
+	if _, cmd := v.Update(tuitest.Press("esc")); cmd == nil || cmd() != view.Close() {
 		t.Error("esc did not close the review")
-	}
-}
-
-// TestReviewFromBoard opens the review with "r" from the board (its
-// ViewEntry); closing the program's model stops the analysis.
-func TestReviewFromBoard(t *testing.T) {
-	eng := &enginetest.Engine{Tick: time.Hour} // never finishes: Close must stop it
-	m := newTestModel(t, Options{Mode: TwoHumans, Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 3}})}})
-	m.eng, m.search.runner = eng, live.New(eng)
-	m = playAll(t, m, "e4", "e5")
-	m = send(m, press("esc"), press("r"))
-	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "analysing 0/3 positions") {
-		t.Fatalf("r did not open the review:\n%s", ansi.Strip(m.View()))
-	}
-	m.Close()
-	if eng.Active() != 0 {
-		t.Error("the review's search still runs after Close")
 	}
 }
 
@@ -122,18 +96,7 @@ func TestReviewFromBoard(t *testing.T) {
 // f7, marked * on a board without colour), not the better choice of the
 // position before (3... g6, whose squares belong to that position).
 func TestReviewBestMoveOnBoard(t *testing.T) {
-	tree := NewTree(chess.NewPosition())
-	p := chess.NewPosition()
-	n := tree.Root
-	var u chess.Undo
-	for _, s := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"} {
-		m, err := p.ParseMove(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n = tree.Play(n, p, m)
-		p.MakeMove(m, &u)
-	}
+	tree := gameOf(t, "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6")
 	eng := &enginetest.Engine{
 		Best: func(g engine.Game, p *chess.Position) (chess.Move, error) {
 			switch len(g.Moves) {
@@ -146,8 +109,8 @@ func TestReviewBestMoveOnBoard(t *testing.T) {
 		},
 		Score: enginetest.ScoresByPly(map[int]engine.Score{5: {CP: 0}, 6: {Mate: 1}}),
 	}
-	env := Env{Renderer: testRenderer(termenv.Ascii), Theme: themes.Monochrome(), Runner: live.New(eng), Tree: tree}
-	v := NewReviewView(env, ReviewOptions{Limits: engine.Limits{Depth: 2}}).(*reviewView)
+	env := view.Env{Renderer: tuitest.Renderer(termenv.Ascii), Theme: themes.Monochrome(), Runner: live.New(eng), PGN: tree}
+	v := New(env, Options{Limits: engine.Limits{Depth: 2}}).(*reviewView)
 	defer v.Close()
 	for cmd := v.Init(); cmd != nil; {
 		_, cmd = v.Update(cmd())
@@ -171,38 +134,28 @@ func TestReviewBestMoveOnBoard(t *testing.T) {
 	}
 }
 
-// TestViewWaitsForBoardSearch: a view's search starts only once the
-// board's has returned, however slowly the engine stops: the board and its
-// views share one Runner, since an engine runs one search at a time.
-func TestViewWaitsForBoardSearch(t *testing.T) {
-	eng := &enginetest.Engine{Tick: time.Millisecond, WaitForStop: true, Lag: 100 * time.Millisecond}
-	m := New(testRenderer(termenv.Ascii), eng, Options{Mode: Analysis, Now: func() time.Time { return fixedNow },
-		Views: []ViewEntry{ReviewViewEntry(ReviewOptions{Limits: engine.Limits{Depth: 2}})}})
-	defer func() { m.Close() }()
-	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m = playAll(t, m, "e4", "e5")
-	if !m.search.running {
-		m = send(m, press("esc"), press("a"))
-	}
-	if !m.search.running || m.search.run.kind != searchAnalysis {
-		t.Fatal("no analysis runs")
-	}
-	for deadline := time.Now().Add(patience); eng.Active() == 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the board's analysis never started")
+// gameOf is the game of the moves sans from the start position.
+func gameOf(t *testing.T, sans ...string) *pgn.Game {
+	t.Helper()
+	g := pgn.NewGame()
+	n, p := g.Root, chess.NewPosition()
+	var u chess.Undo
+	for _, s := range sans {
+		m, err := p.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
 		}
+		n = n.AddChild(m, p.SAN(m))
+		p.MakeMove(m, &u)
 	}
-	m = send(m, press("esc"), press("r"))
-	if len(m.views) != 1 {
-		t.Fatal("r did not open the review")
-	}
-	for deadline := time.Now().Add(patience); eng.Searches() < 2; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the review's first search never started")
-		}
-	}
-	m.Close()
-	if err := eng.Misuse(); err != nil {
-		t.Error(err)
-	}
+	return g
 }
+
+// testEnv is the view's environment with a true-colour renderer and eng.
+func testEnv(eng engine.Analyzer) view.Env {
+	th, _ := themes.ByName(themes.Default)
+	return view.Env{Renderer: tuitest.Renderer(termenv.TrueColor), Theme: th, Runner: live.New(eng)}
+}
+
+// goldenDir is taken at start: a test may change its working directory.
+var goldenDir = tuitest.GoldenDir()

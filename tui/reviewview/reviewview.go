@@ -1,7 +1,8 @@
-package tui
+package reviewview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,21 +13,23 @@ import (
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
+	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
+	"github.com/squall-chess/squall/tui/view"
 )
 
-// ReviewOptions say how the review view analyses the game.
-type ReviewOptions struct {
+// Options say how the review view analyses the game.
+type Options struct {
 	Limits engine.Limits // per position
 	// SavePath is where "s" writes the annotated PGN; empty disables it.
 	SavePath string
 }
 
-// ReviewViewEntry is the "r" entry of the board: review the main line of
+// Entry is the "r" entry of the board: review the main line of
 // the game on the board.
-func ReviewViewEntry(opt ReviewOptions) ViewEntry {
-	return ViewEntry{Key: "r", Help: "game review (?!, ?, ?? and an eval graph)", New: func(env Env) View {
-		return NewReviewView(env, opt)
+func Entry(opt Options) view.Entry {
+	return view.Entry{Key: "r", Help: "game review (?!, ?, ?? and an eval graph)", New: func(env view.Env) view.View {
+		return New(env, opt)
 	}}
 }
 
@@ -35,10 +38,9 @@ func ReviewViewEntry(opt ReviewOptions) ViewEntry {
 // moves with their judgments, an eval graph of White's win% per ply, the
 // selected position and each side's totals.
 type reviewView struct {
-	env    Env
-	st     *styles
-	board  boardView
-	opt    ReviewOptions
+	env    view.Env
+	st     *view.Styles
+	opt    Options
 	start  *chess.Position
 	moves  []chess.Move
 	sans   []string
@@ -54,13 +56,16 @@ type reviewView struct {
 	last engine.Info
 }
 
-// NewReviewView builds the review view of env.Tree's main line.
-func NewReviewView(env Env, opt ReviewOptions) View {
-	v := &reviewView{env: env, st: newStyles(env.Renderer, env.Theme, false), board: newBoardView(), opt: opt}
+// New builds the review view of the main line of the board's
+// game (env.PGN; none: nothing to review).
+func New(env view.Env, opt Options) view.View {
+	v := &reviewView{env: env, st: view.NewStyles(env.Renderer, env.Theme, false), opt: opt}
 	v.start = chess.NewPosition()
-	if env.Tree != nil {
-		v.start = env.Tree.Start.Clone()
-		for _, n := range env.Tree.Mainline() {
+	if env.PGN != nil {
+		if p, err := env.PGN.StartPosition(); err == nil {
+			v.start = p
+		}
+		for _, n := range env.PGN.Mainline() {
 			v.moves = append(v.moves, n.Move)
 			v.sans = append(v.sans, n.SAN)
 		}
@@ -115,7 +120,7 @@ func (v *reviewView) Close() {
 	}
 }
 
-func (v *reviewView) Update(msg tea.Msg) (View, tea.Cmd) {
+func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 	switch msg := msg.(type) {
 	case livecmd.Msg:
 		if v.run == nil || msg.Gen != v.run.Gen {
@@ -153,7 +158,7 @@ func (v *reviewView) key(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "q":
 		v.Close()
-		return CloseView
+		return view.Close
 	case "left", "k", "h":
 		v.sel = max(0, v.sel-1)
 	case "right", "j", "l":
@@ -192,16 +197,17 @@ func (v *reviewView) save() string {
 	}
 	// The board's tags, result and start position, and only the main line:
 	// the review's judgments and evals are the annotations.
-	t := v.env.Tree
-	if t == nil {
-		t = NewTree(v.start)
+	g := pgn.NewGame()
+	if v.env.PGN != nil {
+		h := *v.env.PGN // named by the board, ECO and Opening too
+		h.Tags = slices.Clone(h.Tags)
+		g = &h
 	}
-	g := t.header()
+	g.Root = &pgn.Node{}
 	n := g.Root
 	for i, m := range v.moves {
 		n = n.AddChild(m, v.sans[i])
 	}
-	nameOpening(g, v.start)
 	if err := v.report.Annotate(g); err != nil {
 		return "save: " + err.Error()
 	}
@@ -214,17 +220,17 @@ func (v *reviewView) save() string {
 // View draws the header, the move list beside the board, the eval graph
 // and the help line.
 func (v *reviewView) View(width, height int) string {
-	if width < MinWidth || height < MinHeight {
-		return tooSmall(width, height)
+	if width < view.MinWidth || height < view.MinHeight {
+		return view.TooSmall(width, height)
 	}
 	st := v.st
-	head := searchTitle(st, "Game review", v.env.Runner, v.opt.Limits)
+	head := view.SearchTitle(st, "Game review", v.env.Runner, v.opt.Limits)
 	status := ""
 	switch {
 	case v.err != nil:
-		status = st.err.Render(v.err.Error())
+		status = st.Err.Render(v.err.Error())
 	case v.report == nil:
-		status = st.accent.Render(fmt.Sprintf("analysing %d/%d positions", len(v.evals), len(v.moves)+1))
+		status = st.Accent.Render(fmt.Sprintf("analysing %d/%d positions", len(v.evals), len(v.moves)+1))
 	default:
 		status = v.totals()
 	}
@@ -238,36 +244,35 @@ func (v *reviewView) View(width, height int) string {
 	bodyH := height - 2 - (1 + graphH + 1) - 2
 	// The large board when it leaves four rows for the eval and the
 	// judgment under it.
-	g := boardGeom{w: 3, h: 1, x0: rankLabelWidth}
+	sz := boardview.Size{W: 3, H: 1}
 	if bodyH >= 8*2+1+4 && width >= 2+8*5+40 {
-		g.w, g.h = 5, 2
+		sz = boardview.Size{W: 5, H: 2}
 	}
 	pos := v.position(v.sel)
-	sc := boardScene{pos: pos}
-	bv := v.board
+	sc := boardview.NewScene(pos)
 	if v.sel > 0 {
-		sc.last = v.moves[v.sel-1]
+		sc.Last = v.moves[v.sel-1]
 	}
 	// The engine's best move in the shown position, as lichess draws its
 	// arrow (Moves[sel-1].Best, the better choice than the move that led
 	// here, belongs to the position before and is in the text beside).
 	if v.report != nil && v.sel < len(v.report.Positions) {
 		if best := v.report.Positions[v.sel].Best; best != chess.NullMove && pos.IsLegal(best) {
-			bv.hint = best
+			sc.Hint = best
 		}
 	}
-	right := strings.Split(bv.render(st, g, sc), "\n")
+	right := strings.Split(st.Board.Board(sc, sz), "\n")
 	right = append(right, "")
-	boardW := rankLabelWidth + 8*g.w
+	boardW := sz.Width()
 	right = append(right, v.selectedText(boardW)...)
 	listW := width - boardW - 2
 	left := v.moveList(listW, bodyH)
-	lines := []string{pad(head, width), pad(status, width)}
-	lines = append(lines, besideRows(left, right, listW, boardW, bodyH)...)
-	lines = append(lines, pad(st.muted.Render("White's win% per ply"), width))
+	lines := []string{view.Pad(head, width), view.Pad(status, width)}
+	lines = append(lines, view.BesideRows(left, right, listW, boardW, bodyH)...)
+	lines = append(lines, view.Pad(st.Muted.Render("White's win% per ply"), width))
 	lines = append(lines, v.graph(width, graphH)...)
-	lines = append(lines, pad(st.muted.Render(v.msg), width))
-	lines = append(lines, pad(st.muted.Render("←/→ h/l move · n/p next/previous mistake · home/end · s save PGN · esc back"), width))
+	lines = append(lines, view.Pad(st.Muted.Render(v.msg), width))
+	lines = append(lines, view.Pad(st.Muted.Render("←/→ h/l move · n/p next/previous mistake · home/end · s save PGN · esc back"), width))
 	return strings.Join(lines, "\n")
 }
 
@@ -287,7 +292,7 @@ func (v *reviewView) totals() string {
 		p := v.report.Players[c]
 		parts = append(parts, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %d · accuracy %.0f%%", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy))
 	}
-	return v.st.text.Render(strings.Join(parts, "   "))
+	return v.st.Text.Render(strings.Join(parts, "   "))
 }
 
 // selectedText describes the selected move: eval and the judgment's comment.
@@ -295,35 +300,35 @@ func (v *reviewView) selectedText(w int) []string {
 	st := v.st
 	if v.sel < len(v.evals) {
 		e := v.evals[v.sel].Eval
-		out := []string{st.bold.Render(fmt.Sprintf("eval %s", e))}
+		out := []string{st.Bold.Render(fmt.Sprintf("eval %s", e))}
 		if v.report != nil && v.sel > 0 {
 			mv := v.report.Moves[v.sel-1]
 			if c := mv.Comment(); c != "" {
-				for _, l := range wrapWords(mv.SAN+mv.Judgment.Symbol()+" "+c, w) {
+				for _, l := range view.WrapWords(mv.SAN+mv.Judgment.Symbol()+" "+c, w) {
 					out = append(out, v.judgmentStyle(mv.Judgment).Render(l))
 				}
 			}
 		}
 		return out
 	}
-	return []string{st.muted.Render("not analysed yet")}
+	return []string{st.Muted.Render("not analysed yet")}
 }
 
 func (v *reviewView) judgmentStyle(j review.Judgment) lipgloss.Style {
 	switch j {
 	case review.Blunder, review.Mistake:
-		return v.st.err
+		return v.st.Err
 	case review.Inaccuracy:
-		return v.st.accent
+		return v.st.Accent
 	}
-	return v.st.text
+	return v.st.Text
 }
 
 // moveList is the game in two columns, each move with its judgment's
 // symbol, scrolled to keep the selected move in view.
 func (v *reviewView) moveList(w, h int) []string {
 	st := v.st
-	ply0 := gamePly(v.start)
+	ply0 := v.start.GamePly()
 	type row struct {
 		num  int
 		w, b int // move indexes + 1; 0 for none
@@ -350,12 +355,12 @@ func (v *reviewView) moveList(w, h int) []string {
 	cell := func(i int, dots bool) string {
 		if i == 0 {
 			if dots {
-				return pad("…", 11)
+				return view.Pad("…", 11)
 			}
 			return strings.Repeat(" ", 11)
 		}
 		s := v.sans[i-1]
-		style := st.text
+		style := st.Text
 		if v.report != nil {
 			j := v.report.Moves[i-1].Judgment
 			s += j.Symbol()
@@ -363,19 +368,19 @@ func (v *reviewView) moveList(w, h int) []string {
 				style = v.judgmentStyle(j)
 			}
 		}
-		txt := pad(s, 11)
+		txt := view.Pad(s, 11)
 		if i == v.sel {
-			return st.selected.Render(txt)
+			return st.Selected.Render(txt)
 		}
 		return style.Render(txt)
 	}
 	var out []string
 	if len(rows) == 0 {
-		out = append(out, st.muted.Render("no moves to review"))
+		out = append(out, st.Muted.Render("no moves to review"))
 	}
 	for i := top; i < len(rows) && len(out) < h; i++ {
 		r := rows[i]
-		out = append(out, st.muted.Render(fmt.Sprintf("%4d.", r.num))+" "+cell(r.w, r.w == 0)+cell(r.b, false))
+		out = append(out, st.Muted.Render(fmt.Sprintf("%4d.", r.num))+" "+cell(r.w, r.w == 0)+cell(r.b, false))
 	}
 	return out
 }
@@ -403,9 +408,9 @@ func (v *reviewView) graph(width, height int) []string {
 		}
 		win := review.WinPercent(v.evals[ply].Eval.Ceiled())
 		units := int(win / 100 * float64(height*8))
-		style := v.st.text
+		style := v.st.Text
 		if win < 50 {
-			style = v.st.muted
+			style = v.st.Muted
 		}
 		for r := 0; r < height; r++ {
 			fromBottom := height - 1 - r
@@ -415,27 +420,7 @@ func (v *reviewView) graph(width, height int) []string {
 	}
 	out := make([]string, 0, height+1)
 	for _, r := range rows {
-		out = append(out, pad(strings.Join(r, ""), width))
+		out = append(out, view.Pad(strings.Join(r, ""), width))
 	}
-	return append(out, pad(v.st.accent.Render(string(mark)), width))
-}
-
-// wrapWords breaks text into lines of at most w cells at spaces.
-func wrapWords(s string, w int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
-			out = append(out, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
+	return append(out, view.Pad(v.st.Accent.Render(string(mark)), width))
 }

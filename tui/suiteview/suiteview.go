@@ -1,4 +1,4 @@
-package tui
+package suiteview
 
 import (
 	"fmt"
@@ -8,15 +8,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
-// SuiteOptions say which suite the suite view runs and how.
-type SuiteOptions struct {
+// Options say which suite the suite view runs and how.
+type Options struct {
 	Name    string
 	Records []*epd.Record
 	Limits  engine.Limits
@@ -32,15 +33,15 @@ type SuiteOptions struct {
 	Finished func(epd.Outcome)
 }
 
-// SuiteViewEntry is the "S" entry of the board: the named suite (bundled
+// Entry is the "S" entry of the board: the named suite (bundled
 // name or EPD file) at the given limits.
-func SuiteViewEntry(suite string, lim engine.Limits) ViewEntry {
-	return ViewEntry{Key: "S", Help: "test suite runner (" + suite + ")", New: func(env Env) View {
+func Entry(suite string, lim engine.Limits) view.Entry {
+	return view.Entry{Key: "S", Help: "test suite runner (" + suite + ")", New: func(env view.Env) view.View {
 		s, err := epd.Load(suite)
 		if err != nil {
-			return NewSuiteView(env, SuiteOptions{Name: err.Error(), Limits: lim})
+			return New(env, Options{Name: err.Error(), Limits: lim})
 		}
-		return NewSuiteView(env, SuiteOptions{Name: s.Name, Records: s.Records, Limits: lim})
+		return New(env, Options{Name: s.Name, Records: s.Records, Limits: lim})
 	}}
 }
 
@@ -76,14 +77,13 @@ func (r *suiteRow) observe(infos []engine.Info) {
 // arrive as messages, and shows a table, the selected position's board
 // (the expected move highlighted) and the live principal variation.
 type suiteView struct {
-	env   Env
-	st    *styles
-	board boardView
-	opt   SuiteOptions
-	rows  []suiteRow
-	sel   int
-	top   int
-	w, h  int
+	env  view.Env
+	st   *view.Styles
+	opt  Options
+	rows []suiteRow
+	sel  int
+	top  int
+	w, h int
 
 	// queue is what is left to run after the current position: the
 	// indices in order. run is the search in progress (nil when idle).
@@ -101,11 +101,10 @@ type suiteRun struct {
 	tracker *epd.Tracker
 }
 
-// NewSuiteView builds the suite runner view.
-func NewSuiteView(env Env, opt SuiteOptions) View {
-	v := &suiteView{env: env, st: newStyles(env.Renderer, env.Theme, false), board: newBoardView(), opt: opt,
+// New builds the suite runner view.
+func New(env view.Env, opt Options) view.View {
+	v := &suiteView{env: env, st: view.NewStyles(env.Renderer, env.Theme, false), opt: opt,
 		rows: make([]suiteRow, len(opt.Records)), w: 80, h: 24}
-	v.board.selected = chess.NoSquare
 	if opt.AutoRun {
 		for i := range v.rows {
 			v.queue = append(v.queue, i)
@@ -149,7 +148,7 @@ func (v *suiteView) next() tea.Cmd {
 	return livecmd.Wait(s)
 }
 
-func (v *suiteView) Update(msg tea.Msg) (View, tea.Cmd) {
+func (v *suiteView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		v.w, v.h = msg.Width, msg.Height
@@ -190,7 +189,7 @@ func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "q":
 		v.Close()
-		return CloseView
+		return view.Close
 	case "up", "k":
 		v.sel = max(0, v.sel-1)
 	case "down", "j":
@@ -262,8 +261,8 @@ func (v *suiteView) export() string {
 
 // View draws the header, the table beside the board and the key help.
 func (v *suiteView) View(width, height int) string {
-	if width < MinWidth || height < MinHeight {
-		return tooSmall(width, height)
+	if width < view.MinWidth || height < view.MinHeight {
+		return view.TooSmall(width, height)
 	}
 	st := v.st
 	done, solved, pts, maxPts := 0, 0, 0, 0
@@ -278,7 +277,7 @@ func (v *suiteView) View(width, height int) string {
 		}
 	}
 	n := len(v.rows)
-	head := searchTitle(st, "Suite "+termtext.SafeLine(v.opt.Name), v.env.Runner, v.opt.Limits)
+	head := view.SearchTitle(st, "Suite "+termtext.SafeLine(v.opt.Name), v.env.Runner, v.opt.Limits)
 	barW := 24
 	fill := 0
 	if n > 0 {
@@ -288,42 +287,41 @@ func (v *suiteView) View(width, height int) string {
 	if maxPts > 0 {
 		score += fmt.Sprintf(" · points %d/%d", pts, maxPts)
 	}
-	prog := st.accent.Render(strings.Repeat("█", fill)) + st.muted.Render(strings.Repeat("░", barW-fill)) +
-		st.text.Render(fmt.Sprintf(" %d/%d  ", done, n)) + st.bold.Render(score)
+	prog := st.Accent.Render(strings.Repeat("█", fill)) + st.Muted.Render(strings.Repeat("░", barW-fill)) +
+		st.Text.Render(fmt.Sprintf(" %d/%d  ", done, n)) + st.Bold.Render(score)
 
 	// The board: 5×2 squares when there is room, else 3×1.
-	g := boardGeom{w: 3, h: 1, x0: rankLabelWidth}
+	sz := boardview.Size{W: 3, H: 1}
 	if height >= 2+8*2+1+4+2 && width >= 2+8*5+48 {
-		g.w, g.h = 5, 2
+		sz = boardview.Size{W: 5, H: 2}
 	}
 	var right []string
 	if n > 0 {
 		rec := v.opt.Records[v.sel]
 		row := v.rows[v.sel]
-		bv := v.board
+		sc := boardview.NewScene(rec.Position)
 		if bm := rec.BestMoves(); len(bm) > 0 {
-			bv.hint = bm[0]
+			sc.Hint = bm[0]
 		}
-		sc := boardScene{pos: rec.Position}
 		if row.status == suiteSolved || row.status == suiteFailed {
 			if m, err := rec.Position.ParseSAN(row.out.Move); err == nil {
-				sc.last = m
+				sc.Last = m
 			}
 		}
-		right = strings.Split(bv.render(st, g, sc), "\n")
+		right = strings.Split(st.Board.Board(sc, sz), "\n")
 		right = append(append(right, ""), v.detail(rec, row)...)
 	}
-	boardW := rankLabelWidth + 8*g.w
+	boardW := sz.Width()
 	bodyH := height - 4
 	tableW := width - boardW - 2
 	left := v.table(tableW, bodyH)
-	lines := []string{pad(head, width), pad(prog, width)}
-	lines = append(lines, besideRows(left, right, tableW, boardW, bodyH)...)
+	lines := []string{view.Pad(head, width), view.Pad(prog, width)}
+	lines = append(lines, view.BesideRows(left, right, tableW, boardW, bodyH)...)
 	// The message is one line cut to the width, whatever it says: a line
 	// break or an overlong line would push the screen out of place.
-	msg := st.muted.Render(termtext.SafeLine(v.message))
-	lines = append(lines, pad(msg, width))
-	lines = append(lines, pad(st.muted.Render("↑/↓ j/k select · enter run one · f run from here · a run all · s stop · e export · esc back"), width))
+	msg := st.Muted.Render(termtext.SafeLine(v.message))
+	lines = append(lines, view.Pad(msg, width))
+	lines = append(lines, view.Pad(st.Muted.Render("↑/↓ j/k select · enter run one · f run from here · a run all · s stop · e export · esc back"), width))
 	return strings.Join(lines, "\n")
 }
 
@@ -331,17 +329,17 @@ func (v *suiteView) View(width, height int) string {
 func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 	st := v.st
 	p := rec.Position
-	want := "bm " + strings.Join(sanList(p, rec.BestMoves()), " ")
+	want := "bm " + strings.Join(view.SANList(p, rec.BestMoves()), " ")
 	if n, ok := rec.Mate(); ok {
 		want = fmt.Sprintf("bm #%d", n)
 	} else if len(rec.BestMoves()) == 0 {
-		want = "am " + strings.Join(sanList(p, rec.AvoidMoves()), " ")
+		want = "am " + strings.Join(view.SANList(p, rec.AvoidMoves()), " ")
 	}
 	id := termtext.SafeLine(rec.ID())
 	if id == "" {
 		id = fmt.Sprintf("#%d", v.sel+1)
 	}
-	out := []string{st.bold.Render(id) + "  " + st.text.Render(want) + st.muted.Render(" · "+colorName(p.SideToMove())+" to move")}
+	out := []string{st.Bold.Render(id) + "  " + st.Text.Render(want) + st.Muted.Render(" · "+view.ColorName(p.SideToMove())+" to move")}
 	var info engine.Info
 	have := false
 	switch row.status {
@@ -349,26 +347,26 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 		info, have = row.live, row.hasLive
 	case suiteSolved, suiteFailed:
 		if row.out.Error != "" {
-			return append(out, st.err.Render("error: "+termtext.SafeLine(row.out.Error)))
+			return append(out, st.Err.Render("error: "+termtext.SafeLine(row.out.Error)))
 		}
-		out = append(out, v.verdict(row)+st.text.Render(fmt.Sprintf(" %s %s, depth %d, %s", row.out.Move, row.out.Score, row.out.Depth,
-			fmtSeconds(time.Duration(row.out.Time)))))
+		out = append(out, v.verdict(row)+st.Text.Render(fmt.Sprintf(" %s %s, depth %d, %s", row.out.Move, row.out.Score, row.out.Depth,
+			view.Seconds(time.Duration(row.out.Time)))))
 		info, have = row.live, row.hasLive
 	default:
-		return append(out, st.muted.Render("not run yet"))
+		return append(out, st.Muted.Render("not run yet"))
 	}
 	if have {
-		out = append(out, st.muted.Render(fmt.Sprintf("depth %d · %s", info.Depth, info.Score))+" "+
-			st.text.Render(pvSAN(p, info.PV, 8)))
+		out = append(out, st.Muted.Render(fmt.Sprintf("depth %d · %s", info.Depth, info.Score))+" "+
+			st.Text.Render(view.PVSAN(p, info.PV, 8)))
 	}
 	return out
 }
 
 func (v *suiteView) verdict(row suiteRow) string {
 	if row.status == suiteSolved {
-		return v.st.accent.Render("✓ solved")
+		return v.st.Accent.Render("✓ solved")
 	}
-	return v.st.err.Render("✗ failed")
+	return v.st.Err.Render("✗ failed")
 }
 
 // table is the list of positions, scrolled to keep the selection in view.
@@ -377,8 +375,8 @@ func (v *suiteView) table(w, h int) []string {
 	// Time and depth are where a solved position's answer was first found
 	// (and stayed), a failed one's search in all.
 	out := []string{
-		st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %13s", "", "", "", "", "", "first found at")),
-		st.muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth")),
+		st.Muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %13s", "", "", "", "", "", "first found at")),
+		st.Muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth")),
 	}
 	h -= 2
 	if v.sel < v.top {
@@ -390,115 +388,39 @@ func (v *suiteView) table(w, h int) []string {
 	for i := v.top; i < len(v.rows) && len(out)-2 < h; i++ {
 		rec, row := v.opt.Records[i], v.rows[i]
 		id := termtext.SafeLine(rec.ID())
-		want := strings.Join(sanList(rec.Position, rec.BestMoves()), " ")
+		want := strings.Join(view.SANList(rec.Position, rec.BestMoves()), " ")
 		if n, ok := rec.Mate(); ok {
 			want = fmt.Sprintf("#%d", n)
 		} else if want == "" {
-			want = "!" + strings.Join(sanList(rec.Position, rec.AvoidMoves()), " ")
+			want = "!" + strings.Join(view.SANList(rec.Position, rec.AvoidMoves()), " ")
 		}
 		mv, mark, tm, depth := "", "", "", ""
-		style := st.text
+		style := st.Text
 		switch row.status {
 		case suiteRunning:
-			mark, style = "…", st.accent
+			mark, style = "…", st.Accent
 			if row.hasLive {
 				mv = rec.Position.SAN(row.live.PV[0])
 				depth = fmt.Sprint(row.live.Depth)
-				tm = fmtSeconds(row.live.Time)
+				tm = view.Seconds(row.live.Time)
 			}
 		case suiteSolved:
 			mark, mv = "✓", row.out.Move
-			tm, depth = fmtSeconds(time.Duration(row.out.SolveTime)), fmt.Sprint(row.out.SolveDepth)
+			tm, depth = view.Seconds(time.Duration(row.out.SolveTime)), fmt.Sprint(row.out.SolveDepth)
 		case suiteFailed:
-			mark, mv, style = "✗", row.out.Move, st.err
-			tm, depth = fmtSeconds(time.Duration(row.out.Time)), fmt.Sprint(row.out.Depth)
+			mark, mv, style = "✗", row.out.Move, st.Err
+			tm, depth = view.Seconds(time.Duration(row.out.Time)), fmt.Sprint(row.out.Depth)
 		}
 		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %7s %5s", i+1, termtext.Cut(id, 12), termtext.Cut(want, 9), termtext.Cut(mv, 9), mark, tm, depth)
-		line = pad(line, w)
+		line = view.Pad(line, w)
 		if i == v.sel {
-			out = append(out, st.selected.Render(line))
+			out = append(out, st.Selected.Render(line))
 		} else {
 			out = append(out, style.Render(line))
 		}
 	}
 	if len(v.rows) == 0 {
-		out = append(out, st.err.Render("no positions: "+termtext.SafeLine(v.opt.Name)))
+		out = append(out, st.Err.Render("no positions: "+termtext.SafeLine(v.opt.Name)))
 	}
 	return out
-}
-
-func fmtSeconds(d time.Duration) string {
-	if d <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("%.2fs", d.Seconds())
-}
-
-func sanList(p *chess.Position, ms []chess.Move) []string {
-	out := make([]string, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, p.SAN(m))
-	}
-	return out
-}
-
-// pvSAN writes up to n moves of a line in SAN; illegal moves end it.
-func pvSAN(p *chess.Position, pv []chess.Move, n int) string {
-	q := p.Clone()
-	var u chess.Undo
-	var out []string
-	for i, m := range pv {
-		if i == n || !q.IsLegal(m) {
-			break
-		}
-		out = append(out, q.SAN(m))
-		q.MakeMove(m, &u)
-	}
-	return strings.Join(out, " ")
-}
-
-// tooSmall is the message a view shows in a terminal below 80×24.
-func tooSmall(w, h int) string {
-	return fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, w, h)
-}
-
-// ViewProgram shows one view as a whole program (`squall suite --tui`):
-// closing the view, or ctrl+c, ends the program.
-type ViewProgram struct {
-	v    View
-	w, h int
-}
-
-// NewViewProgram builds the program model for a view.
-func NewViewProgram(v View) *ViewProgram { return &ViewProgram{v: v, w: 80, h: 24} }
-
-// Init starts the view.
-func (p *ViewProgram) Init() tea.Cmd { return p.v.Init() }
-
-// Update passes messages to the view; closing it quits.
-func (p *ViewProgram) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case closeViewMsg:
-		return p, tea.Quit
-	case tea.WindowSizeMsg:
-		p.w, p.h = msg.Width, msg.Height
-	case tea.KeyMsg:
-		if msg.String() == "ctrl+c" {
-			p.Close()
-			return p, tea.Quit
-		}
-	}
-	var cmd tea.Cmd
-	p.v, cmd = p.v.Update(msg)
-	return p, cmd
-}
-
-// View draws the view.
-func (p *ViewProgram) View() string { return p.v.View(p.w, p.h) }
-
-// Close stops the view's background work (call it after the program ends).
-func (p *ViewProgram) Close() {
-	if c, ok := p.v.(interface{ Close() }); ok {
-		c.Close()
-	}
 }

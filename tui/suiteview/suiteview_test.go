@@ -1,4 +1,4 @@
-package tui
+package suiteview
 
 import (
 	"fmt"
@@ -19,7 +19,9 @@ import (
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/internal/tuitest"
 	"github.com/squall-chess/squall/tui/livecmd"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // testSuite has three positions for the fake engine, whose move is always
@@ -34,7 +36,10 @@ func testSuite(t *testing.T) []*epd.Record {
 	}
 	var recs []*epd.Record
 	for i, fen := range fens {
-		p := mustFEN(t, fen+" 0 1")
+		p, err := chess.ParseFEN(fen + " 0 1")
+		if err != nil {
+			t.Fatal(err)
+		}
 		var ml chess.MoveList
 		p.GenerateLegal(&ml)
 		want := ml.Moves[0]
@@ -50,9 +55,9 @@ func testSuite(t *testing.T) []*epd.Record {
 	return recs
 }
 
-func testEnv(eng engine.Analyzer) Env {
+func testEnv(eng engine.Analyzer) view.Env {
 	th, _ := themes.ByName(themes.Default)
-	env := Env{Renderer: testRenderer(termenv.TrueColor), Theme: th}
+	env := view.Env{Renderer: tuitest.Renderer(termenv.TrueColor), Theme: th}
 	if eng != nil {
 		env.Runner = live.New(eng)
 	}
@@ -64,7 +69,7 @@ func testEnv(eng engine.Analyzer) Env {
 func TestSuiteViewRunning(t *testing.T) {
 	f := &enginetest.Engine{Tick: time.Hour} // never finishes by itself
 	recs := testSuite(t)
-	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true,
+	v := New(testEnv(f), Options{Name: "test", Records: recs, Limits: engine.Limits{MoveTime: time.Second}, AutoRun: true,
 		Finished: func(o epd.Outcome) { t.Errorf("a stopped search reported position %d finished", o.Index) }}).(*suiteView)
 	defer v.Close()
 	v.Init()
@@ -77,7 +82,7 @@ func TestSuiteViewRunning(t *testing.T) {
 	p.GenerateLegal(&ml)
 	v.Update(livecmd.Msg{Batch: live.Batch{Gen: v.run.s.Gen, Infos: []engine.Info{enginetest.Line(p, ml.Moves[0], 9, 0)}}})
 	out := v.View(100, 30)
-	golden(t, "suite-running", out)
+	tuitest.Golden(t, goldenDir, "suite-running", out)
 	plain := ansi.Strip(out)
 	for _, want := range []string{"Suite test", "0/3", "solved 0/0", "…", "depth 9 · +0.90", "T.1", "movetime 1s"} {
 		if !strings.Contains(plain, want) {
@@ -85,7 +90,7 @@ func TestSuiteViewRunning(t *testing.T) {
 		}
 	}
 	// Stopping puts the position back to pending.
-	v.Update(press("s"))
+	v.Update(tuitest.Press("s"))
 	waitSuiteDone(t, v)
 	if v.rows[0].status != suitePending || v.run != nil {
 		t.Errorf("after s: status %v, run %v", v.rows[0].status, v.run)
@@ -110,18 +115,18 @@ func TestTeatestSuiteFinished(t *testing.T) {
 	// screen, and a temporary directory's name varies in length.
 	t.Chdir(t.TempDir())
 	out := "res.json"
-	p := NewViewProgram(NewSuiteView(testEnv(f), SuiteOptions{Name: "test", Records: recs, Limits: engine.Limits{Depth: 4}, AutoRun: true, Out: out}))
+	p := view.NewProgram(New(testEnv(f), Options{Name: "test", Records: recs, Limits: engine.Limits{Depth: 4}, AutoRun: true, Out: out}))
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(100, 30))
-	waitScreen(t, tm, regexp.MustCompile(`3/3 +solved 2/3`))
-	tm.Send(press("down"))
-	tm.Send(press("j"))
-	tm.Send(press("e"))
-	waitScreen(t, tm, regexp.MustCompile(`3 results written`))
+	tuitest.WaitScreen(t, tm, regexp.MustCompile(`3/3 +solved 2/3`))
+	tm.Send(tuitest.Press("down"))
+	tm.Send(tuitest.Press("j"))
+	tm.Send(tuitest.Press("e"))
+	tuitest.WaitScreen(t, tm, regexp.MustCompile(`3 results written`))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*ViewProgram)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*view.Program)
 	fm.Close()
 	v := fm.View()
-	golden(t, "suite-finished-failed", v)
+	tuitest.Golden(t, goldenDir, "suite-finished-failed", v)
 	plain := ansi.Strip(v)
 	for _, want := range []string{"✗ failed", "✓", "T.3", "solved 2/3"} {
 		if !strings.Contains(plain, want) {
@@ -132,26 +137,26 @@ func TestTeatestSuiteFinished(t *testing.T) {
 	if err != nil || res.Solved != 2 || res.Total != 3 || res.Outcomes[2].Solved {
 		t.Errorf("exported results %+v, %v", res, err)
 	}
-	waitGoroutines(t)
+	tuitest.WaitGoroutines(t, "squall-chess/squall/tui/suiteview")
 }
 
 // TestSuiteViewKeys: run one, run from here, closing stops the search.
 func TestSuiteViewKeys(t *testing.T) {
 	f := &enginetest.Engine{MaxDepth: 2}
 	var finished []int
-	v := NewSuiteView(testEnv(f), SuiteOptions{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2},
+	v := New(testEnv(f), Options{Name: "k", Records: testSuite(t), Limits: engine.Limits{Depth: 2},
 		Finished: func(o epd.Outcome) { finished = append(finished, o.Index) }}).(*suiteView)
 	v.Init()
 	if v.run != nil {
 		t.Fatal("a search started without AutoRun")
 	}
-	v.Update(press("down"))
-	v.Update(press("enter"))
+	v.Update(tuitest.Press("down"))
+	v.Update(tuitest.Press("enter"))
 	waitSuiteDone(t, v)
 	if v.rows[1].status != suiteSolved || v.rows[0].status != suitePending || v.rows[2].status != suitePending {
 		t.Fatalf("run one: %v %v %v", v.rows[0].status, v.rows[1].status, v.rows[2].status)
 	}
-	v.Update(press("f"))
+	v.Update(tuitest.Press("f"))
 	waitSuiteDone(t, v)
 	if v.rows[2].status != suiteFailed || v.rows[0].status != suitePending {
 		t.Fatalf("run from here: %v %v", v.rows[0].status, v.rows[2].status)
@@ -160,9 +165,9 @@ func TestSuiteViewKeys(t *testing.T) {
 		t.Errorf("Finished called for positions %v, want [1 1 2]", finished)
 	}
 	slow := &enginetest.Engine{Tick: time.Hour}
-	v = NewSuiteView(testEnv(slow), SuiteOptions{Name: "k", Records: testSuite(t), AutoRun: true}).(*suiteView)
+	v = New(testEnv(slow), Options{Name: "k", Records: testSuite(t), AutoRun: true}).(*suiteView)
 	v.Init()
-	if _, cmd := v.Update(press("esc")); cmd == nil || cmd() != CloseView() {
+	if _, cmd := v.Update(tuitest.Press("esc")); cmd == nil || cmd() != view.Close() {
 		t.Fatal("esc did not close the view")
 	}
 	if slow.Active() != 0 {
@@ -174,11 +179,11 @@ func TestSuiteViewKeys(t *testing.T) {
 // breaks and tabs (an export error quoting a path, say), takes exactly its
 // one line, cut to the width: every other line is as without a message.
 func TestSuiteViewLongMessage(t *testing.T) {
-	v := NewSuiteView(testEnv(nil), SuiteOptions{Name: "test", Records: testSuite(t), Limits: engine.Limits{Depth: 2}}).(*suiteView)
+	v := New(testEnv(nil), Options{Name: "test", Records: testSuite(t), Limits: engine.Limits{Depth: 2}}).(*suiteView)
 	calm := strings.Split(v.View(100, 30), "\n")
 	v.message = "export: open /home/user/some/very/long/directory/name/that/goes/on/and/on/results.json:\n\tpermission denied\r\nand more"
 	out := v.View(100, 30)
-	golden(t, "suite-long-message", out)
+	tuitest.Golden(t, goldenDir, "suite-long-message", out)
 	lines := strings.Split(out, "\n")
 	if len(lines) != 30 {
 		t.Fatalf("%d lines, want 30", len(lines))
@@ -195,3 +200,6 @@ func TestSuiteViewLongMessage(t *testing.T) {
 		t.Errorf("message line %q", msg)
 	}
 }
+
+// goldenDir is taken at start: a test may change its working directory.
+var goldenDir = tuitest.GoldenDir()

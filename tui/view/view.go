@@ -1,0 +1,102 @@
+// Package view is the seam between the board and the full-screen views it
+// opens over itself (the suite runner, game review): the View interface,
+// what a view gets from the board (Env), how a view opens and closes, and
+// the small kit of styles and layout helpers the board and the views draw
+// with alike. A view lives in its own package and imports this one; the
+// board imports the views it offers.
+package view
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/themes"
+)
+
+// View is a full-screen view the board can open over itself. While a view
+// is open it receives every message (keys, window sizes, its own commands'
+// results) and the board's own search is stopped, so the view may use
+// Env.Runner freely. A view returns to the board by returning Close as a
+// command.
+type View interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (View, tea.Cmd)
+	// View draws the whole screen.
+	View(width, height int) string
+}
+
+// Env is what a view gets from the board.
+type Env struct {
+	Renderer *lipgloss.Renderer
+	Theme    themes.Theme
+	// Runner runs the view's searches (nil without an engine). It is the
+	// board's: a view's search starts only once the board's has returned.
+	Runner *live.Runner
+	// Game is the line up to the shown position (a copy).
+	Game engine.Game
+	// PGN is the game on the board as it would be saved: tags, result,
+	// start position and moves (nil when there is no board). It shares the
+	// board's tree: a view reads it and never changes it.
+	PGN *pgn.Game
+}
+
+// Entry makes a view available on the board: the key that opens it and
+// the help text shown for that key.
+type Entry struct {
+	Key  string
+	Help string
+	New  func(Env) View
+}
+
+// OpenMsg opens a view (a view may also open another one this way).
+type OpenMsg struct{ View View }
+
+// CloseMsg closes the top view.
+type CloseMsg struct{}
+
+// Close is the command a view returns to go back.
+func Close() tea.Msg { return CloseMsg{} }
+
+// Program shows one view as a whole program (`squall suite --tui`):
+// closing the view, or ctrl+c, ends the program.
+type Program struct {
+	v    View
+	w, h int
+}
+
+// NewProgram builds the program model for a view.
+func NewProgram(v View) *Program { return &Program{v: v, w: 80, h: 24} }
+
+// Init starts the view.
+func (p *Program) Init() tea.Cmd { return p.v.Init() }
+
+// Update passes messages to the view; closing it quits.
+func (p *Program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case CloseMsg:
+		return p, tea.Quit
+	case tea.WindowSizeMsg:
+		p.w, p.h = msg.Width, msg.Height
+	case tea.KeyMsg:
+		if msg.String() == "ctrl+c" {
+			p.Close()
+			return p, tea.Quit
+		}
+	}
+	var cmd tea.Cmd
+	p.v, cmd = p.v.Update(msg)
+	return p, cmd
+}
+
+// View draws the view.
+func (p *Program) View() string { return p.v.View(p.w, p.h) }
+
+// Close stops the view's background work (call it after the program ends).
+func (p *Program) Close() {
+	if c, ok := p.v.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
