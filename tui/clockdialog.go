@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -20,7 +21,7 @@ type clockDialog struct {
 func newClockDialog(m *Model) *clockDialog {
 	d := &clockDialog{}
 	for i, tc := range timeControls {
-		if tc.base == m.clock.base && tc.inc == m.clock.inc {
+		if tc.base == m.clock.Base() && tc.inc == m.clock.Increment() {
 			d.sel = i
 		}
 	}
@@ -67,11 +68,11 @@ func (m *Model) setClock(name string) tea.Cmd {
 			continue
 		}
 		now := m.opt.Now()
-		m.clock = newClocks(tc.base, tc.inc)
+		m.clock = clock.New(tc.base, tc.inc)
 		if tc.base > 0 {
-			m.tree.SetTag("TimeControl", m.clock.pgnTag())
-			m.clock.resume(m.pos.SideToMove(), m.cur.Ply(), now)
-			m.setMessage("clock " + m.clock.control() + " for both sides from now")
+			m.tree.SetTag("TimeControl", m.clock.PGNTag())
+			m.clock.Resume(m.pos.SideToMove(), m.cur.Ply(), now)
+			m.setMessage("clock " + m.clock.Control() + " for both sides from now")
 		} else {
 			m.tree.DeleteTag("TimeControl")
 			m.setMessage("no clock for the rest of the game")

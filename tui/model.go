@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
@@ -179,7 +180,7 @@ type Model struct {
 	board    boardView
 	panel    analysisPanel
 	moves    moveList
-	clock    clocks
+	clock    clock.Clock
 	input    textinput.Model
 	focus    focus
 	dialog   dialog
@@ -329,7 +330,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 	m.mode, m.human, m.level = mode, human, level
 	m.over, m.banner, m.result = false, "", "*"
 	m.bookPlay.newGame()
-	m.clock = newClocks(base, inc)
+	m.clock = clock.New(base, inc)
 	m.tagGame()
 	m.search.newGame = true
 	m.hintWanted = false
@@ -337,7 +338,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 	m.setCur(m.tree.Root)
 	if mode != Analysis {
 		m.autosavePrefix = readAutosavePrefix(m.opt.Autosave)
-		m.clock.resume(m.pos.SideToMove(), 0, m.opt.Now())
+		m.clock.Resume(m.pos.SideToMove(), 0, m.opt.Now())
 	}
 	m.focus = focusInput
 	m.input.Focus()
@@ -349,7 +350,7 @@ func (m *Model) loadGame(t *Tree) {
 	m.mode, m.over, m.banner = Analysis, false, ""
 	m.bookPlay.newGame()
 	m.result = t.Result
-	m.clock = newClocks(0, 0)
+	m.clock = clock.New(0, 0)
 	m.search.newGame = true
 	m.setCur(t.Root)
 }
@@ -379,8 +380,8 @@ func (m *Model) tagGame() {
 	}
 	t.SetTag("White", white)
 	t.SetTag("Black", black)
-	if m.clock.enabled {
-		t.SetTag("TimeControl", m.clock.pgnTag())
+	if m.clock.Enabled() {
+		t.SetTag("TimeControl", m.clock.PGNTag())
 	}
 }
 

@@ -104,12 +104,12 @@ func TestClockFlagFall(t *testing.T) {
 	m = playAll(t, m, "e4")
 	now = now.Add(time.Minute)
 	m = playAll(t, m, "e5")
-	if w, b := m.clock.remaining(chess.White, now), m.clock.remaining(chess.Black, now); w != time.Minute || b != time.Minute {
+	if w, b := m.clock.Remaining(chess.White, now), m.clock.Remaining(chess.Black, now); w != time.Minute || b != time.Minute {
 		t.Fatalf("after the free first moves: white %v, black %v, want 1m0s each", w, b)
 	}
 	now = now.Add(10 * time.Second)
 	m = playAll(t, m, "Nf3")
-	if got := m.clock.remaining(chess.White, now); got != 52*time.Second {
+	if got := m.clock.Remaining(chess.White, now); got != 52*time.Second {
 		t.Fatalf("white has %v after 10 s +2 s, want 52s", got)
 	}
 	if !strings.Contains(ansi.Strip(m.View()), "0:52") {
@@ -289,8 +289,8 @@ func TestHelpOverlayAndNewGameDialog(t *testing.T) {
 	}
 	// Mode: analysis (three steps right from human vs human is vs engine…).
 	m = send(m, press("right"), press("down"), press("down"), press("down"), press("right"), press("enter"))
-	if m.mode != Analysis || !m.clock.enabled == false && m.clock.left[0] != time.Minute {
-		t.Fatalf("new game mode %v clock %v", m.mode, m.clock.left)
+	if m.mode != Analysis || !m.clock.Enabled() == false && m.clock.Remaining(chess.White, time.Time{}) != time.Minute {
+		t.Fatalf("new game mode %v clock %v", m.mode, m.clock.Remaining(chess.White, time.Time{}))
 	}
 }
 
@@ -417,7 +417,7 @@ func TestStatusShowsTimeControl(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "3+2") || strings.Contains(v, "180+2") {
 		t.Fatalf("status line at the start:\n%s", v)
 	}
-	m.clock.left[chess.White] = 17 * time.Second
+	m.clock.SetRemaining(chess.White, 17*time.Second, fixedNow)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "3+2") || strings.Contains(v, "17+2") {
 		t.Fatalf("status line after White used time:\n%s", v)
 	}
@@ -584,15 +584,15 @@ func TestClockMidGame(t *testing.T) {
 		m = send(m, press("down"))
 	}
 	m = send(m, press("enter"))
-	if w, b := m.clock.remaining(chess.White, now), m.clock.remaining(chess.Black, now); w != 3*time.Minute || b != 3*time.Minute {
+	if w, b := m.clock.Remaining(chess.White, now), m.clock.Remaining(chess.Black, now); w != 3*time.Minute || b != 3*time.Minute {
 		t.Fatalf("after 3+2: white %v, black %v", w, b)
 	}
-	if !m.clock.running || m.clock.side != chess.White || m.tree.Tag("TimeControl") != "180+2" {
-		t.Fatalf("clock running %v for %v, tag %q", m.clock.running, m.clock.side, m.tree.Tag("TimeControl"))
+	if side, run := m.clock.Running(); !run || side != chess.White || m.tree.Tag("TimeControl") != "180+2" {
+		t.Fatalf("clock running %v for %v, tag %q", run, side, m.tree.Tag("TimeControl"))
 	}
 	now = now.Add(10 * time.Second)
 	m = playAll(t, send(m, press("tab")), "Nf3")
-	if got := m.clock.remaining(chess.White, now); got != 3*time.Minute-8*time.Second {
+	if got := m.clock.Remaining(chess.White, now); got != 3*time.Minute-8*time.Second {
 		t.Errorf("white after 10 s with +2: %v", got)
 	}
 	m = send(m, press("esc"), press("C"))
@@ -600,7 +600,7 @@ func TestClockMidGame(t *testing.T) {
 		m = send(m, press("down"))
 	}
 	m = send(m, press("enter"))
-	if m.clock.enabled || m.tree.Tag("TimeControl") != "" {
-		t.Errorf("none: clock enabled %v, tag %q", m.clock.enabled, m.tree.Tag("TimeControl"))
+	if m.clock.Enabled() || m.tree.Tag("TimeControl") != "" {
+		t.Errorf("none: clock enabled %v, tag %q", m.clock.Enabled(), m.tree.Tag("TimeControl"))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
@@ -19,7 +20,7 @@ import (
 type tickMsg time.Time
 
 func (m Model) tickCmd() tea.Cmd {
-	if !m.clock.running || m.over {
+	if _, run := m.clock.Running(); !run || m.over {
 		return nil
 	}
 	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
@@ -95,7 +96,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	var cmds []tea.Cmd
 	if inGame {
 		now := m.opt.Now()
-		m.clock.moved(mover, m.cur.Ply(), now)
+		m.clock.Moved(mover, m.cur.Ply(), now)
 		if o := m.pos.Outcome(); o != chess.Ongoing {
 			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), "normal", outcomeText(o, m.pos.SideToMove())))
 		} else {
@@ -146,7 +147,7 @@ func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 	m.over, m.result, m.banner = true, result, banner
 	m.tree.SetTag("Result", result)
 	m.tree.SetTag("Termination", termination)
-	m.clock.stop(m.opt.Now())
+	m.clock.Stop(m.opt.Now())
 	m.ticking = false
 	m.learnBook(result)
 	cmds := []tea.Cmd{m.autosave()}
@@ -246,11 +247,11 @@ func (m *Model) sync() tea.Cmd {
 // moveLimits are the limits of the engine's move: the clock if the game has
 // one, else the level.
 func (m *Model) moveLimits() engine.Limits {
-	if m.clock.enabled {
+	if m.clock.Enabled() {
 		now := m.opt.Now()
 		return engine.Limits{
-			WTime: m.clock.remaining(chess.White, now), BTime: m.clock.remaining(chess.Black, now),
-			WInc: m.clock.inc, BInc: m.clock.inc,
+			WTime: m.clock.Remaining(chess.White, now), BTime: m.clock.Remaining(chess.Black, now),
+			WInc: m.clock.Increment(), BInc: m.clock.Increment(),
 		}
 	}
 	if !m.opt.MoveLimits.IsZero() {
@@ -330,12 +331,12 @@ func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
 
 // handleTick checks the flag.
 func (m *Model) handleTick() tea.Cmd {
-	if m.over || !m.clock.running {
+	if _, run := m.clock.Running(); m.over || !run {
 		m.ticking = false
 		return nil
 	}
 	now := m.opt.Now()
-	if side, ok := m.clock.flagged(now); ok {
+	if side, ok := m.clock.Flagged(now); ok {
 		m.search.run.stop()
 		m.search.running = false
 		result := "0-1"
@@ -377,7 +378,7 @@ func (m *Model) resign() tea.Cmd {
 		m.setError(fmt.Errorf("no game to resign"))
 		return nil
 	}
-	if m.cur.Ply() < firstTimedPly {
+	if m.cur.Ply() < clock.FirstTimedPly {
 		m.search.run.stop()
 		m.search.running = false
 		return m.endGame("*", "abandoned", "Game aborted")
@@ -457,6 +458,6 @@ func (m *Model) takeback() tea.Cmd {
 		m.tree.DeleteTag("Termination")
 	}
 	m.setCur(n)
-	m.clock.resume(m.pos.SideToMove(), n.Ply(), m.opt.Now())
+	m.clock.Resume(m.pos.SideToMove(), n.Ply(), m.opt.Now())
 	return tea.Batch(m.sync(), m.startTicking(), m.autosave())
 }

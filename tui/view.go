@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -162,10 +163,10 @@ func (m *Model) sidePanel(w, h int) []string {
 		if name != view.ColorName(c) {
 			line += m.st.Muted.Render(" · " + view.ColorName(c))
 		}
-		if m.clock.enabled {
-			t := clockText(m.clock.remaining(c, now))
+		if m.clock.Enabled() {
+			t := clock.Text(m.clock.Remaining(c, now))
 			st := m.st.Text
-			if m.clock.running && m.clock.side == c {
+			if side, run := m.clock.Running(); run && side == c {
 				st = m.st.Accent
 			}
 			line = view.Pad(line, w-9) + st.Render(fmt.Sprintf("%9s", t))
@@ -249,16 +250,16 @@ func (m *Model) statusLine() string {
 			s += m.st.Err.Render(" · check")
 		}
 	}
-	if m.clock.enabled {
+	if m.clock.Enabled() {
 		now := m.opt.Now()
 		s += m.st.Text.Render(fmt.Sprintf("  ·  White %s  Black %s",
-			clockText(m.clock.remaining(chess.White, now)), clockText(m.clock.remaining(chess.Black, now))))
+			clock.Text(m.clock.Remaining(chess.White, now)), clock.Text(m.clock.Remaining(chess.Black, now))))
 	}
 	info := m.mode.String()
 	if m.mode == VsEngine || m.mode == Watch {
 		info += " · level " + Levels[m.level].Name
-		if m.clock.enabled {
-			info = m.mode.String() + " · " + m.clock.control()
+		if m.clock.Enabled() {
+			info = m.mode.String() + " · " + m.clock.Control()
 		}
 	}
 	if !onMainLine(m.cur) {

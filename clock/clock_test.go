@@ -1,0 +1,70 @@
+package clock
+
+import (
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// TestGame plays a 1+2 game's clocks: the first move of each side is free,
+// then each move costs its time and earns the increment, and a side whose
+// time runs out has flagged.
+func TestGame(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	c := New(time.Minute, 2*time.Second)
+	c.Moved(chess.White, 1, at(30)) // 1. e4 after 30 s: free
+	c.Moved(chess.Black, 2, at(50)) // 1... e5 after 20 s: free; White's clock starts
+	if side, run := c.Running(); !run || side != chess.White {
+		t.Fatalf("after both first moves: running %v for %v", run, side)
+	}
+	if w, b := c.Remaining(chess.White, at(50)), c.Remaining(chess.Black, at(50)); w != time.Minute || b != time.Minute {
+		t.Fatalf("first moves charged: %v %v", w, b)
+	}
+	c.Moved(chess.White, 3, at(60)) // 10 s, +2
+	if w := c.Remaining(chess.White, at(60)); w != 52*time.Second {
+		t.Errorf("White after a 10 s move: %v, want 52s", w)
+	}
+	if b := c.Remaining(chess.Black, at(65)); b != 55*time.Second {
+		t.Errorf("Black 5 s into its move: %v, want 55s", b)
+	}
+	c.MovedLag(chess.Black, 4, at(70), 300*time.Millisecond) // 10 s with 0.3 s forgiven
+	if b := c.Remaining(chess.Black, at(70)); b != 52*time.Second+300*time.Millisecond {
+		t.Errorf("Black after a lagged 10 s move: %v, want 52.3s", b)
+	}
+	if _, flagged := c.Flagged(at(121)); flagged {
+		t.Error("flagged with a second left")
+	}
+	if side, flagged := c.Flagged(at(122.5)); !flagged || side != chess.White {
+		t.Errorf("White's 52 s are gone at 122.5: flagged %v %v", flagged, side)
+	}
+	c.SetRemaining(chess.White, 5*time.Second, at(200)) // a stored game restored
+	if w := c.Remaining(chess.White, at(201)); w != 4*time.Second {
+		t.Errorf("restored clock: %v, want 4s", w)
+	}
+	c.Resume(chess.White, 1, at(202)) // taken back to move one: clocks stop
+	if _, run := c.Running(); run {
+		t.Error("clock runs before move two")
+	}
+	if c.PGNTag() != "60+2" || c.Control() != "1+2" {
+		t.Errorf("tags %q %q", c.PGNTag(), c.Control())
+	}
+	var none Clock
+	none.Moved(chess.White, 5, at(1))
+	if _, run := none.Running(); run || none.Enabled() {
+		t.Error("a game without clocks has a running clock")
+	}
+}
+
+func TestText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		9*time.Second + 450*time.Millisecond: "0:09.4",
+		75 * time.Second:                     "1:15",
+		3*time.Hour + 5*time.Second:          "3:00:05",
+	} {
+		if got := Text(d); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}
