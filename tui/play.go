@@ -13,7 +13,6 @@ import (
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
-	"github.com/squall-chess/squall/tui/view"
 )
 
 // tickMsg advances the clocks.
@@ -130,7 +129,7 @@ func outcomeResult(o chess.Outcome, stm chess.Color) string {
 
 func outcomeText(o chess.Outcome, stm chess.Color) string {
 	if o == chess.Checkmate {
-		return fmt.Sprintf("Checkmate · %s wins", view.ColorName(stm.Other()))
+		return fmt.Sprintf("Checkmate · %s wins", stm.Other().Name())
 	}
 	return map[chess.Outcome]string{
 		chess.Stalemate:           "Stalemate · draw",
@@ -347,7 +346,7 @@ func (m *Model) handleTick() tea.Cmd {
 		if !canMate(m.pos, side.Other()) {
 			result = "1/2-1/2"
 		}
-		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", view.ColorName(side), resultWords(result)))
+		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", side.Name(), resultWords(result)))
 	}
 	return m.tickCmd()
 }
@@ -393,7 +392,7 @@ func (m *Model) resign() tea.Cmd {
 	}
 	m.search.run.stop()
 	m.search.running = false
-	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", view.ColorName(loser), resultWords(result)))
+	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", loser.Name(), resultWords(result)))
 }
 
 // offerDraw: the engine accepts when its last evaluation says it is

@@ -155,13 +155,13 @@ func (m *Model) sidePanel(w, h int) []string {
 		if m.pos.SideToMove() == c && !m.over {
 			marker = m.st.Accent.Render("▶ ")
 		}
-		name := termtext.SafeLine(m.tree.Tag(view.ColorName(c)))
+		name := termtext.SafeLine(m.tree.Tag(c.Name()))
 		if name == "" || name == "?" {
-			name = view.ColorName(c)
+			name = c.Name()
 		}
 		line := marker + m.st.Bold.Render(termtext.Cut(name, 20))
-		if name != view.ColorName(c) {
-			line += m.st.Muted.Render(" · " + view.ColorName(c))
+		if name != c.Name() {
+			line += m.st.Muted.Render(" · " + c.Name())
 		}
 		if m.clock.Enabled() {
 			t := clock.Text(m.clock.Remaining(c, now))
@@ -245,7 +245,7 @@ func (m *Model) statusLine() string {
 			s = m.st.Err.Render(outcomeText(o, m.pos.SideToMove()))
 			break
 		}
-		s = m.st.Bold.Render(view.ColorName(m.pos.SideToMove()) + " to move")
+		s = m.st.Bold.Render(m.pos.SideToMove().Name() + " to move")
 		if m.pos.InCheck() {
 			s += m.st.Err.Render(" · check")
 		}

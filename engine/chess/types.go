@@ -24,6 +24,14 @@ func (c Color) String() string {
 	return "black"
 }
 
+// Name is the side's name as players write it: "White" or "Black".
+func (c Color) Name() string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
 // PieceType is a kind of piece regardless of colour.
 type PieceType uint8
 

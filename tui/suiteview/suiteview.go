@@ -339,7 +339,7 @@ func (v *suiteView) detail(rec *epd.Record, row suiteRow) []string {
 	if id == "" {
 		id = fmt.Sprintf("#%d", v.sel+1)
 	}
-	out := []string{st.Bold.Render(id) + "  " + st.Text.Render(want) + st.Muted.Render(" · "+view.ColorName(p.SideToMove())+" to move")}
+	out := []string{st.Bold.Render(id) + "  " + st.Text.Render(want) + st.Muted.Render(" · "+p.SideToMove().Name()+" to move")}
 	var info engine.Info
 	have := false
 	switch row.status {

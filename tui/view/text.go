@@ -113,11 +113,3 @@ func WrapWords(s string, w int) []string {
 	}
 	return out
 }
-
-// ColorName is a side's name as players write it: "White" or "Black".
-func ColorName(c chess.Color) string {
-	if c == chess.White {
-		return "White"
-	}
-	return "Black"
-}

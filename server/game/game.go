@@ -1,0 +1,282 @@
+// Package game referees one game between two players on the server: whose
+// turn it is, the moves, the clocks, draw offers and takebacks, and how the
+// game ends. It holds no timer and no lock: its owner passes the time of
+// each event and makes the calls one at a time, so a whole game, clocks and
+// all, plays in a unit test.
+//
+// The rules follow lichess where a server must choose: no clock runs before
+// both sides have moved, and a side that does not make its first move in
+// time (FirstMoveDeadline) aborts the game; a game of fewer than two plies
+// may be aborted by either player; a flag against a side that cannot mate
+// is a draw; threefold repetition, the fifty-move rule and dead positions
+// end the game at once, as on lichess.
+package game
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine/chess"
+)
+
+// LagAllowance is how much of each move's time is taken as the network's,
+// not the player's: a move's clock is charged its time less up to this
+// much. The server cannot tell a slow link from a slow player over SSH,
+// so every move gets the same allowance; lichess estimates each player's
+// lag instead, and grants up to about a second.
+const LagAllowance = 100 * time.Millisecond
+
+// Errors of a refused action; the game is unchanged by it.
+var (
+	ErrOver        = errors.New("the game is over")
+	ErrNotYourTurn = errors.New("it is not your turn")
+	ErrIllegal     = errors.New("illegal move")
+	ErrTooLate     = errors.New("too late: the game has begun")
+	ErrNothing     = errors.New("nothing to do")
+)
+
+// Game is one game in progress or over. Make it with New.
+type Game struct {
+	tc      TimeControl
+	start   *chess.Position
+	pos     *chess.Position
+	moves   []chess.Move
+	sans    []string
+	left    []time.Duration // the mover's clock after each move, for [%clk]
+	clock   clock.Clock
+	turn    time.Time // when the side to move got the turn
+	offer   offers
+	result  Result
+	over    bool
+	started time.Time
+}
+
+// offers are the standing draw offers and takeback requests, by side.
+type offers struct {
+	draw, takeback [2]bool
+}
+
+// New starts a game of time control tc from the initial position at now.
+func New(tc TimeControl, now time.Time) *Game {
+	return &Game{tc: tc, start: chess.NewPosition(), pos: chess.NewPosition(),
+		clock: clock.New(tc.Base, tc.Increment), turn: now, started: now}
+}
+
+// TimeControl is the game's.
+func (g *Game) TimeControl() TimeControl { return g.tc }
+
+// Position is the position now (a copy).
+func (g *Game) Position() *chess.Position { return g.pos.Clone() }
+
+// Moves are the moves played (a copy).
+func (g *Game) Moves() []chess.Move { return append([]chess.Move(nil), g.moves...) }
+
+// SANs are the moves played in SAN (a copy).
+func (g *Game) SANs() []string { return append([]string(nil), g.sans...) }
+
+// Turn is the side to move.
+func (g *Game) Turn() chess.Color { return g.pos.SideToMove() }
+
+// Remaining is side's clock at now.
+func (g *Game) Remaining(side chess.Color, now time.Time) time.Duration {
+	return g.clock.Remaining(side, now)
+}
+
+// ClockRunning reports whose clock runs, if one does.
+func (g *Game) ClockRunning() (chess.Color, bool) { return g.clock.Running() }
+
+// Result is how the game ended; ok is false while it goes on.
+func (g *Game) Result() (r Result, ok bool) { return g.result, g.over }
+
+// DrawOffered reports whether side's draw offer stands.
+func (g *Game) DrawOffered(side chess.Color) bool { return g.offer.draw[side] }
+
+// TakebackRequested reports whether side's takeback request stands.
+func (g *Game) TakebackRequested(side chess.Color) bool { return g.offer.takeback[side] }
+
+// Play makes side's move m (UCI, or SAN) at now. A side whose time ran out
+// before it loses on time instead (the error says so).
+func (g *Game) Play(side chess.Color, m string, now time.Time) error {
+	if g.Tick(now) {
+		return ErrOver
+	}
+	if side != g.Turn() {
+		return ErrNotYourTurn
+	}
+	mv, err := g.pos.ParseMove(m)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrIllegal, err)
+	}
+	g.sans = append(g.sans, g.pos.SAN(mv))
+	var u chess.Undo
+	g.pos.MakeMove(mv, &u)
+	g.moves = append(g.moves, mv)
+	g.clock.MovedLag(side, len(g.moves), now, LagAllowance)
+	g.left = append(g.left, g.clock.Remaining(side, now))
+	g.turn = now
+	// Moving declines the opponent's offers; the mover's own stand.
+	g.offer.draw[side.Other()], g.offer.takeback[side.Other()] = false, false
+	switch g.pos.Outcome() {
+	case chess.Checkmate:
+		g.end(Result{Winner: side, Termination: Checkmate}, now)
+	case chess.Stalemate:
+		g.end(Result{Draw: true, Termination: Stalemate}, now)
+	case chess.DeadPosition:
+		g.end(Result{Draw: true, Termination: InsufficientMaterial}, now)
+	case chess.FiftyMoves:
+		g.end(Result{Draw: true, Termination: FiftyMoves}, now)
+	case chess.ThreefoldRepetition:
+		g.end(Result{Draw: true, Termination: Repetition}, now)
+	}
+	return nil
+}
+
+// Tick ends the game if time decided it by now: a flag, or a first move
+// not made in time. It reports whether the game is over.
+func (g *Game) Tick(now time.Time) bool {
+	if g.over {
+		return true
+	}
+	if side, flagged := g.clock.Flagged(now); flagged {
+		// A side that cannot mate by any series of moves does not win
+		// on time (FIDE 6.9).
+		if g.pos.CanMate(side.Other()) {
+			g.end(Result{Winner: side.Other(), Termination: TimeForfeit}, now)
+		} else {
+			g.end(Result{Draw: true, Termination: TimeForfeit}, now)
+		}
+		return true
+	}
+	if len(g.moves) < clock.FirstTimedPly && now.Sub(g.turn) > FirstMoveDeadline(g.tc) {
+		g.end(Result{Termination: Aborted}, now)
+		return true
+	}
+	return false
+}
+
+// Resign ends the game, side losing.
+func (g *Game) Resign(side chess.Color, now time.Time) error {
+	if g.Tick(now) {
+		return ErrOver
+	}
+	g.end(Result{Winner: side.Other(), Termination: Resignation}, now)
+	return nil
+}
+
+// Abort ends a game of fewer than two plies without a result.
+func (g *Game) Abort(now time.Time) error {
+	if g.Tick(now) {
+		return ErrOver
+	}
+	if len(g.moves) >= clock.FirstTimedPly {
+		return ErrTooLate
+	}
+	g.end(Result{Termination: Aborted}, now)
+	return nil
+}
+
+// OfferDraw offers a draw from side, or accepts the opponent's standing
+// offer, which ends the game drawn. It reports whether it did.
+func (g *Game) OfferDraw(side chess.Color, now time.Time) (drawn bool, err error) {
+	if g.Tick(now) {
+		return false, ErrOver
+	}
+	if g.offer.draw[side.Other()] {
+		g.end(Result{Draw: true, Termination: Agreement}, now)
+		return true, nil
+	}
+	g.offer.draw[side] = true
+	return false, nil
+}
+
+// DeclineDraw turns down the opponent's draw offer.
+func (g *Game) DeclineDraw(side chess.Color) error {
+	if !g.offer.draw[side.Other()] {
+		return ErrNothing
+	}
+	g.offer.draw[side.Other()] = false
+	return nil
+}
+
+// RequestTakeback asks the opponent to take back side's last move (and
+// the opponent's reply, if it came), or, when the opponent asked first,
+// grants their request: the moves are taken back and the side to move's
+// clock runs from now (time spent stays spent). It reports whether moves
+// were taken back.
+func (g *Game) RequestTakeback(side chess.Color, now time.Time) (done bool, err error) {
+	if g.Tick(now) {
+		return false, ErrOver
+	}
+	if g.offer.takeback[side.Other()] {
+		g.takeBack(side.Other(), now)
+		return true, nil
+	}
+	if g.plies(side) == 0 {
+		return false, ErrNothing
+	}
+	g.offer.takeback[side] = true
+	return false, nil
+}
+
+// DeclineTakeback turns down the opponent's takeback request.
+func (g *Game) DeclineTakeback(side chess.Color) error {
+	if !g.offer.takeback[side.Other()] {
+		return ErrNothing
+	}
+	g.offer.takeback[side.Other()] = false
+	return nil
+}
+
+// plies is how many moves side has played.
+func (g *Game) plies(side chess.Color) int {
+	n := len(g.moves)
+	if g.start.SideToMove() != side {
+		n--
+	}
+	return max(0, (n+1)/2)
+}
+
+// takeBack undoes side's last move, and the reply after it.
+func (g *Game) takeBack(side chess.Color, now time.Time) {
+	n := 1
+	if g.Turn() == side {
+		n = 2 // the opponent has replied
+	}
+	n = min(n, len(g.moves))
+	g.moves, g.sans, g.left = g.moves[:len(g.moves)-n], g.sans[:len(g.sans)-n], g.left[:len(g.left)-n]
+	g.pos = g.start.Clone()
+	var u chess.Undo
+	for _, m := range g.moves {
+		g.pos.MakeMove(m, &u)
+	}
+	g.clock.Stop(now)
+	g.clock.Resume(g.Turn(), len(g.moves), now)
+	g.turn = now
+	g.offer = offers{}
+}
+
+// ClaimVictory ends the game won by side when the opponent has been gone
+// (disconnected) since gone, longer than the grace period; draw claims a
+// draw instead.
+func (g *Game) ClaimVictory(side chess.Color, gone, now time.Time, draw bool) error {
+	if g.Tick(now) {
+		return ErrOver
+	}
+	if now.Sub(gone) < Grace(g.tc) {
+		return fmt.Errorf("the opponent may come back for %v more", (Grace(g.tc) - now.Sub(gone)).Round(time.Second))
+	}
+	if draw {
+		g.end(Result{Draw: true, Termination: Abandoned}, now)
+	} else {
+		g.end(Result{Winner: side, Termination: Abandoned}, now)
+	}
+	return nil
+}
+
+func (g *Game) end(r Result, now time.Time) {
+	g.clock.Stop(now)
+	g.result, g.over = r, true
+	g.offer = offers{}
+}

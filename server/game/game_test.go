@@ -1,0 +1,235 @@
+package game
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
+)
+
+var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+// at is t0 plus s seconds.
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+func mustPlay(t *testing.T, g *Game, side chess.Color, m string, now time.Time) {
+	t.Helper()
+	if err := g.Play(side, m, now); err != nil {
+		t.Fatalf("%s %s: %v", side.Name(), m, err)
+	}
+}
+
+// TestFoolsMate plays a whole 1+0 game to mate: first moves free, then
+// each move charged (less the lag allowance), and the result.
+func TestFoolsMate(t *testing.T) {
+	g := New(TimeControl{Base: time.Minute}, t0)
+	mustPlay(t, g, chess.White, "f3", at(5))
+	mustPlay(t, g, chess.Black, "e5", at(10))
+	mustPlay(t, g, chess.White, "g2g4", at(13)) // 3 s
+	if w := g.Remaining(chess.White, at(13)); w != time.Minute-3*time.Second+LagAllowance {
+		t.Errorf("White's clock after a 3 s move: %v", w)
+	}
+	mustPlay(t, g, chess.Black, "Qh4#", at(20))
+	r, over := g.Result()
+	if !over || r.Winner != chess.Black || r.Termination != Checkmate || r.PGN() != "0-1" || r.String() != "Black wins by checkmate" {
+		t.Fatalf("result %+v (over %v), %q", r, over, r.String())
+	}
+	if _, run := g.ClockRunning(); run {
+		t.Error("a clock runs after the game")
+	}
+	if err := g.Play(chess.White, "e4", at(21)); !errors.Is(err, ErrOver) {
+		t.Errorf("a move after mate: %v", err)
+	}
+	if got := strings.Join(g.SANs(), " "); got != "f3 e5 g4 Qh4#" {
+		t.Errorf("moves %q", got)
+	}
+	// The archive's PGN: the mover's clock after each move, read back.
+	text := g.PGN("Rated bullet game", "squall", "ann", "bob").String()
+	for _, want := range []string{`[White "ann"]`, `[TimeControl "60+0"]`, `[Termination "checkmate"]`, "[%clk 0:01:00]", "[%clk 0:00:57.1]", "0-1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, text)
+		}
+	}
+	for back, err := range pgn.Games(strings.NewReader(text)) {
+		if err != nil || len(back.Mainline()) != 4 || back.Mainline()[2].Commands == nil || back.Mainline()[2].Commands.Clock != 57100*time.Millisecond {
+			t.Errorf("re-read: %v", err)
+		}
+	}
+}
+
+// TestRefusals: out of turn, illegal and unparsable moves change nothing.
+func TestRefusals(t *testing.T) {
+	g := New(TimeControl{Base: time.Minute}, t0)
+	if err := g.Play(chess.Black, "e5", at(1)); !errors.Is(err, ErrNotYourTurn) {
+		t.Errorf("Black first: %v", err)
+	}
+	for _, m := range []string{"e5", "Ke2", "z9", "", "e2e5\x1b[2J"} {
+		if err := g.Play(chess.White, m, at(1)); !errors.Is(err, ErrIllegal) {
+			t.Errorf("%q: %v", m, err)
+		}
+	}
+	if len(g.Moves()) != 0 || g.Turn() != chess.White {
+		t.Error("a refused move changed the game")
+	}
+}
+
+// TestFlag: a side out of time loses, unless the opponent cannot mate.
+func TestFlag(t *testing.T) {
+	g := New(TimeControl{Base: time.Minute, Increment: time.Second}, t0)
+	mustPlay(t, g, chess.White, "e4", at(1))
+	mustPlay(t, g, chess.Black, "e5", at(2))
+	if g.Tick(at(61.9)) {
+		t.Fatal("flagged before the minute ran out")
+	}
+	if err := g.Play(chess.White, "Nf3", at(62.2)); !errors.Is(err, ErrOver) {
+		t.Fatalf("a move after the flag: %v", err)
+	}
+	if r, _ := g.Result(); r.Winner != chess.Black || r.Termination != TimeForfeit {
+		t.Errorf("result %+v", r)
+	}
+
+	// Black has a bare king: White's flag is a draw.
+	g = New(TimeControl{Base: time.Minute}, t0)
+	g.pos, _ = chess.ParseFEN("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+	g.start = g.pos.Clone()
+	mustPlay(t, g, chess.White, "Kd1", at(1))
+	mustPlay(t, g, chess.Black, "Kd7", at(2))
+	if !g.Tick(at(100)) {
+		t.Fatal("no flag")
+	}
+	if r, _ := g.Result(); !r.Draw || r.Termination != TimeForfeit || r.PGN() != "1/2-1/2" {
+		t.Errorf("flag against a bare king: %+v", r)
+	}
+}
+
+// TestAbort: before two plies either side may abort, and a first move not
+// made in time aborts the game; after, aborting is refused.
+func TestAbort(t *testing.T) {
+	g := New(TimeControl{Base: 3 * time.Minute}, t0) // blitz: 20 s for a first move
+	if g.Tick(at(19)) {
+		t.Fatal("aborted within the deadline")
+	}
+	mustPlay(t, g, chess.White, "d4", at(19))
+	if !g.Tick(at(40)) {
+		t.Fatal("Black's first move 21 s late, not aborted")
+	}
+	if r, _ := g.Result(); r.Termination != Aborted || r.Decided() || r.PGN() != "*" {
+		t.Errorf("result %+v", r)
+	}
+	g = New(TimeControl{Base: 3 * time.Minute}, t0)
+	mustPlay(t, g, chess.White, "d4", at(1))
+	if err := g.Abort(at(2)); err != nil {
+		t.Errorf("abort after one ply: %v", err)
+	}
+	g = New(TimeControl{Base: 3 * time.Minute}, t0)
+	mustPlay(t, g, chess.White, "d4", at(1))
+	mustPlay(t, g, chess.Black, "d5", at(2))
+	if err := g.Abort(at(3)); !errors.Is(err, ErrTooLate) {
+		t.Errorf("abort after two plies: %v", err)
+	}
+}
+
+// TestDrawOffers: an offer stands until the opponent moves or declines;
+// offering back accepts it.
+func TestDrawOffers(t *testing.T) {
+	g := New(TimeControl{Base: 5 * time.Minute}, t0)
+	mustPlay(t, g, chess.White, "e4", at(1))
+	if drawn, err := g.OfferDraw(chess.White, at(2)); drawn || err != nil || !g.DrawOffered(chess.White) {
+		t.Fatalf("offer: %v %v", drawn, err)
+	}
+	mustPlay(t, g, chess.Black, "e5", at(3)) // declines by moving
+	if g.DrawOffered(chess.White) {
+		t.Error("the offer stands after Black moved")
+	}
+	g.OfferDraw(chess.White, at(4))
+	if err := g.DeclineDraw(chess.Black); err != nil || g.DrawOffered(chess.White) {
+		t.Errorf("decline: %v", err)
+	}
+	g.OfferDraw(chess.White, at(5))
+	if drawn, err := g.OfferDraw(chess.Black, at(6)); !drawn || err != nil {
+		t.Fatalf("accept: %v %v", drawn, err)
+	}
+	if r, _ := g.Result(); !r.Draw || r.Termination != Agreement {
+		t.Errorf("result %+v", r)
+	}
+	if err := g.Resign(chess.White, at(7)); !errors.Is(err, ErrOver) {
+		t.Errorf("resign after the draw: %v", err)
+	}
+}
+
+// TestTakeback: granted, it takes back the requester's last move and the
+// reply after it; the clocks keep the time spent.
+func TestTakeback(t *testing.T) {
+	g := New(TimeControl{Base: 5 * time.Minute}, t0)
+	mustPlay(t, g, chess.White, "e4", at(1))
+	mustPlay(t, g, chess.Black, "e5", at(2))
+	mustPlay(t, g, chess.White, "Qh5", at(12))
+	mustPlay(t, g, chess.Black, "Nc6", at(14))
+	if done, err := g.RequestTakeback(chess.White, at(15)); done || err != nil {
+		t.Fatalf("request: %v %v", done, err)
+	}
+	if done, err := g.RequestTakeback(chess.Black, at(16)); !done || err != nil {
+		t.Fatalf("grant: %v %v", done, err)
+	}
+	if got := strings.Join(g.SANs(), " "); got != "e4 e5" || g.Turn() != chess.White {
+		t.Errorf("after the takeback: %q, %s to move", got, g.Turn().Name())
+	}
+	if side, run := g.ClockRunning(); !run || side != chess.White {
+		t.Error("White's clock does not run after the takeback")
+	}
+	if w := g.Remaining(chess.White, at(16)); w >= 5*time.Minute-9*time.Second {
+		t.Errorf("White got back the time of the move taken back: %v", w)
+	}
+	if _, err := New(TimeControl{Base: time.Minute}, t0).RequestTakeback(chess.White, at(1)); !errors.Is(err, ErrNothing) {
+		t.Errorf("takeback with no move: %v", err)
+	}
+}
+
+// TestClaimVictory: the opponent gone for the grace period, the game may
+// be claimed; before, the claim is refused with the time left.
+func TestClaimVictory(t *testing.T) {
+	g := New(TimeControl{Base: 5 * time.Minute}, t0) // blitz: 40 s of grace
+	mustPlay(t, g, chess.White, "e4", at(1))
+	mustPlay(t, g, chess.Black, "e5", at(2))
+	gone := at(3)
+	if err := g.ClaimVictory(chess.White, gone, at(30), false); err == nil || !strings.Contains(err.Error(), "13s") {
+		t.Errorf("claim after 27 s: %v", err)
+	}
+	if err := g.ClaimVictory(chess.White, gone, at(44), false); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := g.Result(); r.Winner != chess.White || r.Termination != Abandoned {
+		t.Errorf("result %+v", r)
+	}
+}
+
+// TestRepetition: the third time a position stands, the game is drawn.
+func TestRepetition(t *testing.T) {
+	g := New(TimeControl{Base: 5 * time.Minute}, t0)
+	for i, m := range strings.Fields("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8") {
+		if _, over := g.Result(); over {
+			t.Fatalf("over before move %d", i+1)
+		}
+		mustPlay(t, g, g.Turn(), m, at(float64(i+1)))
+	}
+	if r, over := g.Result(); !over || !r.Draw || r.Termination != Repetition {
+		t.Errorf("result %+v (over %v)", r, over)
+	}
+}
+
+func TestTimeControl(t *testing.T) {
+	for s, want := range map[string]Speed{"1+0": Bullet, "2+1": Bullet, "3+0": Blitz, "3+2": Blitz, "10+0": Rapid, "15+10": Rapid, "30+0": Classical, "0.5+0": Bullet} {
+		tc, err := ParseTimeControl(s)
+		if err != nil || tc.Speed() != want || tc.String() != s {
+			t.Errorf("%s: %v %v %q, want %v", s, tc, err, tc.String(), want)
+		}
+	}
+	for _, bad := range []string{"", "3", "3+", "+2", "-1+0", "0+0", "999+0", "3+2+1", "a+b"} {
+		if _, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
