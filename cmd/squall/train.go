@@ -37,6 +37,7 @@ func trainCommand() *cobra.Command {
 	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
 	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
 	ckPath := fs.String("checkpoint", "", "trainer state saved after each epoch, and resumed from if it exists")
+	initPath := fs.String("init", "", "start from this network's weights (an earlier round's) instead of random ones; a checkpoint that exists wins")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if *data == "" || *out == "" {
@@ -57,7 +58,20 @@ func trainCommand() *cobra.Command {
 		}
 
 		opt := train.Options{Lambda: *lambda, LR: *lr, BatchSize: *batch, Threads: *threads, Seed: *seed}
-		t := train.New(train.NewModel(nnue.Hidden, *seed), opt)
+		model := train.NewModel(nnue.Hidden, *seed)
+		if *initPath != "" {
+			data, err := os.ReadFile(*initPath)
+			if err != nil {
+				return err
+			}
+			net, err := nnue.Parse(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", *initPath, err)
+			}
+			model = train.FromNet(net)
+			fmt.Fprintf(stdout, "starting from the weights of %s\n", *initPath)
+		}
+		t := train.New(model, opt)
 		if *ckPath != "" {
 			if f, err := os.Open(*ckPath); err == nil {
 				t, err = train.Load(f)

@@ -45,4 +45,14 @@ func TestTrainFromDatagen(t *testing.T) {
 	if !strings.Contains(stdout.String(), "after 2 epochs") || strings.Contains(stdout.String(), "epoch 2: training") || !strings.Contains(stdout.String(), "epoch 3: training") {
 		t.Errorf("resumed run said:\n%s", stdout.String())
 	}
+	// The next round starts from this network: trained for no epoch,
+	// it writes the same network back.
+	stdout.Reset()
+	again := filepath.Join(dir, "m.sqnn")
+	if err := execute("train", []string{"--data", data, "--out", again, "--epochs", "0", "--init", net}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if b2, err := os.ReadFile(again); err != nil || !bytes.Equal(b, b2) || !strings.Contains(stdout.String(), "starting from the weights of "+net) {
+		t.Errorf("--init, no epochs: a different network (%v); it said:\n%s", err, stdout.String())
+	}
 }

@@ -62,6 +62,26 @@ func NewModel(h int, seed uint64) *Model {
 	return m
 }
 
+// FromNet is the float model of a quantised network: training can go on
+// from a network kept where its trainer's state was not (each session's
+// data is gone with its machine; the network is in the repository). The
+// quantisation's rounding stays in the weights, which training smooths out.
+func FromNet(n *nnue.Net) *Model {
+	m := newShape(nnue.Hidden)
+	for f := range nnue.Inputs {
+		for i := range m.H {
+			m.W[f*m.H+i] = float64(n.FeatureWeights[f][i]) / nnue.QA
+		}
+	}
+	for i := range m.H {
+		m.B[i] = float64(n.FeatureBias[i]) / nnue.QA
+		m.O[i] = float64(n.OutputWeights[0][i]) / nnue.QB
+		m.O[m.H+i] = float64(n.OutputWeights[1][i]) / nnue.QB
+	}
+	*m.OB() = float64(n.OutputBias) / (nnue.QA * nnue.QB)
+	return m
+}
+
 // features lists r's active inputs for each perspective.
 func features(r *Position, fs *[2][32]int) int {
 	n := 0

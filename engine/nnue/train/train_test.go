@@ -276,3 +276,19 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 20; c9 "1-0";
 		t.Errorf("bad FEN: %v", err)
 	}
 }
+
+// TestFromNet: the float model of a network quantises back to the same
+// network, so training can go on from a network without losing it.
+func TestFromNet(t *testing.T) {
+	net, err := NewModel(nnue.Hidden, 9).Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := FromNet(net).Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *back != *net {
+		t.Error("FromNet then Quantise changed the network")
+	}
+}
