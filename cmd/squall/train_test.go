@@ -47,6 +47,9 @@ func TestTrainFromDatagen(t *testing.T) {
 	}
 	// The next round starts from this network: trained for no epoch,
 	// it writes the same network back.
+	if b, err = os.ReadFile(net); err != nil { // the resumed run's
+		t.Fatal(err)
+	}
 	stdout.Reset()
 	again := filepath.Join(dir, "m.sqnn")
 	if err := execute("train", []string{"--data", data, "--out", again, "--epochs", "0", "--init", net}, &stdout, &stderr); err != nil {
