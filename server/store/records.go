@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/squall-chess/squall/server/account"
+	"github.com/squall-chess/squall/server/rating"
+)
+
+// ErrHandleTaken is returned for a handle another player holds (or one
+// that reads like it: account.Key).
+var ErrHandleTaken = errors.New("that handle is taken")
+
+// Account is a player: the SSH key they connect with and the handle they
+// chose at their first connection.
+type Account struct {
+	Fingerprint string    `json:"fingerprint"`
+	Handle      string    `json:"handle"`
+	Created     time.Time `json:"created"`
+}
+
+// Account is the account of an SSH key fingerprint; found is false for a
+// key not seen before.
+func (s *Store) Account(ctx context.Context, fingerprint string) (a Account, found bool, err error) {
+	found, err = getJSON(ctx, s.accounts, "key."+key(fingerprint), &a)
+	return a, found, err
+}
+
+// CreateAccount gives the key fingerprint the handle, which must be valid
+// and free. The handle is claimed first, atomically (a bucket Create), so
+// two players asking for it at once cannot both get it.
+func (s *Store) CreateAccount(ctx context.Context, fingerprint, handle string, now time.Time) (Account, error) {
+	if err := account.ValidHandle(handle); err != nil {
+		return Account{}, err
+	}
+	if _, found, err := s.Account(ctx, fingerprint); err != nil || found {
+		if err == nil {
+			err = errors.New("this key has an account already")
+		}
+		return Account{}, err
+	}
+	claim := "handle." + key(account.Key(handle))
+	if _, err := s.accounts.Create(ctx, claim, []byte(fingerprint)); err != nil {
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			return Account{}, ErrHandleTaken
+		}
+		return Account{}, err
+	}
+	a := Account{Fingerprint: fingerprint, Handle: handle, Created: now.UTC()}
+	if err := putJSON(ctx, s.accounts, "key."+key(fingerprint), a); err != nil {
+		return Account{}, err
+	}
+	return a, nil
+}
+
+// Rating is a handle's rating at a speed (a new player's if none).
+func (s *Store) Rating(ctx context.Context, handle, speed string) (rating.Rating, error) {
+	r := rating.New()
+	_, err := getJSON(ctx, s.ratings, ratingKey(handle, speed), &r)
+	return r, err
+}
+
+// PutRating stores a handle's rating at a speed.
+func (s *Store) PutRating(ctx context.Context, handle, speed string, r rating.Rating) error {
+	return putJSON(ctx, s.ratings, ratingKey(handle, speed), r)
+}
+
+func ratingKey(handle, speed string) string { return key(account.Key(handle)) + "." + key(speed) }
+
+// GameState is a game in progress as stored after each of its events:
+// enough to rebuild it after a crash.
+type GameState struct {
+	ID          string   `json:"id"`
+	White       string   `json:"white"`
+	Black       string   `json:"black"`
+	TimeControl string   `json:"tc"`
+	Rated       bool     `json:"rated"`
+	Moves       []string `json:"moves"` // UCI
+	// Clocks are each side's time left (milliseconds) at Updated, the
+	// running side's included.
+	Clocks  [2]int64  `json:"clocks_ms"`
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+}
+
+// SaveGame stores a game's state; it returns once JetStream has it.
+func (s *Store) SaveGame(ctx context.Context, g GameState) error {
+	return putJSON(ctx, s.games, "game."+key(g.ID), g)
+}
+
+// Games are the games in progress, as last stored.
+func (s *Store) Games(ctx context.Context) ([]GameState, error) {
+	keys, err := s.games.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []GameState
+	for k := range keys.Keys() {
+		var g GameState
+		if found, err := getJSON(ctx, s.games, k, &g); err != nil {
+			return nil, err
+		} else if found {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// FinishGame archives a finished game's PGN, then forgets its live state:
+// in that order, so that a crash between the two keeps the game (a
+// restart finds it both live and archived, and archives nothing twice:
+// the archive message carries the game id, which JetStream deduplicates
+// for a day).
+func (s *Store) FinishGame(ctx context.Context, id, pgn string) error {
+	if _, err := s.js.Publish(ctx, archiveSubject+"."+key(id), []byte(pgn), jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("archive %s: %w", id, err)
+	}
+	if err := s.games.Delete(ctx, "game."+key(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+// Package store keeps what the server must not lose — accounts, ratings,
+// the state of every game in progress and the archive of finished games —
+// in NATS JetStream, each write acknowledged only once JetStream has it on
+// disk. By default the NATS server is embedded in the process (an
+// in-process connection, no port opened, its files under the server's data
+// directory), so nothing needs installing; Options.URL uses an existing
+// NATS deployment instead.
+//
+// The buckets: accounts (SSH key → account, and each handle's claim),
+// ratings (handle and speed → Glicko-2 rating), games (game id → live
+// state); the stream archive holds finished games as PGN, in the order they
+// ended.
+package store
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options configure the store.
+type Options struct {
+	// Dir is the embedded server's directory (its JetStream files are in
+	// Dir/jetstream). Required unless URL is set.
+	Dir string
+	// URL is an existing NATS server to use instead of the embedded one.
+	URL string
+	// MaxMemory and MaxStore bound the embedded JetStream's memory and
+	// disk (0: 64 MB and 1 GB): the defaults would claim a share of the
+	// whole machine.
+	MaxMemory, MaxStore int64
+}
+
+// Store is an open store. Its methods are safe for concurrent use.
+type Store struct {
+	ns       *server.Server // the embedded server; nil with Options.URL
+	nc       *nats.Conn
+	js       jetstream.JetStream
+	accounts jetstream.KeyValue
+	ratings  jetstream.KeyValue
+	games    jetstream.KeyValue
+	archive  jetstream.Stream
+}
+
+// Bucket and stream names, and the archive's subjects.
+const (
+	accountsBucket = "squall_accounts"
+	ratingsBucket  = "squall_ratings"
+	gamesBucket    = "squall_games"
+	archiveStream  = "SQUALL_ARCHIVE"
+	archiveSubject = "squall.archive"
+)
+
+// Open starts (or connects to) NATS and makes the buckets and the stream
+// if they do not exist.
+func Open(ctx context.Context, opt Options) (*Store, error) {
+	s := &Store{}
+	var err error
+	if opt.URL != "" {
+		s.nc, err = nats.Connect(opt.URL, nats.Name("squall serve"))
+		if err != nil {
+			return nil, fmt.Errorf("nats %s: %w", opt.URL, err)
+		}
+	} else {
+		if opt.Dir == "" {
+			return nil, errors.New("store: no directory for the embedded NATS server")
+		}
+		if s.ns, err = startEmbedded(opt); err != nil {
+			return nil, err
+		}
+		if s.nc, err = nats.Connect("", nats.InProcessServer(s.ns)); err != nil {
+			s.ns.Shutdown()
+			return nil, fmt.Errorf("embedded nats: %w", err)
+		}
+	}
+	if err := s.setUp(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// startEmbedded runs the embedded server, with the limits the defaults
+// lack: its own store directory (the default is a shared temp directory),
+// bounded JetStream memory and disk, no signal handlers (the server's
+// owner handles signals), no listening port, and every write synced to
+// disk before it is acknowledged.
+func startEmbedded(opt Options) (*server.Server, error) {
+	mem, disk := opt.MaxMemory, opt.MaxStore
+	if mem == 0 {
+		mem = 64 << 20
+	}
+	if disk == 0 {
+		disk = 1 << 30
+	}
+	ns, err := server.NewServer(&server.Options{
+		ServerName:         "squall",
+		JetStream:          true,
+		StoreDir:           filepath.Join(opt.Dir, "jetstream"),
+		JetStreamMaxMemory: mem,
+		JetStreamMaxStore:  disk,
+		SyncAlways:         true,
+		DontListen:         true,
+		NoSigs:             true,
+		NoLog:              true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded nats: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, errors.New("embedded nats: not ready after 10 s")
+	}
+	return ns, nil
+}
+
+func (s *Store) setUp(ctx context.Context) error {
+	var err error
+	if s.js, err = jetstream.New(s.nc); err != nil {
+		return fmt.Errorf("jetstream: %w", err)
+	}
+	kv := func(name, what string) (jetstream.KeyValue, error) {
+		b, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what, Storage: jetstream.FileStorage, History: 1})
+		if err != nil {
+			return nil, fmt.Errorf("bucket %s: %w", name, err)
+		}
+		return b, nil
+	}
+	if s.accounts, err = kv(accountsBucket, "Squall accounts: SSH key to handle, and handle claims"); err != nil {
+		return err
+	}
+	if s.ratings, err = kv(ratingsBucket, "Squall Glicko-2 ratings by handle and speed"); err != nil {
+		return err
+	}
+	if s.games, err = kv(gamesBucket, "Squall games in progress"); err != nil {
+		return err
+	}
+	s.archive, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: archiveStream, Description: "Squall's finished games, PGN", Subjects: []string{archiveSubject + ".>"},
+		Storage: jetstream.FileStorage, MaxMsgSize: 1 << 20,
+		// A game archived again after a crash (see FinishGame) is
+		// recognised by its id for this long.
+		Duplicates: 24 * time.Hour,
+	})
+	if err != nil {
+		return fmt.Errorf("stream %s: %w", archiveStream, err)
+	}
+	return nil
+}
+
+// Close closes the connection and stops the embedded server, waiting for
+// it to end.
+func (s *Store) Close() error {
+	if s.nc != nil {
+		s.nc.Close()
+	}
+	if s.ns != nil {
+		s.ns.Shutdown()
+		s.ns.WaitForShutdown()
+	}
+	return nil
+}
+
+// key makes any string a valid bucket key (NATS keys allow few
+// characters; SSH fingerprints and handles hold others).
+func key(s string) string { return hex.EncodeToString([]byte(s)) }
+
+// getJSON reads a bucket's value into v; found is false for a missing key.
+func getJSON(ctx context.Context, b jetstream.KeyValue, k string, v any) (found bool, err error) {
+	e, err := b.Get(ctx, k)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, json.Unmarshal(e.Value(), v)
+}
+
+func putJSON(ctx context.Context, b jetstream.KeyValue, k string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = b.Put(ctx, k, data)
+	return err
+}
+
+// ExportPGN writes every archived game, in the order they ended, to w.
+func (s *Store) ExportPGN(ctx context.Context, w io.Writer) (int, error) {
+	info, err := s.archive.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for seq := info.State.FirstSeq; seq <= info.State.LastSeq && info.State.Msgs > 0; seq++ {
+		m, err := s.archive.GetMsg(ctx, seq)
+		if errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if _, err := w.Write(m.Data); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/rating"
+)
+
+var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+func open(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestStoreKeepsEverything: accounts (with handle claims), ratings, live
+// games and the archive survive closing the store and opening it again on
+// the same directory, as after a restart.
+func TestStoreKeepsEverything(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	before := runtime.NumGoroutine()
+	s := open(t, dir)
+	a, err := s.CreateAccount(ctx, "SHA256:abc+/=", "Magnus", t0)
+	if err != nil || a.Handle != "Magnus" {
+		t.Fatalf("create: %+v %v", a, err)
+	}
+	if _, err := s.CreateAccount(ctx, "SHA256:other", "magnu5", t0); !errors.Is(err, ErrHandleTaken) {
+		t.Errorf("a look-alike handle: %v", err)
+	}
+	if _, err := s.CreateAccount(ctx, "SHA256:abc+/=", "Another", t0); err == nil {
+		t.Error("a second account for one key")
+	}
+	if _, err := s.CreateAccount(ctx, "SHA256:third", "bad handle\x1b", t0); err == nil {
+		t.Error("an invalid handle accepted")
+	}
+	r := rating.Rating{Rating: 1612.5, RD: 80, Volatility: 0.059}
+	if err := s.PutRating(ctx, "Magnus", "blitz", r); err != nil {
+		t.Fatal(err)
+	}
+	g := GameState{ID: "g1", White: "Magnus", Black: "ann", TimeControl: "3+2", Rated: true, Moves: []string{"e2e4", "e7e5"},
+		Clocks: [2]int64{178000, 180000}, Started: t0, Updated: t0.Add(5 * time.Second)}
+	if err := s.SaveGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishGame(ctx, "g0", "[Event \"one\"]\n\n1. e4 *\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s = open(t, dir)
+	defer s.Close()
+	if a, found, err := s.Account(ctx, "SHA256:abc+/="); err != nil || !found || a.Handle != "Magnus" || !a.Created.Equal(t0) {
+		t.Errorf("account after reopening: %+v %v %v", a, found, err)
+	}
+	if got, err := s.Rating(ctx, "MAGNUS", "blitz"); err != nil || got != r {
+		t.Errorf("rating after reopening: %+v %v", got, err)
+	}
+	if got, err := s.Rating(ctx, "ann", "blitz"); err != nil || got != rating.New() {
+		t.Errorf("a new player's rating: %+v %v", got, err)
+	}
+	games, err := s.Games(ctx)
+	if err != nil || len(games) != 1 || games[0].ID != "g1" || strings.Join(games[0].Moves, " ") != "e2e4 e7e5" || games[0].Clocks[0] != 178000 {
+		t.Errorf("live games after reopening: %+v %v", games, err)
+	}
+	// Finishing archives the game and forgets it; finishing it again (a
+	// crash between the two steps) archives nothing twice.
+	for range 2 {
+		if err := s.FinishGame(ctx, "g1", "[Event \"two\"]\n\n1. e4 e5 *\n\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if games, _ := s.Games(ctx); len(games) != 0 {
+		t.Errorf("finished game still live: %+v", games)
+	}
+	var b strings.Builder
+	n, err := s.ExportPGN(ctx, &b)
+	if err != nil || n != 2 || strings.Index(b.String(), "one") > strings.Index(b.String(), "two") {
+		t.Errorf("export: %d games, %v:\n%s", n, err, b.String())
+	}
+	s.Close()
+	// The embedded server's goroutines end with it.
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
+		}
+	}
+}
+
+func TestOpenNeedsADirectory(t *testing.T) {
+	if _, err := Open(context.Background(), Options{}); err == nil {
+		t.Error("opened without a directory")
+	}
+}
