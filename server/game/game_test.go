@@ -233,3 +233,45 @@ func TestTimeControl(t *testing.T) {
 		}
 	}
 }
+
+// TestResume: a game stored mid-play and resumed after the server was down
+// has its moves, its [%clk]s and its clocks as stored; the downtime is
+// charged to nobody, and the side to move's clock runs again from then.
+func TestResume(t *testing.T) {
+	g := New(TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, t0)
+	for i, m := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5"} {
+		mustPlay(t, g, g.Turn(), m, at(float64(5*(i+1))))
+	}
+	st := g.State(at(31)) // Black has thought 6 s
+	back, err := Resume(st, at(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(back.SANs(), " "); got != "e4 e5 Nf3 Nc6 Bb5" || back.Turn() != chess.Black {
+		t.Fatalf("resumed %q, %s to move", got, back.Turn().Name())
+	}
+	for _, side := range []chess.Color{chess.White, chess.Black} {
+		if back.Remaining(side, at(500)) != g.Remaining(side, at(31)) {
+			t.Errorf("%s: %v resumed, %v stored", side.Name(), back.Remaining(side, at(500)), g.Remaining(side, at(31)))
+		}
+	}
+	if side, run := back.ClockRunning(); !run || side != chess.Black || back.Remaining(chess.Black, at(510)) != g.Remaining(chess.Black, at(41)) {
+		t.Error("Black's clock does not run on from the resumption")
+	}
+	if a, b := g.PGN("e", "s", "w", "b").String(), back.PGN("e", "s", "w", "b").String(); a != b {
+		t.Errorf("PGN differs after resuming:\n%s\n%s", a, b)
+	}
+	if _, err := Resume(State{TimeControl: g.TimeControl(), Moves: []string{"e2e5"}, Started: t0}, at(1)); err == nil {
+		t.Error("a stored illegal move resumed")
+	}
+	// A game over by its moves comes back over.
+	mate := New(TimeControl{Base: time.Minute}, t0)
+	for i, m := range []string{"f3", "e5", "g4", "Qh4#"} {
+		mustPlay(t, mate, mate.Turn(), m, at(float64(i+1)))
+	}
+	if back, err := Resume(mate.State(at(5)), at(9)); err != nil {
+		t.Fatal(err)
+	} else if r, over := back.Result(); !over || r.Termination != Checkmate {
+		t.Errorf("resumed mate: %+v %v", r, over)
+	}
+}

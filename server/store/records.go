@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/squall-chess/squall/server/account"
+	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 )
 
@@ -73,19 +74,13 @@ func (s *Store) PutRating(ctx context.Context, handle, speed string, r rating.Ra
 func ratingKey(handle, speed string) string { return key(account.Key(handle)) + "." + key(speed) }
 
 // GameState is a game in progress as stored after each of its events:
-// enough to rebuild it after a crash.
+// enough to rebuild it after a crash (game.Resume).
 type GameState struct {
-	ID          string   `json:"id"`
-	White       string   `json:"white"`
-	Black       string   `json:"black"`
-	TimeControl string   `json:"tc"`
-	Rated       bool     `json:"rated"`
-	Moves       []string `json:"moves"` // UCI
-	// Clocks are each side's time left (milliseconds) at Updated, the
-	// running side's included.
-	Clocks  [2]int64  `json:"clocks_ms"`
-	Started time.Time `json:"started"`
-	Updated time.Time `json:"updated"`
+	ID    string     `json:"id"`
+	White string     `json:"white"`
+	Black string     `json:"black"`
+	Rated bool       `json:"rated"`
+	Game  game.State `json:"game"`
 }
 
 // SaveGame stores a game's state; it returns once JetStream has it.

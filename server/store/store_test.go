@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 )
 
@@ -47,8 +48,10 @@ func TestStoreKeepsEverything(t *testing.T) {
 	if err := s.PutRating(ctx, "Magnus", "blitz", r); err != nil {
 		t.Fatal(err)
 	}
-	g := GameState{ID: "g1", White: "Magnus", Black: "ann", TimeControl: "3+2", Rated: true, Moves: []string{"e2e4", "e7e5"},
-		Clocks: [2]int64{178000, 180000}, Started: t0, Updated: t0.Add(5 * time.Second)}
+	g := GameState{ID: "g1", White: "Magnus", Black: "ann", Rated: true, Game: game.State{
+		TimeControl: game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Moves: []string{"e2e4", "e7e5"},
+		MoveClocks: []time.Duration{3 * time.Minute, 3 * time.Minute}, Left: [2]time.Duration{178 * time.Second, 3 * time.Minute},
+		Started: t0, Saved: t0.Add(5 * time.Second)}}
 	if err := s.SaveGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +72,8 @@ func TestStoreKeepsEverything(t *testing.T) {
 		t.Errorf("a new player's rating: %+v %v", got, err)
 	}
 	games, err := s.Games(ctx)
-	if err != nil || len(games) != 1 || games[0].ID != "g1" || strings.Join(games[0].Moves, " ") != "e2e4 e7e5" || games[0].Clocks[0] != 178000 {
+	if err != nil || len(games) != 1 || games[0].ID != "g1" || strings.Join(games[0].Game.Moves, " ") != "e2e4 e7e5" ||
+		games[0].Game.Left[0] != 178*time.Second || !games[0].Game.Saved.Equal(t0.Add(5*time.Second)) {
 		t.Errorf("live games after reopening: %+v %v", games, err)
 	}
 	// Finishing archives the game and forgets it; finishing it again (a
