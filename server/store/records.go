@@ -115,6 +115,12 @@ func (s *Store) FinishGame(ctx context.Context, id, pgn string) error {
 	if _, err := s.js.Publish(ctx, archiveSubject+"."+key(id), []byte(pgn), jetstream.WithMsgID(id)); err != nil {
 		return fmt.Errorf("archive %s: %w", id, err)
 	}
+	return s.DropGame(ctx, id)
+}
+
+// DropGame forgets a game in progress without archiving it (an aborted
+// game).
+func (s *Store) DropGame(ctx context.Context, id string) error {
 	if err := s.games.Delete(ctx, "game."+key(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return err
 	}

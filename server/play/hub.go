@@ -1,0 +1,315 @@
+// Package play runs the server's games between people: a Hub owns every
+// game in progress, takes the players' actions, keeps each game in the
+// store before it answers, ticks the clocks, and at a game's end archives
+// it and rates both players. It is the server's play without SSH: the
+// lobby and the screens call it, and its tests play whole games.
+package play
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/rating"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// Errors of refused actions.
+var (
+	ErrNoGame    = errors.New("no such game")
+	ErrNotPlayer = errors.New("you are not playing this game")
+)
+
+// Hub owns the games in progress. Its methods are safe for concurrent use.
+type Hub struct {
+	st  *store.Store
+	now func() time.Time
+	// Site names the server in the archive's PGN.
+	site string
+
+	mu     sync.Mutex
+	tables map[string]*table
+	seq    int
+
+	ratings sync.Mutex // one rating update at a time: a player may end two games at once
+}
+
+// table is one game with its players. Its mutex orders the game's events
+// and their writes to the store.
+type table struct {
+	mu           sync.Mutex
+	id           string
+	white, black string
+	rated        bool
+	g            *game.Game
+}
+
+// Ended is a finished game: its result and, for a rated game, both
+// players' ratings before and after.
+type Ended struct {
+	ID            string
+	Result        game.Result
+	Before, After [2]rating.Rating // by colour; zero for a casual game
+}
+
+// NewHub is a hub keeping its games in st; now is its clock (nil:
+// time.Now) and site names the server in the archive.
+func NewHub(st *store.Store, now func() time.Time, site string) *Hub {
+	if now == nil {
+		now = time.Now
+	}
+	return &Hub{st: st, now: now, site: site, tables: map[string]*table{}}
+}
+
+// Restore takes back the games the store holds in progress (after a
+// restart), resumed as game.Resume says: the downtime is charged to
+// nobody. A stored game that cannot be resumed is reported and left in the
+// store; one already over by its moves is finished.
+func (h *Hub) Restore(ctx context.Context) (resumed int, err error) {
+	states, err := h.st.Games(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var errs []error
+	for _, s := range states {
+		g, err := game.Resume(s.Game, h.now())
+		if err != nil {
+			errs = append(errs, fmt.Errorf("game %s: %w", s.ID, err))
+			continue
+		}
+		t := &table{id: s.ID, white: s.White, black: s.Black, rated: s.Rated, g: g}
+		h.mu.Lock()
+		h.tables[s.ID] = t
+		h.mu.Unlock()
+		if _, over := g.Result(); over {
+			t.mu.Lock()
+			_, err := h.finish(ctx, t)
+			t.mu.Unlock()
+			errs = append(errs, err)
+			continue
+		}
+		resumed++
+	}
+	return resumed, errors.Join(errs...)
+}
+
+// Start begins a game between two handles, stored before it is returned.
+func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
+	now := h.now()
+	h.mu.Lock()
+	h.seq++
+	id := fmt.Sprintf("%s-%d", now.UTC().Format("20060102T150405"), h.seq)
+	t := &table{id: id, white: white, black: black, rated: rated, g: game.New(tc, now)}
+	h.tables[id] = t
+	h.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := h.save(ctx, t, now); err != nil {
+		h.mu.Lock()
+		delete(h.tables, id)
+		h.mu.Unlock()
+		return "", err
+	}
+	return id, nil
+}
+
+// Move plays handle's move in game id; the game is stored before Move
+// returns. ended is not nil when the move ended the game.
+func (h *Hub) Move(ctx context.Context, id, handle, move string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
+		return g.Play(side, move, now)
+	})
+}
+
+// Resign ends game id, handle losing.
+func (h *Hub) Resign(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error { return g.Resign(side, now) })
+}
+
+// OfferDraw offers a draw, or accepts the opponent's.
+func (h *Hub) OfferDraw(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
+		_, err := g.OfferDraw(side, now)
+		return err
+	})
+}
+
+// Abort ends a game of fewer than two plies without a result.
+func (h *Hub) Abort(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, _ chess.Color, now time.Time) error { return g.Abort(now) })
+}
+
+// act runs one player's action on a game: the player must be in it, the
+// game is stored after the action, and a game the action ended is
+// finished.
+func (h *Hub) act(ctx context.Context, id, handle string, do func(*game.Game, chess.Color, time.Time) error) (*Ended, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	side, ok := t.side(handle)
+	if !ok {
+		return nil, ErrNotPlayer
+	}
+	now := h.now()
+	if err := do(t.g, side, now); err != nil {
+		if _, over := t.g.Result(); over && errors.Is(err, game.ErrOver) {
+			// The action found the game lost on time: finish it.
+			if e, ferr := h.finish(ctx, t); ferr == nil && e != nil {
+				return e, err
+			}
+		}
+		return nil, err
+	}
+	if _, over := t.g.Result(); over {
+		return h.finish(ctx, t)
+	}
+	return nil, h.save(ctx, t, now)
+}
+
+// Tick ends the games that time has decided (a flag, a first move not
+// made in time) and returns them.
+func (h *Hub) Tick(ctx context.Context) ([]Ended, error) {
+	h.mu.Lock()
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	var ended []Ended
+	var errs []error
+	for _, t := range tables {
+		t.mu.Lock()
+		if t.g.Tick(h.now()) {
+			if e, err := h.finish(ctx, t); err != nil {
+				errs = append(errs, err)
+			} else if e != nil {
+				ended = append(ended, *e)
+			}
+		}
+		t.mu.Unlock()
+	}
+	return ended, errors.Join(errs...)
+}
+
+// Run ticks the hub every interval until ctx ends; report, if not nil,
+// gets each game time ended and each error (from its goroutine).
+func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ended, error)) {
+	tk := time.NewTicker(interval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		ended, err := h.Tick(ctx)
+		if report != nil {
+			for i := range ended {
+				report(&ended[i], nil)
+			}
+			if err != nil {
+				report(nil, err)
+			}
+		}
+	}
+}
+
+// Game is a copy of game id's state for drawing: position, moves, clocks.
+func (h *Hub) Game(id string) (game.State, Players, error) {
+	t, err := h.table(id)
+	if err != nil {
+		return game.State{}, Players{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
+}
+
+// Players are a game's two handles.
+type Players struct {
+	White, Black string
+	Rated        bool
+}
+
+func (h *Hub) table(id string) (*table, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.tables[id]
+	if !ok {
+		return nil, ErrNoGame
+	}
+	return t, nil
+}
+
+// side is handle's colour in the game.
+func (t *table) side(handle string) (chess.Color, bool) {
+	switch handle {
+	case t.white:
+		return chess.White, true
+	case t.black:
+		return chess.Black, true
+	}
+	return 0, false
+}
+
+// save stores the table's game as of now; called with t.mu held.
+func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
+	return h.st.SaveGame(ctx, store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now)})
+}
+
+// finish archives the table's ended game, rates a decided rated game, and
+// drops the table; called with t.mu held.
+func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
+	r, _ := t.g.Result()
+	e := &Ended{ID: t.id, Result: r}
+	if r.Decided() {
+		event := "Casual " + t.g.TimeControl().Speed().String() + " game"
+		if t.rated {
+			event = "Rated " + t.g.TimeControl().Speed().String() + " game"
+		}
+		if err := h.st.FinishGame(ctx, t.id, t.g.PGN(event, h.site, t.white, t.black).String()); err != nil {
+			return nil, err
+		}
+		if t.rated {
+			if err := h.rate(ctx, t, r, e); err != nil {
+				return nil, err
+			}
+		}
+	} else if err := h.st.DropGame(ctx, t.id); err != nil { // an aborted game is not archived
+		return nil, err
+	}
+	h.mu.Lock()
+	delete(h.tables, t.id)
+	h.mu.Unlock()
+	return e, nil
+}
+
+// rate updates both players' Glicko-2 ratings at the game's speed, each
+// against the other's rating before the game.
+func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error {
+	h.ratings.Lock()
+	defer h.ratings.Unlock()
+	speed := t.g.TimeControl().Speed().String()
+	names := [2]string{t.white, t.black}
+	for side := range names {
+		var err error
+		if e.Before[side], err = h.st.Rating(ctx, names[side], speed); err != nil {
+			return err
+		}
+	}
+	for side := range names {
+		c := chess.Color(side)
+		e.After[side] = e.Before[side].Update([]rating.Result{{Opponent: e.Before[1-side], Score: r.Score(c)}}, rating.Tau)
+		if err := h.st.PutRating(ctx, names[side], speed, e.After[side]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

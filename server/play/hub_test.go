@@ -1,0 +1,151 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/rating"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// fakeClock is the hub's time, moved by the test.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func newHub(t *testing.T, dir string, clk *fakeClock) (*Hub, *store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return NewHub(st, clk.Now, "squall test"), st
+}
+
+var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
+
+// TestRatedGame: two players play a rated game to mate; each move is
+// answered only once stored; the game is archived with [%clk]; both
+// ratings change as Glicko-2 says.
+func TestRatedGame(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	id, err := h.Start(ctx, "ann", "bob", blitz, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Move(ctx, id, "bob", "e7e5"); !errors.Is(err, game.ErrNotYourTurn) {
+		t.Errorf("bob first: %v", err)
+	}
+	if _, err := h.Move(ctx, id, "eve", "e2e4"); !errors.Is(err, ErrNotPlayer) {
+		t.Errorf("a spectator's move: %v", err)
+	}
+	var ended *Ended
+	for i, m := range []string{"f2f3", "e7e5", "g2g4", "d8h4"} {
+		clk.Advance(3 * time.Second)
+		player := []string{"ann", "bob"}[i%2]
+		if ended, err = h.Move(ctx, id, player, m); err != nil {
+			t.Fatalf("%s %s: %v", player, m, err)
+		}
+		if i < 3 {
+			// Stored before the move was answered.
+			games, _ := st.Games(ctx)
+			if len(games) != 1 || len(games[0].Game.Moves) != i+1 {
+				t.Fatalf("after move %d the store holds %+v", i+1, games)
+			}
+		}
+	}
+	if ended == nil || ended.Result.Termination != game.Checkmate || ended.Result.PGN() != "0-1" {
+		t.Fatalf("ended %+v", ended)
+	}
+	want := [2]rating.Rating{
+		rating.New().Update([]rating.Result{{Opponent: rating.New(), Score: 0}}, rating.Tau),
+		rating.New().Update([]rating.Result{{Opponent: rating.New(), Score: 1}}, rating.Tau),
+	}
+	if ended.After != want || ended.After[1].Rating <= 1500 || ended.After[0].Rating >= 1500 {
+		t.Errorf("ratings %+v, want %+v", ended.After, want)
+	}
+	if r, _ := st.Rating(ctx, "bob", "blitz"); r != want[1] {
+		t.Errorf("bob's stored rating %+v", r)
+	}
+	if games, _ := st.Games(ctx); len(games) != 0 {
+		t.Errorf("finished game still in progress: %+v", games)
+	}
+	var b strings.Builder
+	if n, err := st.ExportPGN(ctx, &b); err != nil || n != 1 || !strings.Contains(b.String(), "[%clk 0:02:59.1]") || !strings.Contains(b.String(), `[White "ann"]`) {
+		t.Errorf("archive (%d, %v):\n%s", n, err, b.String())
+	}
+	if _, err := h.Move(ctx, id, "ann", "e2e4"); !errors.Is(err, ErrNoGame) {
+		t.Errorf("a move in a finished game: %v", err)
+	}
+}
+
+// TestRestart: a hub that stops mid-game (a crash) and a new hub on the
+// same store resume the game with its moves and clocks; the time it was
+// down is charged to nobody.
+func TestRestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, dir, clk)
+	id, _ := h.Start(ctx, "ann", "bob", blitz, false)
+	for i, m := range []string{"e2e4", "e7e5", "g1f3"} {
+		clk.Advance(4 * time.Second)
+		if _, err := h.Move(ctx, id, []string{"ann", "bob"}[i%2], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _, _ := h.Game(id)
+	st.Close()
+
+	clk.Advance(10 * time.Minute) // down for ten minutes
+	h2, _ := newHub(t, dir, clk)
+	if n, err := h2.Restore(ctx); n != 1 || err != nil {
+		t.Fatalf("restored %d, %v", n, err)
+	}
+	after, players, err := h2.Game(id)
+	if err != nil || strings.Join(after.Moves, " ") != "e2e4 e7e5 g1f3" || players.White != "ann" {
+		t.Fatalf("after the restart: %+v %+v %v", after, players, err)
+	}
+	if after.Left != before.Left {
+		t.Errorf("clocks %v after the restart, %v before", after.Left, before.Left)
+	}
+	if _, err := h2.Move(ctx, id, "bob", "b8c6"); err != nil {
+		t.Errorf("the game does not go on: %v", err)
+	}
+}
+
+// TestFlagByTick: a player who lets the clock run out loses when the
+// hub ticks.
+func TestFlagByTick(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, _ := newHub(t, t.TempDir(), clk)
+	id, _ := h.Start(ctx, "ann", "bob", game.TimeControl{Base: time.Minute}, true)
+	h.Move(ctx, id, "ann", "e2e4")
+	h.Move(ctx, id, "bob", "e7e5")
+	clk.Advance(59 * time.Second)
+	if ended, _ := h.Tick(ctx); len(ended) != 0 {
+		t.Fatalf("ended early: %+v", ended)
+	}
+	clk.Advance(2 * time.Second)
+	ended, err := h.Tick(ctx)
+	if err != nil || len(ended) != 1 || ended[0].Result.Termination != game.TimeForfeit || ended[0].Result.PGN() != "0-1" {
+		t.Errorf("after the flag: %+v %v", ended, err)
+	}
+}
