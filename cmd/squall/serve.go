@@ -19,6 +19,9 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
+	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -39,6 +42,9 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 		Args: argsBetween(0, 0, "no arguments"),
 	}
 	o.register(cmd.Flags())
+	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
+	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222) instead of the embedded one")
+	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := o.check(); err != nil {
 			return err
@@ -58,6 +64,8 @@ type serveOptions struct {
 	threads int
 	hash    int
 	engine  spec.Flags
+	data    string // the store's directory ("": none, as a broadcast has)
+	natsURL string
 }
 
 // register defines serve's flags on fs, into o.
@@ -125,6 +133,14 @@ func (o *serveOptions) check() error {
 	return nil
 }
 
+// defaultServeData keeps the server's store with Squall's data.
+func defaultServeData() string {
+	if d := tui.DataDir(); d != "" {
+		return filepath.Join(d, "serve")
+	}
+	return "squall-serve"
+}
+
 // defaultHostKey keeps the key with Squall's data, not in whatever
 // directory the server happens to start from.
 func defaultHostKey() string {
@@ -142,6 +158,32 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	if o.cfg.Log == nil {
 		o.cfg.Log = stderr
 	}
+	// The store first: what it holds (games in progress) is resumed
+	// before anyone can connect.
+	st, err := store.Open(ctx, store.Options{Dir: o.data, URL: o.natsURL})
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer st.Close()
+	hub := play.NewHub(st, nil, "squall serve")
+	if n, err := hub.Restore(ctx); err != nil {
+		fmt.Fprintf(stderr, "squall serve: %v\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "squall serve: resumed %d games in progress\n", n)
+	}
+	hubCtx, stopHub := context.WithCancel(context.Background())
+	hubDone := make(chan struct{})
+	go func() {
+		defer close(hubDone)
+		hub.Run(hubCtx, 100*time.Millisecond, func(e *play.Ended, err error) {
+			if err != nil {
+				fmt.Fprintf(o.cfg.Log, "game store: %v\n", err)
+			} else {
+				fmt.Fprintf(o.cfg.Log, "game %s: %s\n", e.ID, e.Result)
+			}
+		})
+	}()
+	defer func() { stopHub(); <-hubDone }()
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err
@@ -291,4 +333,47 @@ func hostOf(a net.Addr) string {
 		return "localhost"
 	}
 	return host
+}
+
+// serveExportCommand writes the server's archive of finished games.
+func serveExportCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export --pgn FILE",
+		Short: "write every finished game of the server's archive to a PGN file",
+		Long: "Writes the archive of finished games, in the order they ended, with [%clk] on every move.\n" +
+			"Reads the embedded store of --data while the server is stopped, or a running server's NATS (--nats).",
+		Args: argsBetween(0, 0, "no arguments"),
+	}
+	out := cmd.Flags().String("pgn", "", "PGN file to write (required)")
+	force := cmd.Flags().Bool("force", false, "replace the file if it exists")
+	data := cmd.Flags().String("data", defaultServeData(), "directory of the server's store")
+	url := cmd.Flags().String("nats", "", "read the store from this NATS server instead")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if *out == "" {
+			return usagef("want --pgn FILE")
+		}
+		if _, err := os.Stat(*out); err == nil && !*force {
+			return fmt.Errorf("%s exists: pass --force to replace it", *out)
+		}
+		st, err := store.Open(cmd.Context(), store.Options{Dir: *data, URL: *url})
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		defer st.Close()
+		f, err := atomicfile.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Discard()
+		n, err := st.ExportPGN(cmd.Context(), f)
+		if err != nil {
+			return err
+		}
+		if err := f.Commit(); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "%s: %d games\n", *out, n)
+		return nil
+	}
+	return cmd
 }

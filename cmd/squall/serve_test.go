@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/store"
 )
 
 type lockedBuffer struct {
@@ -108,7 +111,7 @@ func TestServeRealEngine(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		cmd := serveCommand(func(a net.Addr) { addrs <- a })
-		cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--host-key", hostKey, "--hash", "4",
+		cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--host-key", hostKey, "--hash", "4", "--data", filepath.Join(dir, "store"),
 			"--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"})
 		cmd.SetOut(&stdout)
 		cmd.SetErr(&stderr)
@@ -214,5 +217,35 @@ func TestServeFlags(t *testing.T) {
 	}
 	if o.cfg.Listen != "127.0.0.1:9" || o.cfg.OwnersFile != "k" || !o.cfg.Private || o.room != "main" {
 		t.Errorf("aliases not applied: %+v", o)
+	}
+}
+
+// TestServeExport: squall serve export writes the store's archive of
+// finished games, and asks before replacing a file.
+func TestServeExport(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := []string{"[Event \"a\"]\n\n1. e4 {[%clk 0:03:00]} *\n\n", "[Event \"b\"]\n\n1. d4 *\n\n"}
+	for i, g := range games {
+		if err := st.FinishGame(ctx, fmt.Sprint(i), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	out := filepath.Join(t.TempDir(), "archive.pgn")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"serve", "export", "--pgn", out, "--data", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if data, err := os.ReadFile(out); err != nil || string(data) != strings.Join(games, "") || !strings.Contains(stdout.String(), "2 games") {
+		t.Errorf("exported %q (%v); said %q", data, err, stdout.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"serve", "export", "--pgn", out, "--data", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--force") {
+		t.Errorf("export over an existing file: exit %d, %q", code, stderr.String())
 	}
 }
