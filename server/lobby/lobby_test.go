@@ -1,0 +1,138 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/game"
+)
+
+// fakeHub records the games started.
+type fakeHub struct {
+	mu    sync.Mutex
+	games [][2]string
+}
+
+func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeControl, _ bool) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.games = append(h.games, [2]string{white, black})
+	return fmt.Sprint(len(h.games)), nil
+}
+
+var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
+
+func TestSeekAccept(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHub{}
+	l := New(h, nil, 1)
+	s, err := l.Seek("ann", blitz, Black, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Accept(ctx, "ann", s.ID); !errors.Is(err, ErrOwnSeek) {
+		t.Errorf("accepting one's own seek: %v", err)
+	}
+	id, white, err := l.Accept(ctx, "bob", s.ID)
+	if err != nil || !white || id != "1" || h.games[0] != [2]string{"bob", "ann"} {
+		t.Fatalf("accept: %q white=%v %v, games %v", id, white, err, h.games)
+	}
+	if _, _, err := l.Accept(ctx, "cid", s.ID); !errors.Is(err, ErrNoSeek) {
+		t.Errorf("a seek taken twice: %v", err)
+	}
+	if len(l.Seeks("cid")) != 0 {
+		t.Error("the taken seek is still listed")
+	}
+}
+
+// TestChallenge: a challenge is listed to its addressee and its sender
+// only, and only the addressee may accept it.
+func TestChallenge(t *testing.T) {
+	ctx := context.Background()
+	l := New(&fakeHub{}, nil, 1)
+	if _, err := l.Seek("ann", blitz, Random, false, "ann"); !errors.Is(err, ErrChallengee) {
+		t.Errorf("a challenge to oneself: %v", err)
+	}
+	c, _ := l.Seek("ann", blitz, Random, false, "bob")
+	if len(l.Seeks("cid")) != 0 || len(l.Seeks("bob")) != 1 || len(l.Seeks("ann")) != 1 {
+		t.Error("the challenge is listed to the wrong people")
+	}
+	if _, _, err := l.Accept(ctx, "cid", c.ID); !errors.Is(err, ErrNotForYou) {
+		t.Errorf("cid takes bob's challenge: %v", err)
+	}
+	if _, _, err := l.Accept(ctx, "bob", c.ID); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSeekLimits: a handle has at most MaxSeeks open; withdrawing or
+// leaving frees them.
+func TestSeekLimits(t *testing.T) {
+	l := New(&fakeHub{}, nil, 1)
+	var ids []int
+	for range MaxSeeks {
+		s, err := l.Seek("ann", blitz, Random, false, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, s.ID)
+	}
+	if _, err := l.Seek("ann", blitz, Random, false, ""); !errors.Is(err, ErrTooMany) {
+		t.Errorf("seek %d: %v", MaxSeeks+1, err)
+	}
+	if err := l.Withdraw("bob", ids[0]); !errors.Is(err, ErrNoSeek) {
+		t.Errorf("bob withdraws ann's seek: %v", err)
+	}
+	if err := l.Withdraw("ann", ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Seek("ann", blitz, Random, false, ""); err != nil {
+		t.Errorf("after withdrawing: %v", err)
+	}
+	l.Leave("ann")
+	if len(l.Seeks("ann")) != 0 {
+		t.Error("seeks outlive their seeker")
+	}
+}
+
+// TestRandomColours: random seeks give both colours.
+func TestRandomColours(t *testing.T) {
+	ctx := context.Background()
+	l := New(&fakeHub{}, nil, 7)
+	whites := 0
+	for range 40 {
+		s, _ := l.Seek("ann", blitz, Random, false, "")
+		if _, white, err := l.Accept(ctx, "bob", s.ID); err != nil {
+			t.Fatal(err)
+		} else if white {
+			whites++
+		}
+	}
+	if whites == 0 || whites == 40 {
+		t.Errorf("bob had White %d times of 40", whites)
+	}
+}
+
+// TestAcceptRace: of many players accepting one seek at once, one gets it.
+func TestAcceptRace(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHub{}
+	l := New(h, nil, 1)
+	s, _ := l.Seek("ann", blitz, Random, false, "")
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Accept(ctx, fmt.Sprint("p", i), s.ID)
+		}()
+	}
+	wg.Wait()
+	if len(h.games) != 1 {
+		t.Errorf("%d games from one seek", len(h.games))
+	}
+}
