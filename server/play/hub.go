@@ -46,6 +46,20 @@ type table struct {
 	white, black string
 	rated        bool
 	g            *game.Game
+	watchers     map[*watcher]struct{}
+}
+
+// watcher is one Watch of a game: a channel holding the newest update.
+type watcher struct{ ch chan Update }
+
+// Update is a game as a watcher sees it after an event: its state, and its
+// result once over (the last update a watcher gets).
+type Update struct {
+	ID      string
+	Players Players
+	State   game.State
+	Over    bool
+	Result  game.Result
 }
 
 // Ended is a finished game: its result and, for a rated game, both
@@ -259,9 +273,72 @@ func (t *table) side(handle string) (chess.Color, bool) {
 	return 0, false
 }
 
-// save stores the table's game as of now; called with t.mu held.
+// save stores the table's game as of now and tells its watchers; called
+// with t.mu held.
 func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
-	return h.st.SaveGame(ctx, store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now)})
+	err := h.st.SaveGame(ctx, store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now)})
+	if err == nil {
+		t.notify(now)
+	}
+	return err
+}
+
+// Watch follows game id: the channel gets the game's newest state after
+// each event (a slow reader gets the latest, never a backlog), and is
+// closed after the update that says the game is over, or by stop.
+func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
+	t, err := h.table(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := &watcher{ch: make(chan Update, 1)}
+	t.mu.Lock()
+	if t.watchers == nil {
+		t.watchers = map[*watcher]struct{}{}
+	}
+	t.watchers[w] = struct{}{}
+	w.send(t.update(h.now()))
+	t.mu.Unlock()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			if _, ok := t.watchers[w]; ok {
+				delete(t.watchers, w)
+				close(w.ch)
+			}
+		})
+	}
+	return w.ch, stop, nil
+}
+
+// update is the table's game for its watchers; called with t.mu held.
+func (t *table) update(now time.Time) Update {
+	r, over := t.g.Result()
+	return Update{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, State: t.g.State(now), Over: over, Result: r}
+}
+
+// notify sends the game to its watchers, and closes them when it is over;
+// called with t.mu held.
+func (t *table) notify(now time.Time) {
+	u := t.update(now)
+	for w := range t.watchers {
+		w.send(u)
+		if u.Over {
+			close(w.ch)
+			delete(t.watchers, w)
+		}
+	}
+}
+
+// send replaces the update waiting in the channel, if any, with u.
+func (w *watcher) send(u Update) {
+	select {
+	case <-w.ch:
+	default:
+	}
+	w.ch <- u
 }
 
 // finish archives the table's ended game, rates a decided rated game, and
@@ -288,6 +365,7 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 	h.mu.Lock()
 	delete(h.tables, t.id)
 	h.mu.Unlock()
+	t.notify(h.now())
 	return e, nil
 }
 

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -147,5 +150,57 @@ func TestFlagByTick(t *testing.T) {
 	ended, err := h.Tick(ctx)
 	if err != nil || len(ended) != 1 || ended[0].Result.Termination != game.TimeForfeit || ended[0].Result.PGN() != "0-1" {
 		t.Errorf("after the flag: %+v %v", ended, err)
+	}
+}
+
+// TestSeatAndWatch: Squall takes a seat like a person (through the hub),
+// a spectator's Watch sees every move and the end, and the seat's
+// goroutine ends with the game.
+func TestSeatAndWatch(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, _ := newHub(t, t.TempDir(), clk)
+	id, _ := h.Start(ctx, "Squall", "ann", blitz, false)
+	spectator, stopWatching, err := h.Watch(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopWatching()
+	seatDone := make(chan error, 1)
+	go func() { seatDone <- h.Seat(ctx, id, "Squall", &enginetest.Engine{}, engine.Limits{Depth: 2}) }()
+	// ann answers each engine move, then resigns after the second.
+	seen := 0
+	for u := range spectator {
+		seen = max(seen, len(u.State.Moves))
+		if u.Over {
+			if u.Result.Termination != game.Resignation || u.Result.Winner != chess.White {
+				t.Errorf("the spectator saw the end as %+v", u.Result)
+			}
+			break
+		}
+		switch len(u.State.Moves) {
+		case 1:
+			if _, err := h.Move(ctx, id, "ann", "e7e5"); err != nil {
+				t.Fatal(err)
+			}
+		case 3:
+			if _, err := h.Resign(ctx, id, "ann"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if seen != 3 {
+		t.Errorf("the spectator saw %d moves, want 3", seen)
+	}
+	select {
+	case err := <-seatDone:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the seat's goroutine outlives the game")
+	}
+	if _, _, err := h.Watch(id); !errors.Is(err, ErrNoGame) {
+		t.Errorf("watching a finished game: %v", err)
 	}
 }
