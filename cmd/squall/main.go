@@ -33,6 +33,7 @@ func main() {
 // the board's), and every other command is a subcommand.
 func newRoot() *cobra.Command {
 	root := boardCommand("squall")
+	root.Short = "a chess engine and terminal analysis board"
 	root.AddCommand(
 		boardCommand("tui"),
 		suiteCommand(),
