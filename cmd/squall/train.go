@@ -32,6 +32,7 @@ func trainCommand() *cobra.Command {
 	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
 	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")
 	lr := fs.Float64("lr", 0.001, "Adam's learning rate")
+	lrDrop := fs.Int("lr-drop", 0, "from this epoch (counted from 0) on, a tenth of --lr (0: never)")
 	lambda := fs.Float64("lambda", 0.25, "weight of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
 	batch := fs.Int("batch", 16384, "positions per Adam step")
 	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
@@ -57,7 +58,7 @@ func trainCommand() *cobra.Command {
 			return errors.New("too little data to train and validate on")
 		}
 
-		opt := train.Options{Lambda: *lambda, LR: *lr, BatchSize: *batch, Threads: *threads, Seed: *seed}
+		opt := train.Options{Lambda: *lambda, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
 		model := train.NewModel(nnue.Hidden, *seed)
 		if *initPath != "" {
 			data, err := os.ReadFile(*initPath)
@@ -80,6 +81,7 @@ func trainCommand() *cobra.Command {
 					return fmt.Errorf("%s: %w", *ckPath, err)
 				}
 				t.Opt.Threads = *threads // the machine's, not the saved one's
+				t.Opt.LRDrop = *lrDrop   // the schedule as given now
 				fmt.Fprintf(stdout, "resumed from %s after %d epochs\n", *ckPath, t.Epochs)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err

@@ -292,3 +292,23 @@ func TestFromNet(t *testing.T) {
 		t.Error("FromNet then Quantise changed the network")
 	}
 }
+
+// TestLRDrop: from the drop epoch on, Adam's steps are a tenth as long.
+func TestLRDrop(t *testing.T) {
+	ps := randomPositions(2000, 6)
+	step := func(drop int) float64 {
+		tr := New(NewModel(32, 1), Options{Lambda: 0.1, LR: 0.01, LRDrop: drop, BatchSize: 128, Threads: 1, Seed: 1})
+		tr.Epoch(ps)
+		before := append([]float64(nil), tr.Model.P...)
+		tr.Epoch(ps) // epoch 1: dropped when drop is 1
+		d := 0.0
+		for i, p := range tr.Model.P {
+			d += math.Abs(p - before[i])
+		}
+		return d
+	}
+	full, dropped := step(0), step(1)
+	if dropped > 0.2*full || dropped == 0 {
+		t.Errorf("epoch 1 moved the weights %.4f with the drop, %.4f without", dropped, full)
+	}
+}

@@ -20,6 +20,10 @@ type Options struct {
 	LR, Beta1, Beta2, Epsilon float64
 	// BatchSize positions per step; Threads workers per batch.
 	BatchSize, Threads int
+	// LRDrop, when positive, is the epoch from which the learning rate is
+	// a tenth of LR: the usual last stretch at a small step, which settles
+	// the weights the large step keeps moving around a minimum.
+	LRDrop int
 	// Seed orders each epoch's batches (epoch e shuffles with seed and e),
 	// so a run resumed from a checkpoint goes on exactly as the whole run
 	// would have.
@@ -129,6 +133,7 @@ func (t *Trainer) adam(n int) {
 	c2 := 1 - math.Pow(o.Beta2, float64(t.Step))
 	ws := t.workers[:o.Threads]
 	p := t.Model.P
+	lr := t.rate()
 	for i := range p {
 		g := 0.0
 		for _, w := range ws {
@@ -137,9 +142,17 @@ func (t *Trainer) adam(n int) {
 		g /= float64(n)
 		t.M[i] = o.Beta1*t.M[i] + (1-o.Beta1)*g
 		t.V[i] = o.Beta2*t.V[i] + (1-o.Beta2)*g*g
-		p[i] -= o.LR * (t.M[i] / c1) / (math.Sqrt(t.V[i]/c2) + o.Epsilon)
+		p[i] -= lr * (t.M[i] / c1) / (math.Sqrt(t.V[i]/c2) + o.Epsilon)
 		p[i] = max(min(p[i], clipWeight), -clipWeight)
 	}
+}
+
+// rate is the learning rate of the epoch under way.
+func (t *Trainer) rate() float64 {
+	if t.Opt.LRDrop > 0 && t.Epochs >= t.Opt.LRDrop {
+		return t.Opt.LR / 10
+	}
+	return t.Opt.LR
 }
 
 // Loss is the mean loss over data, without training.
