@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,10 +21,12 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // shutdownGrace is how long a stopping server waits for sessions to end.
@@ -38,7 +41,8 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 		Use:   "serve",
 		Short: "share live analysis over SSH (rooms of viewers; owners move)",
 		Long: "Serves rooms of live analysis over SSH until SIGINT or SIGTERM.\n" +
-			"Viewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`.",
+			"Viewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`;\n" +
+			"players with `ssh -t -p PORT host play` (the lobby; the first connection chooses a handle).",
 		Args: argsBetween(0, 0, "no arguments"),
 	}
 	o.register(cmd.Flags())
@@ -166,6 +170,9 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	}
 	defer st.Close()
 	hub := play.NewHub(st, nil, "squall serve")
+	hub.OnEnd(func(e play.Ended, p play.Players) {
+		fmt.Fprintf(o.cfg.Log, "game %s: %s vs %s: %s\n", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
+	})
 	if n, err := hub.Restore(ctx); err != nil {
 		fmt.Fprintf(stderr, "squall serve: %v\n", err)
 	} else if n > 0 {
@@ -175,15 +182,14 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	hubDone := make(chan struct{})
 	go func() {
 		defer close(hubDone)
-		hub.Run(hubCtx, 100*time.Millisecond, func(e *play.Ended, err error) {
-			if err != nil {
+		hub.Run(hubCtx, 100*time.Millisecond, func(_ *play.Ended, err error) {
+			if err != nil { // the ends themselves are logged by OnEnd
 				fmt.Fprintf(o.cfg.Log, "game store: %v\n", err)
-			} else {
-				fmt.Fprintf(o.cfg.Log, "game %s: %s\n", e.ID, e.Result)
 			}
 		})
 	}()
 	defer func() { stopHub(); <-hubDone }()
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano()))}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err
@@ -196,7 +202,7 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve() }()
-	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: %s\n", addr, sshCommand(addr, ""))
+	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: %s (play: %s)\n", addr, sshCommand(addr, ""), strings.Replace(sshCommand(addr, ""), "ssh ", "ssh -t ", 1)+" play")
 	if ready != nil {
 		ready(addr)
 	}

@@ -37,6 +37,13 @@ var (
 	ErrNothing     = errors.New("nothing to do")
 )
 
+// illegal is a refused move: its error says why (the move as given, and
+// what is wrong with it) and is ErrIllegal.
+type illegal struct{ err error }
+
+func (e illegal) Error() string        { return e.err.Error() }
+func (e illegal) Is(target error) bool { return target == ErrIllegal }
+
 // Game is one game in progress or over. Make it with New.
 type Game struct {
 	tc      TimeControl
@@ -157,7 +164,7 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	}
 	mv, err := g.pos.ParseMove(m)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrIllegal, err)
+		return illegal{err}
 	}
 	g.sans = append(g.sans, g.pos.SAN(mv))
 	var u chess.Undo

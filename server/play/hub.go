@@ -30,6 +30,8 @@ type Hub struct {
 	now func() time.Time
 	// Site names the server in the archive's PGN.
 	site string
+	// onEnd, if set, hears of every finished game (the server's log).
+	onEnd func(Ended, Players)
 
 	mu     sync.Mutex
 	tables map[string]*table
@@ -47,7 +49,13 @@ type table struct {
 	rated        bool
 	g            *game.Game
 	watchers     map[*watcher]struct{}
+	saved        time.Time // the last write of the game's state
 }
+
+// SaveEvery bounds the thinking time a crash can forgive: a game's clocks
+// are written at least this often (each action writes them too), and a
+// restarted server charges nobody for the time since the last write.
+const SaveEvery = 10 * time.Second
 
 // watcher is one Watch of a game: a channel holding the newest update.
 type watcher struct{ ch chan Update }
@@ -60,6 +68,9 @@ type Update struct {
 	State   game.State
 	Over    bool
 	Result  game.Result
+	// Ended is the finished game's record, with the rating changes of a
+	// rated one; nil before the end.
+	Ended *Ended
 }
 
 // Ended is a finished game: its result and, for a rated game, both
@@ -79,6 +90,10 @@ func NewHub(st *store.Store, now func() time.Time, site string) *Hub {
 	return &Hub{st: st, now: now, site: site, tables: map[string]*table{}}
 }
 
+// OnEnd makes f hear of every game's end (for the server's log: results,
+// never chat); set it before the hub is used.
+func (h *Hub) OnEnd(f func(Ended, Players)) { h.onEnd = f }
+
 // Restore takes back the games the store holds in progress (after a
 // restart), resumed as game.Resume says: the downtime is charged to
 // nobody. A stored game that cannot be resumed is reported and left in the
@@ -95,7 +110,7 @@ func (h *Hub) Restore(ctx context.Context) (resumed int, err error) {
 			errs = append(errs, fmt.Errorf("game %s: %w", s.ID, err))
 			continue
 		}
-		t := &table{id: s.ID, white: s.White, black: s.Black, rated: s.Rated, g: g}
+		t := &table{id: s.ID, white: s.White, black: s.Black, rated: s.Rated, g: g, saved: h.now()}
 		h.mu.Lock()
 		h.tables[s.ID] = t
 		h.mu.Unlock()
@@ -200,12 +215,16 @@ func (h *Hub) Tick(ctx context.Context) ([]Ended, error) {
 	var errs []error
 	for _, t := range tables {
 		t.mu.Lock()
-		if t.g.Tick(h.now()) {
+		now := h.now()
+		switch {
+		case t.g.Tick(now):
 			if e, err := h.finish(ctx, t); err != nil {
 				errs = append(errs, err)
 			} else if e != nil {
 				ended = append(ended, *e)
 			}
+		case now.Sub(t.saved) >= SaveEvery:
+			errs = append(errs, h.save(ctx, t, now))
 		}
 		t.mu.Unlock()
 	}
@@ -215,6 +234,9 @@ func (h *Hub) Tick(ctx context.Context) ([]Ended, error) {
 // Run ticks the hub every interval until ctx ends; report, if not nil,
 // gets each game time ended and each error (from its goroutine).
 func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ended, error)) {
+	if report == nil {
+		report = func(*Ended, error) {}
+	}
 	tk := time.NewTicker(interval)
 	defer tk.Stop()
 	for {
@@ -224,13 +246,11 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 		case <-tk.C:
 		}
 		ended, err := h.Tick(ctx)
-		if report != nil {
-			for i := range ended {
-				report(&ended[i], nil)
-			}
-			if err != nil {
-				report(nil, err)
-			}
+		for i := range ended {
+			report(&ended[i], nil)
+		}
+		if err != nil {
+			report(nil, err)
 		}
 	}
 }
@@ -244,6 +264,19 @@ func (h *Hub) Game(id string) (game.State, Players, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
+}
+
+// GameOf is the game in progress handle plays in, if any (the newest).
+func (h *Hub) GameOf(handle string) (string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	best := ""
+	for id, t := range h.tables {
+		if (t.white == handle || t.black == handle) && id > best {
+			best = id
+		}
+	}
+	return best, best != ""
 }
 
 // Players are a game's two handles.
@@ -278,7 +311,8 @@ func (t *table) side(handle string) (chess.Color, bool) {
 func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
 	err := h.st.SaveGame(ctx, store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now)})
 	if err == nil {
-		t.notify(now)
+		t.saved = now
+		t.notify(now, nil)
 	}
 	return err
 }
@@ -319,10 +353,11 @@ func (t *table) update(now time.Time) Update {
 	return Update{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, State: t.g.State(now), Over: over, Result: r}
 }
 
-// notify sends the game to its watchers, and closes them when it is over;
-// called with t.mu held.
-func (t *table) notify(now time.Time) {
+// notify sends the game to its watchers, and closes them when it is over
+// (e is then its record); called with t.mu held.
+func (t *table) notify(now time.Time, e *Ended) {
 	u := t.update(now)
+	u.Ended = e
 	for w := range t.watchers {
 		w.send(u)
 		if u.Over {
@@ -365,7 +400,10 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 	h.mu.Lock()
 	delete(h.tables, t.id)
 	h.mu.Unlock()
-	t.notify(h.now())
+	t.notify(h.now(), e)
+	if h.onEnd != nil {
+		h.onEnd(*e, Players{White: t.white, Black: t.black, Rated: t.rated})
+	}
 	return e, nil
 }
 

@@ -47,6 +47,8 @@ type Config struct {
 	MaxEngines  int
 	NewAnalyzer AnalyzerFactory
 	Log         io.Writer // connection log; default stderr
+	// Play, when set, lets people play each other: `ssh -t host play`.
+	Play *Play
 }
 
 func (c *Config) defaults() {
@@ -343,10 +345,23 @@ func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	pty, _, _ := sess.Pty()
 	in := newSessionInput(sess, sess.Context().Done())
-	m, err := newSessionModel(s.hub, sessionRenderer(sess, in, termenv.Ascii), s.roleOf(sess), sess.Command(), pty.Window.Width, pty.Window.Height)
-	if err != nil {
-		wish.Fatalln(sess, "squall: "+err.Error())
-		return nil
+	r := sessionRenderer(sess, in, termenv.Ascii)
+	var m tea.Model
+	var release func()
+	if cmd := sess.Command(); len(cmd) == 1 && cmd[0] == "play" && s.cfg.Play != nil {
+		pm, err := newPlayModel(s.cfg.Play, r, sess.PublicKey(), pty.Window.Width, pty.Window.Height)
+		if err != nil {
+			wish.Fatalln(sess, "squall: "+err.Error())
+			return nil
+		}
+		m, release = pm, pm.release
+	} else {
+		sm, err := newSessionModel(s.hub, r, s.roleOf(sess), cmd, pty.Window.Width, pty.Window.Height)
+		if err != nil {
+			wish.Fatalln(sess, "squall: "+err.Error())
+			return nil
+		}
+		m, release = sm, sm.sub.release
 	}
 	// Without the signal handler: a program would otherwise take the
 	// server's own SIGINT/SIGTERM as its viewer's, and die before the
@@ -363,7 +378,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.mu.Unlock()
 	go func() {
 		<-sess.Context().Done()
-		m.sub.release()
+		release()
 		s.mu.Lock()
 		delete(s.programs, p)
 		s.mu.Unlock()

@@ -1,0 +1,555 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
+)
+
+// Play connects the SSH server to games between people (`ssh -t host
+// play`): the store of accounts, the lobby and the hub. Nil in Config: the
+// server has rooms only.
+type Play struct {
+	Store *store.Store
+	Lobby *lobby.Lobby
+	Hub   *play.Hub
+}
+
+// actionTimeout bounds one store write behind a player's action.
+const actionTimeout = 10 * time.Second
+
+// playScreen is what a player's session shows.
+type playScreen uint8
+
+const (
+	askHandle playScreen = iota
+	inLobby
+	atBoard
+)
+
+// Messages of the play session.
+type (
+	lobbyTickMsg struct{}
+	clockTickMsg struct{}
+	// accountMsg is the account found or made for the session's key.
+	accountMsg struct {
+		handle string
+		found  bool
+		err    error
+	}
+	// doneMsg is the end of an action run as a command (a store write);
+	// note is said on success.
+	doneMsg struct {
+		note string
+		err  error
+	}
+	gameUpdateMsg struct {
+		from <-chan play.Update
+		u    play.Update
+		ok   bool
+	}
+)
+
+// playModel is one player's session: choosing a handle at the first
+// connection, the lobby, and the board of their game. Everything that
+// writes to the store runs as a command, never in Update.
+type playModel struct {
+	p      *Play
+	st     styles
+	w, h   int
+	key    string // the SSH key's fingerprint: the account
+	handle string
+	screen playScreen
+
+	input  textinput.Model
+	status string
+	isErr  bool
+
+	seeks []lobby.Seek
+	sel   int
+
+	gameID  string
+	updates <-chan play.Update
+	watch   *gameWatch
+	upd     *play.Update
+	updAt   time.Time // when upd arrived: the running clock counts from it
+}
+
+func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
+	if key == nil {
+		return nil, errors.New("playing needs an SSH key (guests may watch rooms)")
+	}
+	in := textinput.New()
+	in.CharLimit = 40
+	in.Focus()
+	th, _ := themes.ByName(themes.Default)
+	if colourless(r) {
+		th = themes.Monochrome()
+	}
+	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, key: gossh.FingerprintSHA256(key), input: in, watch: &gameWatch{lobby: p.Lobby}}, nil
+}
+
+// Init looks up the session's account.
+func (m *playModel) Init() tea.Cmd {
+	st, key := m.p.Store, m.key
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		a, found, err := st.Account(ctx, key)
+		return accountMsg{handle: a.Handle, found: found, err: err}
+	}
+}
+
+// release ends the session's watch of its game; the server calls it when
+// the SSH session ends, however the program ended.
+func (m *playModel) release() { m.watch.release() }
+
+// gameWatch is the session's watch of a game: the one piece of the play
+// session another goroutine (the server's, at the session's end) touches.
+type gameWatch struct {
+	mu     sync.Mutex
+	stop   func()
+	closed bool
+	lobby  *lobby.Lobby
+	handle string // whose seeks go when the session does
+}
+
+// player notes the session's handle, whose seeks release withdraws.
+func (w *gameWatch) player(handle string) {
+	w.mu.Lock()
+	w.handle = handle
+	w.mu.Unlock()
+}
+
+// set makes stop the watch's end, ending the one before; after release,
+// it ends stop at once.
+func (w *gameWatch) set(stop func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop != nil {
+		w.stop()
+	}
+	w.stop = stop
+	if w.closed && stop != nil {
+		stop()
+		w.stop = nil
+	}
+}
+
+// release ends the watch for good, and withdraws the player's seeks.
+func (w *gameWatch) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.handle != "" {
+		w.lobby.Leave(w.handle)
+	}
+	w.closed = true
+	if w.stop != nil {
+		w.stop()
+		w.stop = nil
+	}
+}
+
+func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case accountMsg:
+		switch {
+		case msg.err != nil:
+			m.say(msg.err)
+		case msg.found:
+			m.handle = msg.handle
+			m.watch.player(msg.handle)
+			m.status = "welcome, " + msg.handle
+			return m, m.toLobby()
+		default:
+			m.say(nil)
+		}
+	case doneMsg:
+		if m.screen == atBoard && m.upd != nil && m.upd.Over {
+			return m, nil // the result stays on the status line
+		}
+		m.say(msg.err)
+		if msg.err == nil && msg.note != "" {
+			m.status = msg.note
+		}
+		if m.screen == inLobby {
+			return m, m.refresh()
+		}
+	case lobbyTickMsg:
+		if m.screen == inLobby {
+			return m, tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+		}
+	case clockTickMsg:
+		if m.screen == atBoard && m.upd != nil && !m.upd.Over {
+			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
+		}
+	case gameUpdateMsg:
+		if msg.from != m.updates {
+			return m, nil // a game left behind
+		}
+		if !msg.ok {
+			m.updates = nil
+			return m, nil
+		}
+		u := msg.u
+		m.upd, m.updAt = &u, time.Now()
+		if u.Over {
+			m.status, m.isErr = u.Result.String()+" · enter: back to the lobby", false
+			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
+				m.status = u.Result.String() + " · " + ratingNote(e) + " · enter: back to the lobby"
+			}
+			return m, nil
+		}
+		return m, waitUpdate(m.updates)
+	case closingMsg:
+		m.release()
+		m.status, m.isErr = "Server shutting down: "+string(msg), true
+		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
+	case tea.KeyMsg:
+		return m.key_(msg)
+	}
+	return m, nil
+}
+
+// say shows err, or clears the status line for nil.
+func (m *playModel) say(err error) {
+	m.status, m.isErr = "", false
+	if err != nil {
+		m.status, m.isErr = err.Error(), true
+	}
+}
+
+// toLobby shows the lobby, or the player's game if one is in progress (a
+// player who comes back finds it as it was).
+func (m *playModel) toLobby() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return m.toBoard(id)
+	}
+	m.screen = inLobby
+	m.input.Reset()
+	m.input.Placeholder = "3+2 (white|black), then enter"
+	m.input.Prompt = "time control: "
+	m.input.Blur()
+	return tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+}
+
+// toBoard follows game id.
+func (m *playModel) toBoard(id string) tea.Cmd {
+	updates, stop, err := m.p.Hub.Watch(id)
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	m.watch.set(stop)
+	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
+	m.status = ""
+	m.input.Reset()
+	m.input.Placeholder = "a move (e4, Nf3, e7e8q), or resign, draw, abort"
+	m.input.Prompt = "move> "
+	m.input.Focus()
+	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
+}
+
+// refresh reads the lobby's seeks, and moves to the board when a seek of
+// the player's was accepted.
+func (m *playModel) refresh() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return m.toBoard(id)
+	}
+	m.seeks = m.p.Lobby.Seeks(m.handle)
+	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
+	return nil
+}
+
+func waitUpdate(ch <-chan play.Update) tea.Cmd {
+	return func() tea.Msg {
+		u, ok := <-ch
+		return gameUpdateMsg{from: ch, u: u, ok: ok}
+	}
+}
+
+// action runs do (a store write behind it) as a command.
+func action(do func(ctx context.Context) (string, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		note, err := do(ctx)
+		return doneMsg{note: note, err: err}
+	}
+}
+
+func (m *playModel) key_(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if k.String() == "ctrl+c" {
+		return m, tea.Quit
+	}
+	switch m.screen {
+	case askHandle:
+		if k.Type == tea.KeyEnter {
+			handle, st, key := strings.TrimSpace(m.input.Value()), m.p.Store, m.key
+			m.input.Reset()
+			return m, func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+				defer cancel()
+				a, err := st.CreateAccount(ctx, key, handle, time.Now())
+				return accountMsg{handle: a.Handle, found: err == nil, err: err}
+			}
+		}
+	case inLobby:
+		return m.lobbyKey(k)
+	case atBoard:
+		return m.boardKey(k)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return m, cmd
+}
+
+func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.input.Focused() {
+		switch k.Type {
+		case tea.KeyEsc:
+			m.input.Blur()
+			m.input.Reset()
+			return m, nil
+		case tea.KeyEnter:
+			return m, m.seek(m.input.Value())
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(k)
+		return m, cmd
+	}
+	switch k.String() {
+	case "q":
+		return m, tea.Quit
+	case "n":
+		m.input.Focus()
+	case "up", "k":
+		m.sel = max(m.sel-1, 0)
+	case "down", "j":
+		m.sel = min(m.sel+1, max(len(m.seeks)-1, 0))
+	case "enter":
+		if m.sel < len(m.seeks) {
+			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
+			if s.Handle == handle {
+				return m, action(func(context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(handle, s.ID) })
+			}
+			return m, action(func(ctx context.Context) (string, error) {
+				_, _, err := lb.Accept(ctx, handle, s.ID)
+				return "", err
+			})
+		}
+	}
+	return m, nil
+}
+
+// seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]".
+func (m *playModel) seek(text string) tea.Cmd {
+	f := strings.Fields(text)
+	if len(f) == 0 || len(f) > 2 {
+		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black"))
+		return nil
+	}
+	tc, err := game.ParseTimeControl(f[0])
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	c := lobby.Random
+	if len(f) == 2 {
+		switch f[1] {
+		case "white":
+			c = lobby.White
+		case "black":
+			c = lobby.Black
+		default:
+			m.say(errors.New("the colour is white or black"))
+			return nil
+		}
+	}
+	m.input.Reset()
+	m.input.Blur()
+	lb, handle := m.p.Lobby, m.handle
+	return action(func(context.Context) (string, error) {
+		_, err := lb.Seek(handle, tc, c, true, "")
+		return "seek open: " + tc.String(), err
+	})
+}
+
+func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.upd != nil && m.upd.Over {
+		if k.Type == tea.KeyEnter {
+			m.watch.set(nil)
+			m.gameID, m.updates = "", nil
+			return m, m.toLobby()
+		}
+		return m, nil
+	}
+	if k.Type != tea.KeyEnter {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(k)
+		return m, cmd
+	}
+	text := strings.TrimSpace(m.input.Value())
+	m.input.Reset()
+	hub, id, handle := m.p.Hub, m.gameID, m.handle
+	var do func(ctx context.Context) (*play.Ended, error)
+	switch text {
+	case "":
+		return m, nil
+	case "resign":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Resign(ctx, id, handle) }
+	case "draw":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.OfferDraw(ctx, id, handle) }
+	case "abort":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
+	default:
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Move(ctx, id, handle, text) }
+	}
+	return m, action(func(ctx context.Context) (string, error) {
+		_, err := do(ctx) // the end, if it came, arrives as the game's last update
+		return "", err
+	})
+}
+
+// ratingNote says how a rated game changed both ratings.
+func ratingNote(e *play.Ended) string {
+	return fmt.Sprintf("ratings: White %.0f → %.0f, Black %.0f → %.0f",
+		e.Before[0].Rating, e.After[0].Rating, e.Before[1].Rating, e.After[1].Rating)
+}
+
+func (m *playModel) View() string {
+	var lines []string
+	switch m.screen {
+	case askHandle:
+		lines = []string{m.st.title.Render("Squall · play"), "",
+			"Welcome. Choose the handle others will know you by:",
+			"2 to 20 letters, digits, _ and -, beginning with a letter.", "", m.input.View()}
+	case inLobby:
+		lines = m.lobbyView()
+	case atBoard:
+		lines = m.boardView()
+	}
+	if m.status != "" {
+		s := m.st.dim
+		if m.isErr {
+			s = m.st.warn
+		}
+		lines = append(lines, "", s.Render(termtext.SafeLine(m.status)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *playModel) lobbyView() []string {
+	out := []string{m.st.title.Render("Squall · lobby") + m.st.dim.Render("  "+m.handle), ""}
+	if len(m.seeks) == 0 {
+		out = append(out, m.st.dim.Render("no open seeks: press n to open one"))
+	}
+	for i, s := range m.seeks {
+		kind := "casual"
+		if s.Rated {
+			kind = "rated"
+		}
+		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, s.Color)
+		if s.Handle == m.handle {
+			row += "  (yours)"
+		}
+		if i == m.sel {
+			row = m.st.selected.Render(row)
+		}
+		out = append(out, row)
+	}
+	out = append(out, "")
+	if m.input.Focused() {
+		out = append(out, m.input.View())
+	}
+	return append(out, m.st.dim.Render("n new rated seek · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
+}
+
+func (m *playModel) boardView() []string {
+	if m.upd == nil {
+		return []string{m.st.dim.Render("joining the game…")}
+	}
+	u := m.upd
+	p := chess.NewPosition()
+	var sans []string
+	var last chess.Move
+	var undo chess.Undo
+	for _, s := range u.State.Moves {
+		mv, err := p.ParseUCI(s)
+		if err != nil {
+			break
+		}
+		sans = append(sans, p.SAN(mv))
+		p.MakeMove(mv, &undo)
+		last = mv
+	}
+	sc := boardview.NewScene(p)
+	sc.Last = last
+	sc.Flipped = u.Players.Black == m.handle
+	board := strings.Split(m.st.board.Board(sc, boardview.Size{W: 3, H: 1}), "\n")
+	// The running clock counts down from the update's reading.
+	left := u.State.Left
+	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
+		left[p.SideToMove()] = max(left[p.SideToMove()]-time.Since(m.updAt), 0)
+	}
+	side := func(c chess.Color, name string) string {
+		s := fmt.Sprintf("%s %-16s %s", c.Name(), termtext.SafeLine(name), clock.Text(left[c]))
+		if !u.Over && p.SideToMove() == c {
+			return m.st.title.Render("▶ " + s)
+		}
+		return "  " + s
+	}
+	// The player's own clock is nearer them, under the board's far side.
+	right := []string{side(chess.Black, u.Players.Black), "", side(chess.White, u.Players.White)}
+	if sc.Flipped {
+		right[0], right[2] = right[2], right[0]
+	}
+	out := []string{m.st.title.Render("Squall · game") + m.st.dim.Render("  "+u.State.TimeControl.String()+" · "+m.handle), ""}
+	for i := 0; i < max(len(board), 4); i++ {
+		l, r := "", ""
+		if i < len(board) {
+			l = board[i]
+		}
+		if i < 3 {
+			r = right[i]
+		}
+		out = append(out, l+"  "+r)
+	}
+	out = append(out, "", termtext.Cut(movetext(sans), max(m.w, 20)), "")
+	if !u.Over {
+		out = append(out, m.input.View())
+	}
+	return out
+}
+
+// movetext numbers SAN moves from the initial position.
+func movetext(sans []string) string {
+	var b strings.Builder
+	for i, s := range sans {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		b.WriteString(s + " ")
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,76 @@
+package serve
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// startPlayServer is a test server with play: a store in a temporary
+// directory, its lobby and hub.
+func startPlayServer(t *testing.T) (*testServer, *Play) {
+	t.Helper()
+	st, err := store.Open(context.Background(), store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	hub := play.NewHub(st, nil, "squall test")
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1)}
+	return startServerWith(t, false, func(c *Config) { c.Play = p }), p
+}
+
+// TestPlayOverSSH: two people connect with their keys, choose handles,
+// meet through a seek and play a rated 1+0 game to mate; each screen shows
+// the moves and the end; the game is archived with [%clk] and both
+// ratings changed.
+func TestPlayOverSSH(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, newSigner(t), "play", true)
+	defer bob.close()
+	for _, c := range []struct {
+		cl     *client
+		handle string
+	}{{ann, "ann"}, {bob, "bob"}} {
+		c.cl.waitFor(t, "Choose the handle")
+		c.cl.send(t, c.handle, "\r")
+		c.cl.waitFor(t, "Squall · lobby")
+	}
+	ann.send(t, "n", "1+0 white", "\r")
+	ann.waitFor(t, "seek open: 1+0")
+	bob.waitFor(t, "ann")
+	bob.send(t, "\r") // accept the seek shown first
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "Squall · game")
+	}
+	ann.send(t, "f3", "\r")
+	bob.waitFor(t, "1. f3")
+	bob.send(t, "e5", "\r")
+	ann.waitFor(t, "1. f3 e5")
+	ann.send(t, "g4", "\r")
+	bob.waitFor(t, "2. g4")
+	bob.send(t, "Qh4#", "\r")
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "Black wins by checkmate")
+	}
+	bob.waitFor(t, "ratings: White 1500 →")
+	ctx := context.Background()
+	var b strings.Builder
+	if n, err := p.Store.ExportPGN(ctx, &b); err != nil || n != 1 || !strings.Contains(b.String(), "[%clk") || !strings.Contains(b.String(), `[Black "bob"]`) {
+		t.Errorf("archive (%d, %v):\n%s", n, err, b.String())
+	}
+	for _, h := range []string{"ann", "bob"} {
+		if r, err := p.Store.Rating(ctx, h, "bullet"); err != nil || r.Rating == 1500 {
+			t.Errorf("%s's rating %+v (%v)", h, r, err)
+		}
+	}
+	// Back in the lobby after the game.
+	ann.send(t, "\r")
+	ann.waitFor(t, "no open seeks")
+}
