@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,6 +60,13 @@ func waitOutput(t *testing.T, out *lockedBuffer, re *regexp.Regexp, within time.
 // and returns what it shows.
 func watch(t *testing.T, addr net.Addr, cmd string) *lockedBuffer {
 	t.Helper()
+	term, _ := terminal(t, addr, newKey(t), cmd)
+	return term
+}
+
+// newKey is a fresh SSH key.
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +75,13 @@ func watch(t *testing.T, addr net.Addr, cmd string) *lockedBuffer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signer
+}
+
+// terminal opens an SSH terminal (120×40) on addr with key running cmd,
+// and returns what it shows and its keyboard.
+func terminal(t *testing.T, addr net.Addr, signer gossh.Signer, cmd string) (*lockedBuffer, io.Writer) {
+	t.Helper()
 	conn, err := gossh.Dial("tcp", addr.String(), &gossh.ClientConfig{
 		User:            "viewer",
 		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
@@ -97,7 +112,7 @@ func watch(t *testing.T, addr net.Addr, cmd string) *lockedBuffer {
 	// Answer the background-colour and attribute queries as a terminal
 	// would; without a reply the server waits for them.
 	io.WriteString(stdin, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
-	return term
+	return term, stdin
 }
 
 // TestServeRealEngine runs `squall serve` with the built-in searcher on a
@@ -248,4 +263,85 @@ func TestServeExport(t *testing.T) {
 	if code := run([]string{"serve", "export", "--pgn", out, "--data", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "--force") {
 		t.Errorf("export over an existing file: exit %d, %q", code, stderr.String())
 	}
+}
+
+// TestServeKill9: squall serve killed with SIGKILL in the middle of a game
+// and started again on its data resumes the game: both players come back
+// with their keys to its moves and clocks, and play on.
+func TestServeKill9(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	start := func() (*exec.Cmd, net.Addr, *lockedBuffer) {
+		t.Helper()
+		cmd := exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "store"),
+			"--host-key", filepath.Join(dir, "host"), "--room", "")
+		cmd.Env = append(os.Environ(), runMainEnv+"=1")
+		out := &lockedBuffer{}
+		cmd.Stdout, cmd.Stderr = out, io.Discard
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		m := waitOutput(t, out, regexp.MustCompile(`listening on 127\.0\.0\.1:[0-9]+`), 20*time.Second)
+		addr, err := net.ResolveTCPAddr("tcp", strings.TrimPrefix(m, "listening on "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmd, addr, out
+	}
+	type player struct {
+		key    gossh.Signer
+		screen *lockedBuffer
+		keys   io.Writer
+	}
+	typeLine := func(p *player, s string) {
+		for _, r := range s + "\r" {
+			io.WriteString(p.keys, string(r))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	see := func(p *player, s string) {
+		t.Helper()
+		waitOutput(t, p.screen, regexp.MustCompile(regexp.QuoteMeta(s)), 20*time.Second)
+	}
+
+	srv, addr, _ := start()
+	ann, bob := &player{key: newKey(t)}, &player{key: newKey(t)}
+	for _, p := range []*player{ann, bob} {
+		p.screen, p.keys = terminal(t, addr, p.key, "play")
+		see(p, "Choose the handle")
+	}
+	typeLine(ann, "ann")
+	typeLine(bob, "bob")
+	see(ann, "Squall · lobby")
+	see(bob, "Squall · lobby")
+	io.WriteString(ann.keys, "n")
+	time.Sleep(50 * time.Millisecond)
+	typeLine(ann, "5+0 white")
+	see(bob, "5+0  rated")
+	typeLine(bob, "")
+	see(ann, "Squall · game")
+	typeLine(ann, "d4")
+	see(bob, "1. d4")
+	typeLine(bob, "d5")
+	see(ann, "1. d4 d5")
+	typeLine(ann, "c4")
+	see(bob, "1. d4 d5 2. c4")
+
+	if err := srv.Process.Kill(); err != nil { // SIGKILL: nothing gets to shut down
+		t.Fatal(err)
+	}
+	srv.Wait()
+	_, addr, out := start()
+	waitOutput(t, out, regexp.MustCompile("resumed 1 games in progress"), 20*time.Second)
+	for _, p := range []*player{ann, bob} {
+		p.screen, p.keys = terminal(t, addr, p.key, "play")
+		see(p, "1. d4 d5 2. c4")
+	}
+	see(bob, "▶ Black bob")
+	typeLine(bob, "e6")
+	see(ann, "1. d4 d5 2. c4 e6")
 }
