@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -48,6 +50,9 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	o.register(cmd.Flags())
 	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
 	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222) instead of the embedded one")
+	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
+	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
+	durationVar(cmd.Flags(), &o.delay, "spectator-delay", 0, "how far behind the game spectators see it and its analysis (e.g. 15s)")
 	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := o.check(); err != nil {
@@ -70,6 +75,11 @@ type serveOptions struct {
 	engine  spec.Flags
 	data    string // the store's directory ("": none, as a broadcast has)
 	natsURL string
+	// The spectators' analysis pool: its engines, each position's budget,
+	// and the delay behind the game.
+	analysts      int
+	analysisNodes uint64
+	delay         time.Duration
 }
 
 // register defines serve's flags on fs, into o.
@@ -189,7 +199,12 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		})
 	}()
 	defer func() { stopHub(); <-hubDone }()
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano()))}
+	pool, stopPool, err := analysisPool(o)
+	if err != nil {
+		return err
+	}
+	defer stopPool()
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err
@@ -228,6 +243,34 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		return fmt.Errorf("shutdown: %w", serr)
 	}
 	return nil
+}
+
+// analysisPool starts the spectators' analysis: o.analysts engines of the
+// rooms' kind, each watched position searched to o.analysisNodes. stop
+// ends the pool's goroutines and closes its engines.
+func analysisPool(o serveOptions) (*analysis.Pool, func(), error) {
+	var engines []engine.Analyzer
+	closeAll := func() {
+		for _, a := range engines {
+			a.Close()
+		}
+	}
+	for range max(o.analysts, 0) {
+		a, err := o.cfg.NewAnalyzer()
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("analysis pool: %w", err)
+		}
+		engines = append(engines, a)
+	}
+	if len(engines) == 0 {
+		return nil, func() {}, nil
+	}
+	pool := analysis.New(engines, engine.Limits{Nodes: o.analysisNodes, MultiPV: 2})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { pool.Run(ctx); close(done) }()
+	return pool, func() { cancel(); <-done; closeAll() }, nil
 }
 
 // listeningServer makes the server of cfg and binds its address.

@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -264,6 +266,32 @@ func (h *Hub) Game(id string) (game.State, Players, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
+}
+
+// Summary is a game in progress as the list of games shows it.
+type Summary struct {
+	ID      string
+	Players Players
+	TC      game.TimeControl
+	Plies   int
+}
+
+// Games lists the games in progress, oldest first.
+func (h *Hub) Games() []Summary {
+	h.mu.Lock()
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	out := make([]Summary, 0, len(tables))
+	for _, t := range tables {
+		t.mu.Lock()
+		out = append(out, Summary{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, TC: t.g.TimeControl(), Plies: len(t.g.Moves())})
+		t.mu.Unlock()
+	}
+	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
 // GameOf is the game in progress handle plays in, if any (the newest).

@@ -14,7 +14,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
@@ -31,6 +33,12 @@ type Play struct {
 	Store *store.Store
 	Lobby *lobby.Lobby
 	Hub   *play.Hub
+	// Pool analyses the games spectators watch (`ssh -t host watch`);
+	// nil: spectators see no analysis.
+	Pool *analysis.Pool
+	// Delay is how far behind the game spectators see it (a broadcast
+	// delay, so that no one relays the analysis to a player in time).
+	Delay time.Duration
 }
 
 // actionTimeout bounds one store write behind a player's action.
@@ -139,17 +147,22 @@ func (w *gameWatch) player(handle string) {
 	w.mu.Unlock()
 }
 
-// set makes stop the watch's end, ending the one before; after release,
-// it ends stop at once.
-func (w *gameWatch) set(stop func()) {
+// set makes stops the watch's end, ending the ones before; after release,
+// it ends them at once.
+func (w *gameWatch) set(stops ...func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stop != nil {
 		w.stop()
 	}
-	w.stop = stop
-	if w.closed && stop != nil {
-		stop()
+	all := func() {
+		for _, f := range stops {
+			f()
+		}
+	}
+	w.stop = all
+	if w.closed {
+		all()
 		w.stop = nil
 	}
 }
@@ -158,7 +171,7 @@ func (w *gameWatch) set(stop func()) {
 func (w *gameWatch) release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.handle != "" {
+	if w.handle != "" && w.lobby != nil {
 		w.lobby.Leave(w.handle)
 	}
 	w.closed = true
@@ -398,7 +411,7 @@ func (m *playModel) seek(text string) tea.Cmd {
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.upd != nil && m.upd.Over {
 		if k.Type == tea.KeyEnter {
-			m.watch.set(nil)
+			m.watch.set()
 			m.gameID, m.updates = "", nil
 			return m, m.toLobby()
 		}
@@ -489,57 +502,78 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.dim.Render("joining the game…")}
 	}
-	u := m.upd
-	p := chess.NewPosition()
-	var sans []string
-	var last chess.Move
-	var undo chess.Undo
-	for _, s := range u.State.Moves {
-		mv, err := p.ParseUCI(s)
-		if err != nil {
-			break
-		}
-		sans = append(sans, p.SAN(mv))
-		p.MakeMove(mv, &undo)
-		last = mv
-	}
-	sc := boardview.NewScene(p)
-	sc.Last = last
-	sc.Flipped = u.Players.Black == m.handle
-	board := strings.Split(m.st.board.Board(sc, boardview.Size{W: 3, H: 1}), "\n")
-	// The running clock counts down from the update's reading.
-	left := u.State.Left
-	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
-		left[p.SideToMove()] = max(left[p.SideToMove()]-time.Since(m.updAt), 0)
-	}
-	side := func(c chess.Color, name string) string {
-		s := fmt.Sprintf("%s %-16s %s", c.Name(), termtext.SafeLine(name), clock.Text(left[c]))
-		if !u.Over && p.SideToMove() == c {
-			return m.st.title.Render("▶ " + s)
-		}
-		return "  " + s
-	}
-	// The player's own clock is nearer them, under the board's far side.
-	right := []string{side(chess.Black, u.Players.Black), "", side(chess.White, u.Players.White)}
-	if sc.Flipped {
-		right[0], right[2] = right[2], right[0]
-	}
-	out := []string{m.st.title.Render("Squall · game") + m.st.dim.Render("  "+u.State.TimeControl.String()+" · "+m.handle), ""}
-	for i := 0; i < max(len(board), 4); i++ {
-		l, r := "", ""
-		if i < len(board) {
-			l = board[i]
-		}
-		if i < 3 {
-			r = right[i]
-		}
-		out = append(out, l+"  "+r)
-	}
-	out = append(out, "", termtext.Cut(movetext(sans), max(m.w, 20)), "")
-	if !u.Over {
+	out := gameRows(m.st, m.upd, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
+	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
+	if !m.upd.Over {
 		out = append(out, m.input.View())
 	}
 	return out
+}
+
+// replayed is a game update's moves replayed: the game for a search, the
+// position now, the moves in SAN and the last move.
+type replayed struct {
+	game engine.Game
+	pos  *chess.Position
+	sans []string
+	last chess.Move
+}
+
+func replay(u *play.Update) replayed {
+	r := replayed{game: engine.Game{Start: chess.NewPosition()}, pos: chess.NewPosition()}
+	var undo chess.Undo
+	for _, s := range u.State.Moves {
+		mv, err := r.pos.ParseUCI(s)
+		if err != nil {
+			break
+		}
+		r.sans = append(r.sans, r.pos.SAN(mv))
+		r.game.Moves = append(r.game.Moves, mv)
+		r.pos.MakeMove(mv, &undo)
+		r.last = mv
+	}
+	return r
+}
+
+// gameRows draws a game: a title row, the board (from Black's side when
+// flipped) with both clocks beside it — the running one counted down from
+// the update's time at — and the moves; panel, if any, goes beside the
+// board under the clocks (the spectators' analysis).
+func gameRows(st styles, u *play.Update, at time.Time, flipped bool, width int, panel []string) []string {
+	r := replay(u)
+	sc := boardview.NewScene(r.pos)
+	sc.Last = r.last
+	sc.Flipped = flipped
+	board := strings.Split(st.board.Board(sc, boardview.Size{W: 3, H: 1}), "\n")
+	left := u.State.Left
+	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
+		left[r.pos.SideToMove()] = max(left[r.pos.SideToMove()]-time.Since(at), 0)
+	}
+	side := func(c chess.Color, name string) string {
+		s := fmt.Sprintf("%s %-16s %s", c.Name(), termtext.SafeLine(name), clock.Text(left[c]))
+		if !u.Over && r.pos.SideToMove() == c {
+			return st.title.Render("▶ " + s)
+		}
+		return "  " + s
+	}
+	// A player's own clock is nearer them, at the board's near side.
+	right := []string{side(chess.Black, u.Players.Black), "", side(chess.White, u.Players.White), ""}
+	if flipped {
+		right[0], right[2] = right[2], right[0]
+	}
+	right = append(right, panel...)
+	out := []string{"", ""}
+	for i := 0; i < max(len(board), len(right)); i++ {
+		l, rr := strings.Repeat(" ", boardview.Size{W: 3, H: 1}.Width()), ""
+		if i < len(board) {
+			l = board[i]
+		}
+		if i < len(right) {
+			rr = right[i]
+		}
+		out = append(out, l+"  "+rr)
+	}
+	return append(out, "", termtext.Cut(movetext(r.sans), max(width, 20)), "")
 }
 
 // movetext numbers SAN moves from the initial position.

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -20,14 +23,20 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	}
 	t.Cleanup(func() { st.Close() })
 	hub := play.NewHub(st, nil, "squall test")
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1)}
+	pool := analysis.New([]engine.Analyzer{&enginetest.Engine{}}, engine.Limits{Depth: 3, MultiPV: 2})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { pool.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool}
 	return startServerWith(t, false, func(c *Config) { c.Play = p }), p
 }
 
 // TestPlayOverSSH: two people connect with their keys, choose handles,
 // meet through a seek and play a rated 1+0 game to mate; each screen shows
-// the moves and the end; the game is archived with [%clk] and both
-// ratings changed.
+// the moves and the end; a spectator sees every move with Squall's
+// analysis, which neither player's screen ever shows; the game is
+// archived with [%clk] and both ratings changed.
 func TestPlayOverSSH(t *testing.T) {
 	ts, p := startPlayServer(t)
 	ann := connect(t, ts.addr, newSigner(t), "play", true)
@@ -49,8 +58,15 @@ func TestPlayOverSSH(t *testing.T) {
 	for _, c := range []*client{ann, bob} {
 		c.waitFor(t, "Squall · game")
 	}
+	eve := connect(t, ts.addr, newSigner(t), "watch", true)
+	defer eve.close()
+	eve.waitFor(t, "ann")
+	eve.send(t, "\r")
+	eve.waitFor(t, "Squall · watching")
 	ann.send(t, "f3", "\r")
 	bob.waitFor(t, "1. f3")
+	eve.waitFor(t, "1. f3")
+	eve.waitFor(t, "depth 3")
 	bob.send(t, "e5", "\r")
 	ann.waitFor(t, "1. f3 e5")
 	ann.send(t, "g4", "\r")
@@ -60,6 +76,12 @@ func TestPlayOverSSH(t *testing.T) {
 		c.waitFor(t, "Black wins by checkmate")
 	}
 	bob.waitFor(t, "ratings: White 1500 →")
+	eve.waitFor(t, "Black wins by checkmate")
+	for _, c := range []*client{ann, bob} {
+		if out := c.out.String(); strings.Contains(out, "depth") || strings.Contains(out, "analys") {
+			t.Errorf("a player's screen showed analysis:\n%s", out)
+		}
+	}
 	ctx := context.Background()
 	var b strings.Builder
 	if n, err := p.Store.ExportPGN(ctx, &b); err != nil || n != 1 || !strings.Contains(b.String(), "[%clk") || !strings.Contains(b.String(), `[Black "bob"]`) {

@@ -348,14 +348,19 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	r := sessionRenderer(sess, in, termenv.Ascii)
 	var m tea.Model
 	var release func()
-	if cmd := sess.Command(); len(cmd) == 1 && cmd[0] == "play" && s.cfg.Play != nil {
+	cmd := sess.Command()
+	switch {
+	case len(cmd) == 1 && cmd[0] == "play" && s.cfg.Play != nil:
 		pm, err := newPlayModel(s.cfg.Play, r, sess.PublicKey(), pty.Window.Width, pty.Window.Height)
 		if err != nil {
 			wish.Fatalln(sess, "squall: "+err.Error())
 			return nil
 		}
 		m, release = pm, pm.release
-	} else {
+	case len(cmd) == 1 && cmd[0] == "watch" && s.cfg.Play != nil:
+		sm := newSpectatorModel(s.cfg.Play, r, pty.Window.Width, pty.Window.Height)
+		m, release = sm, sm.release
+	default:
 		sm, err := newSessionModel(s.hub, r, s.roleOf(sess), cmd, pty.Window.Width, pty.Window.Height)
 		if err != nil {
 			wish.Fatalln(sess, "squall: "+err.Error())

@@ -1,0 +1,238 @@
+package serve
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/analysisview"
+	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
+)
+
+// Messages of the spectator session.
+type (
+	gamesTickMsg struct{}
+	// shownMsg is a game update whose spectator delay has passed.
+	shownMsg struct {
+		from <-chan play.Update
+		u    play.Update
+	}
+	analysisMsg struct {
+		from <-chan analysis.Result
+		r    analysis.Result
+		ok   bool
+	}
+)
+
+// spectatorModel is one spectator's session (`ssh -t host watch`): the
+// games in progress, then one game with Squall's analysis of it from the
+// server's pool, shown Play.Delay behind the game so that a spectator
+// cannot relay it to a player in time. Players' sessions never get the
+// analysis: only this model asks the pool.
+type spectatorModel struct {
+	p    *Play
+	st   styles
+	w, h int
+
+	games []play.Summary
+	sel   int
+
+	gameID   string
+	updates  <-chan play.Update
+	results  <-chan analysis.Result
+	watch    *gameWatch
+	shown    *play.Update
+	shownAt  time.Time
+	analysed *analysis.Result
+	status   string
+}
+
+func newSpectatorModel(p *Play, r *lipgloss.Renderer, w, h int) *spectatorModel {
+	th, _ := themes.ByName(themes.Default)
+	if colourless(r) {
+		th = themes.Monochrome()
+	}
+	return &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, watch: &gameWatch{}}
+}
+
+// release ends the session's watches (the server calls it at the end).
+func (m *spectatorModel) release() { m.watch.release() }
+
+func (m *spectatorModel) Init() tea.Cmd { return m.refresh() }
+
+func (m *spectatorModel) refresh() tea.Cmd {
+	m.games = m.p.Hub.Games()
+	m.sel = min(m.sel, max(len(m.games)-1, 0))
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return gamesTickMsg{} })
+}
+
+func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case gamesTickMsg:
+		if m.gameID == "" {
+			return m, m.refresh()
+		}
+	case clockTickMsg:
+		if m.gameID != "" && m.shown != nil && !m.shown.Over {
+			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
+		}
+	case gameUpdateMsg:
+		if msg.from != m.updates || !msg.ok {
+			return m, nil
+		}
+		u, from := msg.u, msg.from
+		show := func(time.Time) tea.Msg { return shownMsg{from: from, u: u} }
+		next := waitUpdate(m.updates)
+		if u.Over {
+			next = nil // the channel closes after the last update
+		}
+		return m, tea.Batch(tea.Tick(max(m.p.Delay, time.Millisecond), show), next)
+	case shownMsg:
+		if msg.from != m.updates {
+			return m, nil
+		}
+		u := msg.u
+		m.shown, m.shownAt = &u, time.Now().Add(-m.p.Delay)
+		if m.p.Pool != nil && !u.Over {
+			m.p.Pool.Analyse(m.gameID, replay(&u).game)
+		}
+	case analysisMsg:
+		if msg.from != m.results || !msg.ok {
+			return m, nil
+		}
+		r := msg.r
+		if m.shown != nil && len(r.Game.Moves) == len(m.shown.State.Moves) {
+			m.analysed = &r
+		}
+		return m, waitResult(m.results)
+	case closingMsg:
+		m.release()
+		m.status = "Server shutting down: " + string(msg)
+		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func waitResult(ch <-chan analysis.Result) tea.Cmd {
+	return func() tea.Msg {
+		r, ok := <-ch
+		return analysisMsg{from: ch, r: r, ok: ok}
+	}
+}
+
+func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "ctrl+c", "q":
+		if m.gameID == "" || k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		fallthrough
+	case "esc":
+		m.watch.set()
+		m.gameID, m.updates, m.results, m.shown, m.analysed = "", nil, nil, nil, nil
+		return m, m.refresh()
+	case "up", "k":
+		m.sel = max(m.sel-1, 0)
+	case "down", "j":
+		m.sel = min(m.sel+1, max(len(m.games)-1, 0))
+	case "enter":
+		if m.gameID == "" && m.sel < len(m.games) {
+			return m, m.follow(m.games[m.sel].ID)
+		}
+	}
+	return m, nil
+}
+
+// follow watches game id, with the pool's analysis of it.
+func (m *spectatorModel) follow(id string) tea.Cmd {
+	updates, stop, err := m.p.Hub.Watch(id)
+	if err != nil {
+		m.status = err.Error()
+		return nil
+	}
+	stops := []func(){stop}
+	cmds := []tea.Cmd{waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
+	m.results = nil
+	if m.p.Pool != nil {
+		results, stopAnalysis := m.p.Pool.Watch(id)
+		stops = append(stops, stopAnalysis)
+		m.results = results
+		cmds = append(cmds, waitResult(results))
+	}
+	m.watch.set(stops...)
+	m.gameID, m.updates, m.shown, m.analysed, m.status = id, updates, nil, nil, ""
+	return tea.Batch(cmds...)
+}
+
+func (m *spectatorModel) View() string {
+	var lines []string
+	if m.gameID == "" {
+		lines = []string{m.st.title.Render("Squall · games in progress"), ""}
+		if len(m.games) == 0 {
+			lines = append(lines, m.st.dim.Render("no games in progress"))
+		}
+		for i, g := range m.games {
+			row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
+			if i == m.sel {
+				row = m.st.selected.Render(row)
+			}
+			lines = append(lines, row)
+		}
+		lines = append(lines, "", m.st.dim.Render("enter watch · ↑/↓ choose · q quit"))
+	} else if m.shown == nil {
+		lines = []string{m.st.dim.Render(fmt.Sprintf("joining the game (shown %v behind)…", m.p.Delay))}
+	} else {
+		lines = gameRows(m.st, m.shown, m.shownAt, false, m.w, m.panel())
+		title := "Squall · watching"
+		if m.p.Delay > 0 {
+			title += fmt.Sprintf(" · %v behind", m.p.Delay)
+		}
+		lines[0] = m.st.title.Render(title)
+		if m.shown.Over {
+			lines = append(lines, m.shown.Result.String())
+		}
+		lines = append(lines, m.st.dim.Render("esc the list of games · q quit"))
+	}
+	if m.status != "" {
+		lines = append(lines, "", m.st.warn.Render(termtext.SafeLine(m.status)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// panel is the analysis of the shown position, drawn as the board and the
+// rooms draw theirs.
+func (m *spectatorModel) panel() []string {
+	if m.p.Pool == nil || m.shown == nil || m.shown.Over {
+		return nil
+	}
+	r := replay(m.shown)
+	v := analysisview.View{Engine: "Squall", State: "analysing", Position: r.pos}
+	if a := m.analysed; a != nil {
+		if a.Done {
+			v.State = "analysed"
+		}
+		for _, in := range a.Lines {
+			if v.Stats == nil {
+				v.Stats = &analysisview.Stats{Depth: in.Depth, SelDepth: in.SelDepth, Nodes: in.Nodes, NPS: in.NPS, Time: in.Time}
+			}
+			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: r.pos.LineSAN(trimPV(in))})
+		}
+	}
+	return v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, max(m.w-boardview.Size{W: 3, H: 1}.Width()-2, 20))
+}
+
+// trimPV is a line's first moves, enough for the panel.
+func trimPV(in engine.Info) []chess.Move { return in.PV[:min(len(in.PV), 8)] }
