@@ -514,3 +514,39 @@ func TestServerLogSanitised(t *testing.T) {
 		t.Errorf("log does not show the name made safe: %q", ts.log.String())
 	}
 }
+
+// TestServerConnectionFlood: 500 connection attempts in about a second
+// from one address are refused beyond the rate (1/s, a burst of 10) with
+// the reason, and the server, unharmed, takes the next one that keeps to
+// the rate.
+func TestServerConnectionFlood(t *testing.T) {
+	ts := startServerWith(t, false, func(c *Config) { c.RatePerIP, c.RateBurst = 1, 10 })
+	refused := 0
+	start := time.Now()
+	for range 500 {
+		conn, err := dial(t, ts.addr, newSigner(t))
+		if err != nil {
+			refused++ // refused during the handshake
+			continue
+		}
+		sess, err := conn.NewSession()
+		if err == nil {
+			out, _ := sess.CombinedOutput("")
+			if strings.Contains(string(out), "rate limit exceeded") {
+				refused++
+			}
+			sess.Close()
+		} else {
+			refused++
+		}
+		conn.Close()
+	}
+	t.Logf("500 attempts in %v: %d refused", time.Since(start).Round(time.Millisecond), refused)
+	if max := 10 + int(time.Since(start).Seconds()) + 1; 500-refused > max {
+		t.Errorf("%d of 500 connections let in; the rate allows at most %d", 500-refused, max)
+	}
+	time.Sleep(1100 * time.Millisecond) // a token comes back
+	c := connect(t, ts.addr, newSigner(t), "", true)
+	defer c.close()
+	c.waitFor(t, "Squall rooms") // the room list, after the flood
+}
