@@ -23,6 +23,7 @@ import (
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -180,7 +181,9 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	}
 	defer st.Close()
 	hub := play.NewHub(st, nil, "squall serve")
+	chats := chat.NewRooms()
 	hub.OnEnd(func(e play.Ended, p play.Players) {
+		chats.Forget(e.ID) // a game's chat ends with it
 		fmt.Fprintf(o.cfg.Log, "game %s: %s vs %s: %s\n", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
 	})
 	if n, err := hub.Restore(ctx); err != nil {
@@ -204,7 +207,7 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		return err
 	}
 	defer stopPool()
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay}
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err

@@ -112,3 +112,32 @@ func (r *Room) Lines(player bool, n int) []Line {
 	}
 	return out
 }
+
+// Rooms are the chats of the games, by game id. Its methods are safe for
+// concurrent use.
+type Rooms struct {
+	mu    sync.Mutex
+	rooms map[string]*Room
+}
+
+// NewRooms is an empty set of chats.
+func NewRooms() *Rooms { return &Rooms{rooms: map[string]*Room{}} }
+
+// Room is game id's chat, made at its first use.
+func (rs *Rooms) Room(id string) *Room {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r, ok := rs.rooms[id]
+	if !ok {
+		r = New()
+		rs.rooms[id] = r
+	}
+	return r
+}
+
+// Forget drops game id's chat (the game is over and its screens gone).
+func (rs *Rooms) Forget(id string) {
+	rs.mu.Lock()
+	delete(rs.rooms, id)
+	rs.mu.Unlock()
+}

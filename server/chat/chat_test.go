@@ -88,3 +88,15 @@ func TestKeepsLast(t *testing.T) {
 		t.Errorf("%d lines kept", n)
 	}
 }
+
+func TestRooms(t *testing.T) {
+	rs := NewRooms()
+	if a, b := rs.Room("g1"), rs.Room("g1"); a != b || a == rs.Room("g2") {
+		t.Fatal("one chat per game")
+	}
+	rs.Room("g1").Post("ann", false, "hi", t0)
+	rs.Forget("g1")
+	if len(rs.Room("g1").Lines(false, 10)) != 0 {
+		t.Error("a forgotten chat kept its lines")
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
@@ -39,6 +40,26 @@ type Play struct {
 	// Delay is how far behind the game spectators see it (a broadcast
 	// delay, so that no one relays the analysis to a player in time).
 	Delay time.Duration
+	// Chats are the games' chats (nil: no chat).
+	Chats *chat.Rooms
+}
+
+// chatRows is how many chat lines a game screen shows.
+const chatRows = 5
+
+// chatView draws a game's last chat lines, each made safe for the
+// terminal (the chat refuses control bytes, and the sanitiser is the
+// last word anyway).
+func chatView(st styles, lines []chat.Line, width int) []string {
+	var out []string
+	for _, l := range lines {
+		who := termtext.SafeLine(l.Handle)
+		if l.Spectator {
+			who += " (watching)"
+		}
+		out = append(out, termtext.Cut(st.dim.Render(who+": ")+termtext.SafeLine(l.Text), max(width, 20)))
+	}
+	return out
 }
 
 // actionTimeout bounds one store write behind a player's action.
@@ -99,6 +120,7 @@ type playModel struct {
 	watch   *gameWatch
 	upd     *play.Update
 	updAt   time.Time // when upd arrived: the running clock counts from it
+	chat    []chat.Line
 }
 
 func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -106,7 +128,7 @@ func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) 
 		return nil, errors.New("playing needs an SSH key (guests may watch rooms)")
 	}
 	in := textinput.New()
-	in.CharLimit = 40
+	in.CharLimit = 4 + chat.MaxLen // "say " and a chat line
 	in.Focus()
 	th, _ := themes.ByName(themes.Default)
 	if colourless(r) {
@@ -213,7 +235,10 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 		}
 	case clockTickMsg:
-		if m.screen == atBoard && m.upd != nil && !m.upd.Over {
+		if m.screen == atBoard && m.p.Chats != nil {
+			m.chat = m.p.Chats.Room(m.gameID).Lines(true, chatRows)
+		}
+		if m.screen == atBoard {
 			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
 		}
 	case gameUpdateMsg:
@@ -277,7 +302,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
 	m.status = ""
 	m.input.Reset()
-	m.input.Placeholder = "a move (e4, Nf3, e7e8q), or resign, draw, abort"
+	m.input.Placeholder = "a move (e4, Nf3), resign, draw, abort, say TEXT, mute"
 	m.input.Prompt = "move> "
 	m.input.Focus()
 	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
@@ -409,13 +434,11 @@ func (m *playModel) seek(text string) tea.Cmd {
 }
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if m.upd != nil && m.upd.Over {
-		if k.Type == tea.KeyEnter {
-			m.watch.set()
-			m.gameID, m.updates = "", nil
-			return m, m.toLobby()
-		}
-		return m, nil
+	over := m.upd != nil && m.upd.Over
+	if over && k.Type == tea.KeyEnter && m.input.Value() == "" {
+		m.watch.set()
+		m.gameID, m.updates, m.chat = "", nil, nil
+		return m, m.toLobby()
 	}
 	if k.Type != tea.KeyEnter {
 		var cmd tea.Cmd
@@ -425,6 +448,25 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	text := strings.TrimSpace(m.input.Value())
 	m.input.Reset()
 	hub, id, handle := m.p.Hub, m.gameID, m.handle
+	if said, ok := strings.CutPrefix(text, "say "); ok || text == "mute" || text == "unmute" {
+		if m.p.Chats == nil {
+			m.say(errors.New("this server has no chat"))
+			return m, nil
+		}
+		room := m.p.Chats.Room(id)
+		switch text {
+		case "mute", "unmute":
+			room.Mute(text == "mute")
+			m.status, m.isErr = "spectators "+text+"d", false
+		default:
+			m.say(room.Post(handle, false, said, time.Now()))
+		}
+		m.chat = room.Lines(true, chatRows)
+		return m, nil
+	}
+	if over {
+		return m, nil
+	}
 	var do func(ctx context.Context) (*play.Ended, error)
 	switch text {
 	case "":
@@ -504,10 +546,8 @@ func (m *playModel) boardView() []string {
 	}
 	out := gameRows(m.st, m.upd, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
 	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
-	if !m.upd.Over {
-		out = append(out, m.input.View())
-	}
-	return out
+	out = append(out, chatView(m.st, m.chat, m.w)...)
+	return append(out, m.input.View())
 }
 
 // replayed is a game update's moves replayed: the game for a search, the

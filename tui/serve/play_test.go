@@ -8,6 +8,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -28,7 +29,7 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	done := make(chan struct{})
 	go func() { pool.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool}
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms()}
 	return startServerWith(t, false, func(c *Config) { c.Play = p }), p
 }
 
@@ -67,6 +68,14 @@ func TestPlayOverSSH(t *testing.T) {
 	bob.waitFor(t, "1. f3")
 	eve.waitFor(t, "1. f3")
 	eve.waitFor(t, "depth 3")
+	// Chat: the players' lines reach everyone, made safe; a spectator
+	// without a handle is told how to get one.
+	bob.send(t, "say good luck", "\r")
+	for _, c := range []*client{ann, eve} {
+		c.waitFor(t, "good luck")
+	}
+	eve.send(t, "c")
+	eve.waitFor(t, "chatting needs a handle")
 	bob.send(t, "e5", "\r")
 	ann.waitFor(t, "1. f3 e5")
 	ann.send(t, "g4", "\r")

@@ -358,7 +358,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		}
 		m, release = pm, pm.release
 	case len(cmd) == 1 && cmd[0] == "watch" && s.cfg.Play != nil:
-		sm := newSpectatorModel(s.cfg.Play, r, pty.Window.Width, pty.Window.Height)
+		sm := newSpectatorModel(s.cfg.Play, r, sess.PublicKey(), pty.Window.Width, pty.Window.Height)
 		m, release = sm, sm.release
 	default:
 		sm, err := newSessionModel(s.hub, r, s.roleOf(sess), cmd, pty.Window.Width, pty.Window.Height)

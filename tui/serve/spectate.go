@@ -1,16 +1,20 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
@@ -54,20 +58,44 @@ type spectatorModel struct {
 	shownAt  time.Time
 	analysed *analysis.Result
 	status   string
+
+	keyFP  string // the SSH key's fingerprint ("": a guest)
+	handle string // the account's handle: spectators chat under it
+	input  textinput.Model
+	chat   []chat.Line
 }
 
-func newSpectatorModel(p *Play, r *lipgloss.Renderer, w, h int) *spectatorModel {
+func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
 	th, _ := themes.ByName(themes.Default)
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	return &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, watch: &gameWatch{}}
+	in := textinput.New()
+	in.CharLimit = chat.MaxLen
+	in.Prompt = "say: "
+	m := &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, watch: &gameWatch{}, input: in}
+	if key != nil {
+		m.keyFP = gossh.FingerprintSHA256(key)
+	}
+	return m
 }
 
 // release ends the session's watches (the server calls it at the end).
 func (m *spectatorModel) release() { m.watch.release() }
 
-func (m *spectatorModel) Init() tea.Cmd { return m.refresh() }
+// Init lists the games and looks up the spectator's handle, if any.
+func (m *spectatorModel) Init() tea.Cmd {
+	if m.keyFP == "" {
+		return m.refresh()
+	}
+	st, key := m.p.Store, m.keyFP
+	return tea.Batch(m.refresh(), func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		a, found, err := st.Account(ctx, key)
+		return accountMsg{handle: a.Handle, found: found, err: err}
+	})
+}
 
 func (m *spectatorModel) refresh() tea.Cmd {
 	m.games = m.p.Hub.Games()
@@ -83,8 +111,15 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.gameID == "" {
 			return m, m.refresh()
 		}
+	case accountMsg:
+		if msg.found {
+			m.handle = msg.handle
+		}
 	case clockTickMsg:
-		if m.gameID != "" && m.shown != nil && !m.shown.Over {
+		if m.gameID != "" && m.p.Chats != nil {
+			m.chat = m.p.Chats.Room(m.gameID).Lines(false, chatRows)
+		}
+		if m.gameID != "" {
 			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
 		}
 	case gameUpdateMsg:
@@ -134,7 +169,37 @@ func waitResult(ch <-chan analysis.Result) tea.Cmd {
 }
 
 func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.input.Focused() {
+		switch k.Type {
+		case tea.KeyEsc:
+			m.input.Blur()
+			m.input.Reset()
+		case tea.KeyEnter:
+			room := m.p.Chats.Room(m.gameID)
+			if err := room.Post(m.handle, true, m.input.Value(), time.Now()); err != nil {
+				m.status = err.Error()
+			} else {
+				m.status = ""
+				m.input.Reset()
+				m.input.Blur()
+			}
+			m.chat = room.Lines(false, chatRows)
+		default:
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(k)
+			return m, cmd
+		}
+		return m, nil
+	}
 	switch k.String() {
+	case "c":
+		switch {
+		case m.gameID == "" || m.p.Chats == nil:
+		case m.handle == "":
+			m.status = "chatting needs a handle: connect once with play (and an SSH key) to choose one"
+		default:
+			m.input.Focus()
+		}
 	case "ctrl+c", "q":
 		if m.gameID == "" || k.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -204,7 +269,11 @@ func (m *spectatorModel) View() string {
 		if m.shown.Over {
 			lines = append(lines, m.shown.Result.String())
 		}
-		lines = append(lines, m.st.dim.Render("esc the list of games · q quit"))
+		lines = append(lines, chatView(m.st, m.chat, m.w)...)
+		if m.input.Focused() {
+			lines = append(lines, m.input.View())
+		}
+		lines = append(lines, m.st.dim.Render("c chat · esc the list of games · q quit"))
 	}
 	if m.status != "" {
 		lines = append(lines, "", m.st.warn.Render(termtext.SafeLine(m.status)))
