@@ -23,6 +23,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
@@ -43,33 +44,12 @@ var modeNames = []string{"vs engine", "engine vs engine", "human vs human", "ana
 
 func (m Mode) String() string { return modeNames[m] }
 
-// Level is a strength setting. An engine that offers UCI_LimitStrength and
-// UCI_Elo plays at Elo (0: full strength) with Limits; one that does not
-// plays with Fallback limits instead (shallower searches for lower levels).
-type Level struct {
-	Name     string
-	Elo      int
-	Limits   engine.Limits
-	Fallback engine.Limits
-}
-
-var (
-	half = engine.Limits{MoveTime: 500 * time.Millisecond}
-	// Levels are the strengths offered in the new-game dialog, weakest first.
-	Levels = []Level{
-		{"1 · Elo 800", 800, half, engine.Limits{Depth: 1}},
-		{"2 · Elo 1100", 1100, half, engine.Limits{Depth: 2}},
-		{"3 · Elo 1400", 1400, half, engine.Limits{Depth: 3}},
-		{"4 · Elo 1700", 1700, half, engine.Limits{Depth: 5}},
-		{"5 · Elo 2000", 2000, half, engine.Limits{MoveTime: 300 * time.Millisecond}},
-		{"6 · Elo 2400", 2400, engine.Limits{MoveTime: time.Second}, engine.Limits{MoveTime: time.Second}},
-		{"7 · full, 1 s", 0, engine.Limits{MoveTime: time.Second}, engine.Limits{MoveTime: time.Second}},
-		{"8 · full, 5 s", 0, engine.Limits{MoveTime: 5 * time.Second}, engine.Limits{MoveTime: 5 * time.Second}},
-	}
-)
+// Levels are the strengths offered in the new-game dialog, weakest first:
+// package level's, shared with the server's seats against Squall.
+var Levels = level.All
 
 // DefaultLevel is the moderate level `squall` starts with (1-based).
-const DefaultLevel = 4
+const DefaultLevel = level.Default
 
 // Options configure a Model. The zero value is a game against the engine at
 // the default level with the classic theme, the user playing White.

@@ -207,7 +207,12 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		return err
 	}
 	defer stopPool()
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats}
+	seats := serve.NewSeats(hub, o.cfg.NewAnalyzer, func(err error) { fmt.Fprintf(o.cfg.Log, "seat: %v\n", err) })
+	defer seats.Close()
+	if err := seats.Resume(); err != nil {
+		fmt.Fprintf(stderr, "squall serve: %v\n", err)
+	}
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err

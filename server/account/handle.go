@@ -9,6 +9,10 @@ import (
 	"unicode/utf8"
 )
 
+// Reserved begins the names the server plays under (Squall-L4 is Squall at
+// level 4): no person's handle may begin with it, or look like it does.
+const Reserved = "Squall"
+
 // Handle lengths, in characters.
 const (
 	MinHandle = 2
@@ -29,6 +33,8 @@ func ValidHandle(h string) error {
 		return fmt.Errorf("a handle has at most %d characters", MaxHandle)
 	case !isLetter(h[0]):
 		return errors.New("a handle begins with a letter (a-z, A-Z)")
+	case strings.HasPrefix(Key(h), Key(Reserved)):
+		return fmt.Errorf("handles beginning with %s are the server's own", Reserved)
 	}
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; !isLetter(c) && !(c >= '0' && c <= '9') && c != '_' && c != '-' {

@@ -11,7 +11,7 @@ func TestValidHandle(t *testing.T) {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", "a", strings.Repeat("a", 21), "1abc", "_ab", "ab c", "ab\x1b[2J", "Mаgnus" /* Cyrillic а */, "ab\u200b", "é1", "a\x00b", "ab\n"} {
+	for _, bad := range []string{"", "a", strings.Repeat("a", 21), "1abc", "_ab", "ab c", "ab\x1b[2J", "Mаgnus" /* Cyrillic а */, "ab\u200b", "é1", "a\x00b", "ab\n", "Squall-L4", "squall", "5quall_fan", "SQUAL1"} {
 		err := ValidHandle(bad)
 		if err == nil {
 			t.Errorf("%q accepted", bad)

@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
@@ -42,6 +43,9 @@ type Play struct {
 	Delay time.Duration
 	// Chats are the games' chats (nil: no chat).
 	Chats *chat.Rooms
+	// Seats let a player sit against Squall from the lobby (nil: not
+	// offered).
+	Seats *Seats
 }
 
 // chatRows is how many chat lines a game screen shows.
@@ -114,6 +118,8 @@ type playModel struct {
 
 	seeks []lobby.Seek
 	sel   int
+	// prompt is what the lobby's input line is for: "seek" or "squall".
+	prompt string
 
 	gameID  string
 	updates <-chan play.Update
@@ -370,6 +376,9 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.input.Reset()
 			return m, nil
 		case tea.KeyEnter:
+			if m.prompt == "squall" {
+				return m, m.sitSquall(m.input.Value())
+			}
 			return m, m.seek(m.input.Value())
 		}
 		var cmd tea.Cmd
@@ -380,6 +389,14 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "q":
 		return m, tea.Quit
 	case "n":
+		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
+		m.input.Focus()
+	case "s":
+		if m.p.Seats == nil {
+			m.say(errors.New("this server offers no games against Squall"))
+			break
+		}
+		m.prompt, m.input.Prompt, m.input.Placeholder = "squall", "against Squall: ", fmt.Sprintf("level 1-%d and time control, e.g. 4 5+3 (white|black)", len(level.All))
 		m.input.Focus()
 	case "up", "k":
 		m.sel = max(m.sel-1, 0)
@@ -398,6 +415,54 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// sitSquall starts a casual game against Squall from the prompt: "LEVEL
+// MINUTES+SECONDS [white|black]", the colour the player's.
+func (m *playModel) sitSquall(text string) tea.Cmd {
+	f := strings.Fields(text)
+	var lv int
+	if len(f) < 2 || len(f) > 3 {
+		m.say(errors.New("type a level and a time control, e.g. 4 5+3, and optionally white or black"))
+		return nil
+	}
+	if _, err := fmt.Sscanf(f[0], "%d", &lv); err != nil || lv < 1 || lv > len(level.All) {
+		m.say(fmt.Errorf("the level is 1 to %d", len(level.All)))
+		return nil
+	}
+	tc, err := game.ParseTimeControl(f[1])
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	white := time.Now().UnixNano()%2 == 0
+	if len(f) == 3 {
+		switch f[2] {
+		case "white", "black":
+			white = f[2] == "white"
+		default:
+			m.say(errors.New("the colour is white or black"))
+			return nil
+		}
+	}
+	m.input.Reset()
+	m.input.Blur()
+	hub, seats, handle, squall := m.p.Hub, m.p.Seats, m.handle, squallHandle(lv)
+	return action(func(ctx context.Context) (string, error) {
+		w, b := handle, squall
+		if !white {
+			w, b = squall, handle
+		}
+		id, err := hub.Start(ctx, w, b, tc, false)
+		if err != nil {
+			return "", err
+		}
+		if err := seats.Sit(id, squall, lv); err != nil {
+			hub.Abort(ctx, id, handle)
+			return "", err
+		}
+		return "", nil
+	})
 }
 
 // seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]".
@@ -537,7 +602,7 @@ func (m *playModel) lobbyView() []string {
 	if m.input.Focused() {
 		out = append(out, m.input.View())
 	}
-	return append(out, m.st.dim.Render("n new rated seek · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
+	return append(out, m.st.dim.Render("n new rated seek · s play Squall · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
 }
 
 func (m *playModel) boardView() []string {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
+	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -29,8 +31,11 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	done := make(chan struct{})
 	go func() { pool.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms()}
-	return startServerWith(t, false, func(c *Config) { c.Play = p }), p
+	seats := NewSeats(hub, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats}
+	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
+	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first
+	return ts, p
 }
 
 // TestPlayOverSSH: two people connect with their keys, choose handles,
@@ -104,4 +109,47 @@ func TestPlayOverSSH(t *testing.T) {
 	// Back in the lobby after the game.
 	ann.send(t, "\r")
 	ann.waitFor(t, "no open seeks")
+}
+
+// TestPlaySquall: a player sits against Squall from the lobby; Squall
+// answers through the hub like a person, and its seat ends with the game.
+func TestPlaySquall(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	ann.waitFor(t, "Choose the handle")
+	ann.send(t, "ann", "\r")
+	ann.waitFor(t, "Squall · lobby")
+	ann.send(t, "s")
+	ann.send(t, "4 1+0 white", "\r")
+	ann.waitFor(t, "Squall-L4")
+	ann.send(t, "e4", "\r")
+	ann.waitFor(t, "1. e4 a6") // the fake engine's first legal move
+	ann.send(t, "resign", "\r")
+	ann.waitFor(t, "Black wins by resignation")
+	p.Seats.Close() // returns: the seat's goroutine ended with the game
+	if _, ok := p.Hub.GameOf("ann"); ok {
+		t.Error("the game is still in progress")
+	}
+}
+
+// TestSeatsResume: after a restart, Squall sits again in the games it was
+// playing, and answers.
+func TestSeatsResume(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	id, err := p.Hub.Start(ctx, "Squall-L2", "ann", game.TimeControl{Base: time.Minute}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Seats.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "Squall's first move", func() bool {
+		st, _, err := p.Hub.Game(id)
+		return err == nil && len(st.Moves) == 1
+	})
+	if _, err := p.Hub.Resign(ctx, id, "ann"); err != nil {
+		t.Fatal(err)
+	}
 }

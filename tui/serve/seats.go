@@ -1,0 +1,93 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/level"
+	"github.com/squall-chess/squall/server/play"
+)
+
+// Seats are Squall's places in the server's games: a person sits against
+// Squall at a level from the lobby, and Squall plays through the hub as a
+// person would (play.Hub.Seat). Each seat is a goroutine that ends with its
+// game, or with the server (Close).
+type Seats struct {
+	hub       *play.Hub
+	newEngine func() (engine.Analyzer, error)
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	// Errs hears of a seat that failed (its engine, the store); nil: none.
+	errs func(error)
+}
+
+// NewSeats makes Squall's seats on hub, each with an engine of newEngine;
+// errs, if not nil, hears of a seat that failed.
+func NewSeats(hub *play.Hub, newEngine func() (engine.Analyzer, error), errs func(error)) *Seats {
+	ctx, cancel := context.WithCancel(context.Background())
+	if errs == nil {
+		errs = func(error) {}
+	}
+	return &Seats{hub: hub, newEngine: newEngine, ctx: ctx, cancel: cancel, errs: errs}
+}
+
+// Sit has Squall play handle's side of game id at level lv (1-based): the
+// level's Elo where the engine takes UCI_Elo, full strength otherwise, on
+// the game's clock.
+func (s *Seats) Sit(id, handle string, lv int) error {
+	if lv < 1 || lv > len(level.All) {
+		return fmt.Errorf("level %d: want 1-%d", lv, len(level.All))
+	}
+	a, err := s.newEngine()
+	if err != nil {
+		return err
+	}
+	if level.HasElo(a) {
+		for _, kv := range level.All[lv-1].Setup() {
+			if err := a.SetOption(kv[0], kv[1]); err != nil {
+				a.Close()
+				return err
+			}
+		}
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer a.Close()
+		if err := s.hub.Seat(s.ctx, id, handle, a, engine.Limits{}); err != nil && s.ctx.Err() == nil {
+			s.errs(fmt.Errorf("%s in game %s: %w", handle, id, err))
+		}
+	}()
+	return nil
+}
+
+// Close stops every seat and waits for them.
+func (s *Seats) Close() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+// Resume seats Squall again in the games it played when the server
+// stopped (the hub resumed them from the store).
+func (s *Seats) Resume() error {
+	var errs []error
+	for _, g := range s.hub.Games() {
+		for _, h := range []string{g.Players.White, g.Players.Black} {
+			var lv int
+			if _, err := fmt.Sscanf(h, "Squall-L%d", &lv); err == nil && h == squallHandle(lv) {
+				errs = append(errs, s.Sit(g.ID, h, lv))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// squallHandle is Squall's name in a game at level lv; no person can take
+// it (account.ValidHandle keeps names beginning with Squall for the
+// server).
+func squallHandle(lv int) string { return fmt.Sprintf("Squall-L%d", lv) }
