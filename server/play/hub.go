@@ -422,6 +422,17 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 				return nil, err
 			}
 		}
+		kind := "casual"
+		if t.rated {
+			kind = "rated"
+		}
+		line := fmt.Sprintf("%s  %s vs %s  %s (%s)  %s %s", t.g.State(h.now()).Started.UTC().Format("2006-01-02"),
+			t.white, t.black, r.PGN(), r.Termination, t.g.TimeControl(), kind)
+		for _, p := range []string{t.white, t.black} {
+			if err := h.st.AddRecent(ctx, p, line); err != nil {
+				return nil, err
+			}
+		}
 	} else if err := h.st.DropGame(ctx, t.id); err != nil { // an aborted game is not archived
 		return nil, err
 	}

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -59,19 +62,70 @@ func (s *Store) CreateAccount(ctx context.Context, fingerprint, handle string, n
 	return a, nil
 }
 
+// Standing is a handle's rating at a speed, as stored.
+type Standing struct {
+	Handle string        `json:"handle"`
+	Speed  string        `json:"speed"`
+	Rating rating.Rating `json:"rating"`
+}
+
 // Rating is a handle's rating at a speed (a new player's if none).
 func (s *Store) Rating(ctx context.Context, handle, speed string) (rating.Rating, error) {
-	r := rating.New()
-	_, err := getJSON(ctx, s.ratings, ratingKey(handle, speed), &r)
-	return r, err
+	st := Standing{Rating: rating.New()}
+	_, err := getJSON(ctx, s.ratings, ratingKey(handle, speed), &st)
+	return st.Rating, err
 }
 
 // PutRating stores a handle's rating at a speed.
 func (s *Store) PutRating(ctx context.Context, handle, speed string, r rating.Rating) error {
-	return putJSON(ctx, s.ratings, ratingKey(handle, speed), r)
+	return putJSON(ctx, s.ratings, ratingKey(handle, speed), Standing{Handle: handle, Speed: speed, Rating: r})
+}
+
+// Leaderboard is the n best established ratings at a speed (a provisional
+// rating is not ranked, as on lichess), best first.
+func (s *Store) Leaderboard(ctx context.Context, speed string, n int) ([]Standing, error) {
+	keys, err := s.ratings.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	suffix := "." + key(speed)
+	var out []Standing
+	for k := range keys.Keys() {
+		if !strings.HasSuffix(k, suffix) {
+			continue
+		}
+		var st Standing
+		if found, err := getJSON(ctx, s.ratings, k, &st); err != nil {
+			return nil, err
+		} else if found && !st.Rating.Provisional() {
+			out = append(out, st)
+		}
+	}
+	slices.SortFunc(out, func(a, b Standing) int { return cmp.Compare(b.Rating.Rating, a.Rating.Rating) })
+	return out[:min(n, len(out))], nil
 }
 
 func ratingKey(handle, speed string) string { return key(account.Key(handle)) + "." + key(speed) }
+
+// MaxRecent is how many of a handle's finished games Recent keeps.
+const MaxRecent = 10
+
+// AddRecent notes a finished game of handle's (a line for the lobby).
+func (s *Store) AddRecent(ctx context.Context, handle, line string) error {
+	recent, err := s.Recent(ctx, handle)
+	if err != nil {
+		return err
+	}
+	recent = append([]string{line}, recent...)
+	return putJSON(ctx, s.accounts, "recent."+key(account.Key(handle)), recent[:min(len(recent), MaxRecent)])
+}
+
+// Recent are handle's last finished games, newest first.
+func (s *Store) Recent(ctx context.Context, handle string) ([]string, error) {
+	var recent []string
+	_, err := getJSON(ctx, s.accounts, "recent."+key(account.Key(handle)), &recent)
+	return recent, err
+}
 
 // GameState is a game in progress as stored after each of its events:
 // enough to rebuild it after a crash (game.Resume).

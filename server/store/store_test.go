@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -103,5 +104,37 @@ func TestStoreKeepsEverything(t *testing.T) {
 func TestOpenNeedsADirectory(t *testing.T) {
 	if _, err := Open(context.Background(), Options{}); err == nil {
 		t.Error("opened without a directory")
+	}
+}
+
+// TestLeaderboardAndRecent: established ratings ranked best first,
+// provisional ones left out; a handle's recent games newest first, ten at
+// most.
+func TestLeaderboardAndRecent(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, t.TempDir())
+	defer s.Close()
+	for _, st := range []Standing{
+		{"ann", "blitz", rating.Rating{Rating: 1700, RD: 60, Volatility: 0.06}},
+		{"bob", "blitz", rating.Rating{Rating: 1900, RD: 70, Volatility: 0.06}},
+		{"cid", "blitz", rating.Rating{Rating: 2500, RD: 300, Volatility: 0.06}}, // provisional
+		{"dan", "bullet", rating.Rating{Rating: 2000, RD: 50, Volatility: 0.06}},
+	} {
+		if err := s.PutRating(ctx, st.Handle, st.Speed, st.Rating); err != nil {
+			t.Fatal(err)
+		}
+	}
+	board, err := s.Leaderboard(ctx, "blitz", 10)
+	if err != nil || len(board) != 2 || board[0].Handle != "bob" || board[1].Handle != "ann" {
+		t.Errorf("leaderboard %+v, %v", board, err)
+	}
+	for i := range MaxRecent + 3 {
+		if err := s.AddRecent(ctx, "ann", fmt.Sprint("game ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recent, err := s.Recent(ctx, "ANN")
+	if err != nil || len(recent) != MaxRecent || recent[0] != fmt.Sprint("game ", MaxRecent+2) {
+		t.Errorf("recent %q, %v", recent, err)
 	}
 }

@@ -94,6 +94,13 @@ type (
 		note string
 		err  error
 	}
+	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
+	// player's recent games.
+	lobbyInfoMsg struct {
+		board  []store.Standing
+		recent []string
+		err    error
+	}
 	gameUpdateMsg struct {
 		from <-chan play.Update
 		u    play.Update
@@ -120,6 +127,8 @@ type playModel struct {
 	sel   int
 	// prompt is what the lobby's input line is for: "seek" or "squall".
 	prompt string
+	board  []store.Standing
+	recent []string
 
 	gameID  string
 	updates <-chan play.Update
@@ -236,6 +245,11 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.screen == inLobby {
 			return m, m.refresh()
 		}
+	case lobbyInfoMsg:
+		if msg.err != nil {
+			m.say(msg.err)
+		}
+		m.board, m.recent = msg.board, msg.recent
 	case lobbyTickMsg:
 		if m.screen == inLobby {
 			return m, tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
@@ -294,7 +308,22 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Placeholder = "3+2 (white|black), then enter"
 	m.input.Prompt = "time control: "
 	m.input.Blur()
-	return tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+}
+
+// lobbyInfo reads the blitz leaderboard and the player's recent games.
+func (m *playModel) lobbyInfo() tea.Cmd {
+	st, handle := m.p.Store, m.handle
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		board, err := st.Leaderboard(ctx, game.Blitz.String(), 5)
+		if err != nil {
+			return lobbyInfoMsg{err: err}
+		}
+		recent, err := st.Recent(ctx, handle)
+		return lobbyInfoMsg{board: board, recent: recent, err: err}
+	}
 }
 
 // toBoard follows game id.
@@ -597,6 +626,19 @@ func (m *playModel) lobbyView() []string {
 			row = m.st.selected.Render(row)
 		}
 		out = append(out, row)
+	}
+	out = append(out, "", m.st.title.Render("Leaderboard · blitz"))
+	if len(m.board) == 0 {
+		out = append(out, m.st.dim.Render("nobody ranked yet (a rating is ranked once its deviation is below 110)"))
+	}
+	for i, b := range m.board {
+		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+	}
+	if len(m.recent) > 0 {
+		out = append(out, "", m.st.title.Render("Your recent games"))
+		for _, r := range m.recent[:min(len(m.recent), 5)] {
+			out = append(out, termtext.SafeLine(r))
+		}
 	}
 	out = append(out, "")
 	if m.input.Focused() {

@@ -106,9 +106,10 @@ func TestPlayOverSSH(t *testing.T) {
 			t.Errorf("%s's rating %+v (%v)", h, r, err)
 		}
 	}
-	// Back in the lobby after the game.
+	// Back in the lobby after the game, which is among the recent ones.
 	ann.send(t, "\r")
 	ann.waitFor(t, "no open seeks")
+	ann.waitFor(t, "ann vs bob  0-1 (checkmate)")
 }
 
 // TestPlaySquall: a player sits against Squall from the lobby; Squall
