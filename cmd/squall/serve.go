@@ -212,7 +212,12 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	if err := seats.Resume(); err != nil {
 		fmt.Fprintf(stderr, "squall serve: %v\n", err)
 	}
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats}
+	presence := serve.NewPresence(nil)
+	for _, g := range hub.Games() { // nobody is connected yet: the grace runs from the restart
+		presence.Away(g.Players.White)
+		presence.Away(g.Players.Black)
+	}
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err

@@ -73,6 +73,8 @@ type Update struct {
 	// Ended is the finished game's record, with the rating changes of a
 	// rated one; nil before the end.
 	Ended *Ended
+	// DrawOffer and Takeback are the standing offers, by colour.
+	DrawOffer, Takeback [2]bool
 }
 
 // Ended is a finished game: its result and, for a rated game, both
@@ -166,6 +168,28 @@ func (h *Hub) OfferDraw(ctx context.Context, id, handle string) (*Ended, error) 
 	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
 		_, err := g.OfferDraw(side, now)
 		return err
+	})
+}
+
+// DeclineDraw turns down the opponent's draw offer.
+func (h *Hub) DeclineDraw(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, _ time.Time) error { return g.DeclineDraw(side) })
+}
+
+// Takeback asks the opponent to take back handle's last move, or grants
+// the opponent's request.
+func (h *Hub) Takeback(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
+		_, err := g.RequestTakeback(side, now)
+		return err
+	})
+}
+
+// Claim ends the game for handle, whose opponent has been gone since gone
+// for longer than the grace period: won, or drawn if draw.
+func (h *Hub) Claim(ctx context.Context, id, handle string, gone time.Time, draw bool) (*Ended, error) {
+	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
+		return g.ClaimVictory(side, gone, now, draw)
 	})
 }
 
@@ -378,7 +402,11 @@ func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
 // update is the table's game for its watchers; called with t.mu held.
 func (t *table) update(now time.Time) Update {
 	r, over := t.g.Result()
-	return Update{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, State: t.g.State(now), Over: over, Result: r}
+	u := Update{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, State: t.g.State(now), Over: over, Result: r}
+	for _, c := range []chess.Color{chess.White, chess.Black} {
+		u.DrawOffer[c], u.Takeback[c] = t.g.DrawOffered(c), t.g.TakebackRequested(c)
+	}
+	return u
 }
 
 // notify sends the game to its watchers, and closes them when it is over

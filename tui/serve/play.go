@@ -46,6 +46,9 @@ type Play struct {
 	// Seats let a player sit against Squall from the lobby (nil: not
 	// offered).
 	Seats *Seats
+	// Presence knows who is connected, for claims against a player who
+	// left (nil: no claims).
+	Presence *Presence
 }
 
 // chatRows is how many chat lines a game screen shows.
@@ -149,7 +152,7 @@ func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) 
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, key: gossh.FingerprintSHA256(key), input: in, watch: &gameWatch{lobby: p.Lobby}}, nil
+	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, key: gossh.FingerprintSHA256(key), input: in, watch: &gameWatch{lobby: p.Lobby, presence: p.Presence}}, nil
 }
 
 // Init looks up the session's account.
@@ -170,18 +173,26 @@ func (m *playModel) release() { m.watch.release() }
 // gameWatch is the session's watch of a game: the one piece of the play
 // session another goroutine (the server's, at the session's end) touches.
 type gameWatch struct {
-	mu     sync.Mutex
-	stop   func()
-	closed bool
-	lobby  *lobby.Lobby
-	handle string // whose seeks go when the session does
+	mu       sync.Mutex
+	stop     func()
+	closed   bool
+	lobby    *lobby.Lobby
+	presence *Presence
+	handle   string // whose seeks go, and who leaves, when the session does
 }
 
-// player notes the session's handle, whose seeks release withdraws.
+// player notes the session's handle: present now, and its seeks withdrawn
+// and its presence ended by release.
 func (w *gameWatch) player(handle string) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.handle != "" {
+		return
+	}
 	w.handle = handle
-	w.mu.Unlock()
+	if w.presence != nil {
+		w.presence.Join(handle)
+	}
 }
 
 // set makes stops the watch's end, ending the ones before; after release,
@@ -208,8 +219,13 @@ func (w *gameWatch) set(stops ...func()) {
 func (w *gameWatch) release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.handle != "" && w.lobby != nil {
-		w.lobby.Leave(w.handle)
+	if w.handle != "" && !w.closed {
+		if w.lobby != nil {
+			w.lobby.Leave(w.handle)
+		}
+		if w.presence != nil {
+			w.presence.Leave(w.handle)
+		}
 	}
 	w.closed = true
 	if w.stop != nil {
@@ -337,7 +353,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
 	m.status = ""
 	m.input.Reset()
-	m.input.Placeholder = "a move (e4, Nf3), resign, draw, abort, say TEXT, mute"
+	m.input.Placeholder = "a move (e4, Nf3), resign, draw, takeback, abort, say TEXT, mute"
 	m.input.Prompt = "move> "
 	m.input.Focus()
 	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
@@ -571,6 +587,18 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.OfferDraw(ctx, id, handle) }
 	case "abort":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
+	case "decline":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.DeclineDraw(ctx, id, handle) }
+	case "takeback":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Takeback(ctx, id, handle) }
+	case "claim", "claimdraw":
+		since, ok := m.opponentGone()
+		if !ok {
+			m.say(errors.New("your opponent is here"))
+			return m, nil
+		}
+		draw := text == "claimdraw"
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Claim(ctx, id, handle, since, draw) }
 	default:
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Move(ctx, id, handle, text) }
 	}
@@ -653,8 +681,52 @@ func (m *playModel) boardView() []string {
 	}
 	out := gameRows(m.st, m.upd, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
 	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
+	out = append(out, m.notes()...)
 	out = append(out, chatView(m.st, m.chat, m.w)...)
 	return append(out, m.input.View())
+}
+
+// opponent is the player's opponent's handle and colour.
+func (m *playModel) opponent() (string, chess.Color) {
+	if m.upd.Players.White == m.handle {
+		return m.upd.Players.Black, chess.Black
+	}
+	return m.upd.Players.White, chess.White
+}
+
+// opponentGone reports since when the opponent has been disconnected.
+func (m *playModel) opponentGone() (time.Time, bool) {
+	if m.p.Presence == nil || m.upd == nil {
+		return time.Time{}, false
+	}
+	opp, _ := m.opponent()
+	return m.p.Presence.Gone(opp)
+}
+
+// notes are what the opponent asks (a draw, a takeback) and whether they
+// left, with what the player may type.
+func (m *playModel) notes() []string {
+	if m.upd.Over {
+		return nil
+	}
+	opp, c := m.opponent()
+	name := termtext.SafeLine(opp)
+	var out []string
+	if m.upd.DrawOffer[c] {
+		out = append(out, m.st.title.Render(name+" offers a draw: type draw to accept, or decline"))
+	}
+	if m.upd.Takeback[c] {
+		out = append(out, m.st.title.Render(name+" asks to take back a move: type takeback to agree (moving declines)"))
+	}
+	if since, gone := m.opponentGone(); gone {
+		grace := game.Grace(m.upd.State.TimeControl)
+		if wait := grace - time.Since(since); wait > 0 {
+			out = append(out, m.st.warn.Render(fmt.Sprintf("%s left; you may claim the game in %v", name, wait.Round(time.Second))))
+		} else {
+			out = append(out, m.st.warn.Render(name+" left: type claim to win, claimdraw for a draw, or wait"))
+		}
+	}
+	return out
 }
 
 // replayed is a game update's moves replayed: the game for a search, the

@@ -32,7 +32,7 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	go func() { pool.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	seats := NewSeats(hub, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats}
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: NewPresence(nil)}
 	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
 	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first
 	return ts, p
@@ -153,4 +153,40 @@ func TestSeatsResume(t *testing.T) {
 	if _, err := p.Hub.Resign(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPlayOpponentLeaves: a player whose opponent disconnects is told, and
+// may claim only after the grace period; the opponent who comes back
+// finds the game and the note goes.
+func TestPlayOpponentLeaves(t *testing.T) {
+	ts, _ := startPlayServer(t)
+	annKey, bobKey := newSigner(t), newSigner(t)
+	ann := connect(t, ts.addr, annKey, "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, bobKey, "play", true)
+	for _, c := range []struct {
+		cl     *client
+		handle string
+	}{{ann, "ann"}, {bob, "bob"}} {
+		c.cl.waitFor(t, "Choose the handle")
+		c.cl.send(t, c.handle, "\r")
+		c.cl.waitFor(t, "Squall · lobby")
+	}
+	ann.send(t, "n", "3+2 white", "\r")
+	bob.waitFor(t, "3+2  rated")
+	bob.send(t, "\r")
+	ann.waitFor(t, "Squall · game")
+	ann.send(t, "e4", "\r")
+	bob.waitFor(t, "1. e4")
+	bob.send(t, "draw", "\r")
+	ann.waitFor(t, "bob offers a draw")
+	bob.close()
+	ann.waitFor(t, "bob left; you may claim the game in")
+	ann.send(t, "claim", "\r")
+	ann.waitFor(t, "the opponent may come back for")
+	bob = connect(t, ts.addr, bobKey, "play", true)
+	defer bob.close()
+	bob.waitFor(t, "1. e4")
+	bob.send(t, "e5", "\r")
+	ann.waitFor(t, "1. e4 e5")
 }
