@@ -421,10 +421,13 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.input.Reset()
 			return m, nil
 		case tea.KeyEnter:
-			if m.prompt == "squall" {
+			switch m.prompt {
+			case "squall":
 				return m, m.sitSquall(m.input.Value())
+			case "challenge":
+				return m, m.challenge(m.input.Value())
 			}
-			return m, m.seek(m.input.Value())
+			return m, m.seek(m.input.Value(), "")
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(k)
@@ -435,6 +438,9 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case "n":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
+		m.input.Focus()
+	case "c":
+		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black)"
 		m.input.Focus()
 	case "s":
 		if m.p.Seats == nil {
@@ -510,8 +516,20 @@ func (m *playModel) sitSquall(text string) tea.Cmd {
 	})
 }
 
-// seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]".
-func (m *playModel) seek(text string) tea.Cmd {
+// challenge challenges a handle from the prompt: "HANDLE MINUTES+SECONDS
+// [white|black]"; only they see it and may accept it.
+func (m *playModel) challenge(text string) tea.Cmd {
+	to, rest, ok := strings.Cut(strings.TrimSpace(text), " ")
+	if !ok || to == "" {
+		m.say(errors.New("type a handle and a time control, e.g. bob 3+2"))
+		return nil
+	}
+	return m.seek(rest, to)
+}
+
+// seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]",
+// or a challenge to the handle to.
+func (m *playModel) seek(text, to string) tea.Cmd {
 	f := strings.Fields(text)
 	if len(f) == 0 || len(f) > 2 {
 		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black"))
@@ -538,7 +556,10 @@ func (m *playModel) seek(text string) tea.Cmd {
 	m.input.Blur()
 	lb, handle := m.p.Lobby, m.handle
 	return action(func(context.Context) (string, error) {
-		_, err := lb.Seek(handle, tc, c, true, "")
+		_, err := lb.Seek(handle, tc, c, true, to)
+		if to != "" {
+			return "challenge sent to " + to + ": " + tc.String(), err
+		}
 		return "seek open: " + tc.String(), err
 	})
 }
@@ -647,8 +668,13 @@ func (m *playModel) lobbyView() []string {
 			kind = "rated"
 		}
 		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, s.Color)
-		if s.Handle == m.handle {
+		switch {
+		case s.Handle == m.handle && s.To != "":
+			row += "  (your challenge to " + termtext.SafeLine(s.To) + ")"
+		case s.Handle == m.handle:
 			row += "  (yours)"
+		case s.To != "":
+			row += "  (a challenge to you)"
 		}
 		if i == m.sel {
 			row = m.st.selected.Render(row)
@@ -672,7 +698,7 @@ func (m *playModel) lobbyView() []string {
 	if m.input.Focused() {
 		out = append(out, m.input.View())
 	}
-	return append(out, m.st.dim.Render("n new rated seek · s play Squall · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
+	return append(out, m.st.dim.Render("n new rated seek · c challenge · s play Squall · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
 }
 
 func (m *playModel) boardView() []string {

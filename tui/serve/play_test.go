@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -172,8 +174,9 @@ func TestPlayOpponentLeaves(t *testing.T) {
 		c.cl.send(t, c.handle, "\r")
 		c.cl.waitFor(t, "Squall · lobby")
 	}
-	ann.send(t, "n", "3+2 white", "\r")
-	bob.waitFor(t, "3+2  rated")
+	ann.send(t, "c", "bob 3+2 white", "\r") // a challenge this time
+	ann.waitFor(t, "challenge sent to bob")
+	bob.waitFor(t, "(a challenge to you)")
 	bob.send(t, "\r")
 	ann.waitFor(t, "Squall · game")
 	ann.send(t, "e4", "\r")
@@ -189,4 +192,46 @@ func TestPlayOpponentLeaves(t *testing.T) {
 	bob.waitFor(t, "1. e4")
 	bob.send(t, "e5", "\r")
 	ann.waitFor(t, "1. e4 e5")
+}
+
+// TestPlayNoLeaks: once every player and spectator has left (a game
+// played to its end, a game abandoned mid-way, a spectator watching), the
+// server's goroutines are back to what they were before anyone came.
+func TestPlayNoLeaks(t *testing.T) {
+	ts, _ := startPlayServer(t)
+	runtime.GC()
+	time.Sleep(200 * time.Millisecond)
+	base := runtime.NumGoroutine()
+	for round := range 3 {
+		ann := connect(t, ts.addr, newSigner(t), "play", true)
+		bob := connect(t, ts.addr, newSigner(t), "play", true)
+		ann.waitFor(t, "Choose the handle")
+		ann.send(t, fmt.Sprint("ann", round), "\r")
+		bob.waitFor(t, "Choose the handle")
+		bob.send(t, fmt.Sprint("bob", round), "\r")
+		bob.waitFor(t, "Squall · lobby")
+		ann.send(t, "n", "1+0 white", "\r")
+		bob.waitFor(t, "1+0  rated")
+		bob.send(t, "\r")
+		ann.waitFor(t, "Squall · game")
+		eve := connect(t, ts.addr, newSigner(t), "watch", true)
+		eve.waitFor(t, "ann")
+		eve.send(t, "\r")
+		eve.waitFor(t, "Squall · watching")
+		ann.send(t, "f3", "\r")
+		bob.waitFor(t, "1. f3")
+		if round < 2 {
+			bob.send(t, "resign", "\r")
+			ann.waitFor(t, "White wins by resignation")
+		} // the last round's game is left in progress
+		for _, c := range []*client{ann, bob, eve} {
+			c.close()
+		}
+	}
+	var now int
+	waitUntil(t, "goroutines to return to baseline", func() bool {
+		now = runtime.NumGoroutine()
+		return now <= base
+	})
+	t.Logf("goroutines: baseline %d, after 3 games with a spectator each: %d", base, now)
 }
