@@ -132,6 +132,7 @@ type playModel struct {
 	prompt string
 	board  []store.Standing
 	recent []string
+	speed  game.Speed // the leaderboard's
 
 	gameID  string
 	updates <-chan play.Update
@@ -324,16 +325,18 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Placeholder = "3+2 (white|black), then enter"
 	m.input.Prompt = "time control: "
 	m.input.Blur()
+	m.speed = game.Blitz
 	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
 
-// lobbyInfo reads the blitz leaderboard and the player's recent games.
+// lobbyInfo reads the leaderboard of the chosen speed and the player's
+// recent games.
 func (m *playModel) lobbyInfo() tea.Cmd {
-	st, handle := m.p.Store, m.handle
+	st, handle, speed := m.p.Store, m.handle, m.speed.String()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		board, err := st.Leaderboard(ctx, game.Blitz.String(), 5)
+		board, err := st.Leaderboard(ctx, speed, 5)
 		if err != nil {
 			return lobbyInfoMsg{err: err}
 		}
@@ -439,6 +442,9 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "n":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
 		m.input.Focus()
+	case "l":
+		m.speed = (m.speed + 1) % (game.Classical + 1)
+		return m, m.lobbyInfo()
 	case "c":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black)"
 		m.input.Focus()
@@ -681,7 +687,7 @@ func (m *playModel) lobbyView() []string {
 		}
 		out = append(out, row)
 	}
-	out = append(out, "", m.st.title.Render("Leaderboard · blitz"))
+	out = append(out, "", m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"))
 	if len(m.board) == 0 {
 		out = append(out, m.st.dim.Render("nobody ranked yet (a rating is ranked once its deviation is below 110)"))
 	}
