@@ -54,6 +54,7 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
 	durationVar(cmd.Flags(), &o.delay, "spectator-delay", 0, "how far behind the game spectators see it and its analysis (e.g. 15s)")
+	cmd.Flags().IntVar(&o.maxReviews, "max-reviews", 2, "finished games in review at once (each runs an engine)")
 	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := o.check(); err != nil {
@@ -81,6 +82,7 @@ type serveOptions struct {
 	analysts      int
 	analysisNodes uint64
 	delay         time.Duration
+	maxReviews    int
 }
 
 // register defines serve's flags on fs, into o.
@@ -217,7 +219,8 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		presence.Away(g.Players.White)
 		presence.Away(g.Players.Black)
 	}
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence}
+	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence,
+		NewEngine: o.cfg.NewAnalyzer, Reviews: make(chan struct{}, max(o.maxReviews, 0))}
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -83,6 +84,9 @@ type Ended struct {
 	ID            string
 	Result        game.Result
 	Before, After [2]rating.Rating // by colour; zero for a casual game
+	// PGN is the game as archived (nil for an aborted game): read it, do
+	// not change it.
+	PGN *pgn.Game
 }
 
 // NewHub is a hub keeping its games in st; now is its clock (nil:
@@ -442,7 +446,8 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 		if t.rated {
 			event = "Rated " + t.g.TimeControl().Speed().String() + " game"
 		}
-		if err := h.st.FinishGame(ctx, t.id, t.g.PGN(event, h.site, t.white, t.black).String()); err != nil {
+		e.PGN = t.g.PGN(event, h.site, t.white, t.black)
+		if err := h.st.FinishGame(ctx, t.id, e.PGN.String()); err != nil {
 			return nil, err
 		}
 		if t.rated {

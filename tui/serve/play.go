@@ -17,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/level"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
@@ -25,7 +26,9 @@ import (
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // Play connects the SSH server to games between people (`ssh -t host
@@ -49,7 +52,17 @@ type Play struct {
 	// Presence knows who is connected, for claims against a player who
 	// left (nil: no claims).
 	Presence *Presence
+	// NewEngine opens the engine of a finished game's review (nil: no
+	// review); the session closes it when the review ends.
+	NewEngine func() (engine.Analyzer, error)
+	// Reviews bounds the reviews running at once: each holds a slot of
+	// the channel while open (nil: no review).
+	Reviews chan struct{}
 }
+
+// reviewLimits are a reviewed position's search: short, as the board's
+// review view has it, since a reviewer waits for the whole game.
+var reviewLimits = engine.Limits{MoveTime: 200 * time.Millisecond}
 
 // chatRows is how many chat lines a game screen shows.
 const chatRows = 5
@@ -140,6 +153,10 @@ type playModel struct {
 	upd     *play.Update
 	updAt   time.Time // when upd arrived: the running clock counts from it
 	chat    []chat.Line
+
+	// review is the finished game's review view while open (its search
+	// and engine end with it: gameWatch.review).
+	review view.View
 }
 
 func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -180,6 +197,30 @@ type gameWatch struct {
 	lobby    *lobby.Lobby
 	presence *Presence
 	handle   string // whose seeks go, and who leaves, when the session does
+	review   func() // ends an open review (its search and engine)
+}
+
+// setReview makes end the open review's end; nil: none open. After
+// release, end runs at once.
+func (w *gameWatch) setReview(end func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.review = end
+	if w.closed && end != nil {
+		end()
+		w.review = nil
+	}
+}
+
+// endReview ends the open review, if any, once.
+func (w *gameWatch) endReview() {
+	w.mu.Lock()
+	end := w.review
+	w.review = nil
+	w.mu.Unlock()
+	if end != nil {
+		end()
+	}
 }
 
 // player notes the session's handle: present now, and its seeks withdrawn
@@ -216,8 +257,10 @@ func (w *gameWatch) set(stops ...func()) {
 	}
 }
 
-// release ends the watch for good, and withdraws the player's seeks.
+// release ends the watch (and an open review) for good, and withdraws the
+// player's seeks.
 func (w *gameWatch) release() {
+	w.endReview()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.handle != "" && !w.closed {
@@ -236,6 +279,34 @@ func (w *gameWatch) release() {
 }
 
 func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.review != nil {
+		switch msg := msg.(type) {
+		case view.CloseMsg:
+			m.closeReview()
+			return m, nil
+		case closingMsg:
+			m.closeReview()
+		case tea.KeyMsg:
+			if msg.String() == "ctrl+c" {
+				m.closeReview()
+				return m, tea.Quit
+			}
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		case tea.WindowSizeMsg:
+			m.w, m.h = msg.Width, msg.Height
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg:
+			// the player's own messages: handled below
+		default:
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -289,9 +360,10 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		u := msg.u
 		m.upd, m.updAt = &u, time.Now()
 		if u.Over {
-			m.status, m.isErr = u.Result.String()+" · enter: back to the lobby", false
+			back := " · r review · enter: back to the lobby"
+			m.status, m.isErr = u.Result.String()+back, false
 			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
-				m.status = u.Result.String() + " · " + ratingNote(e) + " · enter: back to the lobby"
+				m.status = u.Result.String() + " · " + ratingNote(e) + back
 			}
 			return m, nil
 		}
@@ -572,6 +644,9 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	over := m.upd != nil && m.upd.Over
+	if over && k.String() == "r" && m.input.Value() == "" {
+		return m, m.openReview()
+	}
 	if over && k.Type == tea.KeyEnter && m.input.Value() == "" {
 		m.watch.set()
 		m.gameID, m.updates, m.chat = "", nil, nil
@@ -642,6 +717,9 @@ func ratingNote(e *play.Ended) string {
 }
 
 func (m *playModel) View() string {
+	if m.review != nil {
+		return m.review.View(m.w, m.h)
+	}
 	var lines []string
 	switch m.screen {
 	case askHandle:
@@ -716,6 +794,43 @@ func (m *playModel) boardView() []string {
 	out = append(out, m.notes()...)
 	out = append(out, chatView(m.st, m.chat, m.w)...)
 	return append(out, m.input.View())
+}
+
+// openReview opens the finished game in review (?!, ?, ?? and the eval
+// graph, as the board's review view draws it) with an engine of its own.
+func (m *playModel) openReview() tea.Cmd {
+	e := m.upd.Ended
+	if e == nil || e.PGN == nil || m.p.NewEngine == nil || m.p.Reviews == nil {
+		m.say(errors.New("no review of this game here"))
+		return nil
+	}
+	select {
+	case m.p.Reviews <- struct{}{}:
+	default:
+		m.say(errors.New("every review engine is busy: try again in a minute"))
+		return nil
+	}
+	a, err := m.p.NewEngine()
+	if err != nil {
+		<-m.p.Reviews
+		m.say(err)
+		return nil
+	}
+	slots := m.p.Reviews
+	runner := live.New(a)
+	m.review = reviewview.New(view.Env{Renderer: m.st.r, Theme: m.st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits})
+	m.watch.setReview(func() {
+		runner.Close() // the review's search returns
+		a.Close()
+		<-slots
+	})
+	return tea.Batch(m.review.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.w, Height: m.h} })
+}
+
+// closeReview stops the review's search and closes its engine.
+func (m *playModel) closeReview() {
+	m.watch.endReview()
+	m.review = nil
 }
 
 // opponent is the player's opponent's handle and colour.

@@ -34,7 +34,8 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	go func() { pool.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	seats := NewSeats(hub, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: NewPresence(nil)}
+	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: NewPresence(nil),
+		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil }, Reviews: make(chan struct{}, 2)}
 	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
 	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first
 	return ts, p
@@ -108,7 +109,13 @@ func TestPlayOverSSH(t *testing.T) {
 			t.Errorf("%s's rating %+v (%v)", h, r, err)
 		}
 	}
-	// Back in the lobby after the game, which is among the recent ones.
+	// The finished game in review, then back to the lobby, where it is
+	// among the recent games.
+	bob.send(t, "r")
+	bob.waitFor(t, "Game review")
+	bob.waitFor(t, "Qh4#")
+	bob.send(t, "\x1b")
+	bob.waitFor(t, "r review")
 	ann.send(t, "\r")
 	ann.waitFor(t, "no open seeks")
 	ann.waitFor(t, "ann vs bob  0-1 (checkmate)")
