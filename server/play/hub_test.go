@@ -210,3 +210,24 @@ func TestSeatAndWatch(t *testing.T) {
 		t.Errorf("watching a finished game: %v", err)
 	}
 }
+
+// TestClaim: a player whose opponent never came back claims the game
+// once the grace period is over, not before.
+func TestClaim(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, _ := newHub(t, t.TempDir(), clk)
+	id, _ := h.Start(ctx, "ann", "bob", blitz, true)
+	h.Move(ctx, id, "ann", "e2e4")
+	h.Move(ctx, id, "bob", "e7e5")
+	gone := clk.Now() // bob disconnects
+	clk.Advance(game.Grace(blitz) - time.Second)
+	if _, err := h.Claim(ctx, id, "ann", gone, false); err == nil {
+		t.Fatal("claimed within the grace period")
+	}
+	clk.Advance(2 * time.Second)
+	ended, err := h.Claim(ctx, id, "ann", gone, false)
+	if err != nil || ended == nil || ended.Result.Winner != chess.White || ended.Result.Termination != game.Abandoned || ended.After[0].Rating <= 1500 {
+		t.Errorf("claim after the grace: %+v %v", ended, err)
+	}
+}

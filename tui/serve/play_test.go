@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/analysis"
@@ -241,4 +243,38 @@ func TestPlayNoLeaks(t *testing.T) {
 		return now <= base
 	})
 	t.Logf("goroutines: baseline %d, after 3 games with a spectator each: %d", base, now)
+}
+
+// TestPlayNeedsAKey: a guest (no SSH key) may watch, not play.
+func TestPlayNeedsAKey(t *testing.T) {
+	ts, _ := startPlayServer(t)
+	conn, err := gossh.Dial("tcp", ts.addr, &gossh.ClientConfig{
+		User:            "guest",
+		Auth:            []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for cmd, want := range map[string]string{"play": "playing needs an SSH key", "watch": "games in progress"} {
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &syncBuffer{}
+		sess.Stdout, sess.Stderr = out, out
+		in, _ := sess.StdinPipe()
+		if err := sess.RequestPty("xterm", 40, 120, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		answerTerminalQuery(in)
+		c := &client{conn: conn, sess: sess, out: out, stdin: in}
+		c.waitFor(t, want)
+		sess.Close()
+	}
 }
