@@ -1,0 +1,305 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/server/chat"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/reviewview"
+	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
+)
+
+// reviewLimits are a reviewed position's search: short, as the board's
+// review view has it, since a reviewer waits for the whole game.
+var reviewLimits = engine.Limits{MoveTime: 200 * time.Millisecond}
+
+// chatRows is how many chat lines a game screen shows.
+const chatRows = 5
+
+// chatView draws a game's last chat lines, each made safe for the
+// terminal (the chat refuses control bytes, and the sanitiser is the
+// last word anyway).
+func chatView(st styles, lines []chat.Line, width int) []string {
+	var out []string
+	for _, l := range lines {
+		who := termtext.SafeLine(l.Handle)
+		if l.Spectator {
+			who += " (watching)"
+		}
+		out = append(out, termtext.Cut(st.dim.Render(who+": ")+termtext.SafeLine(l.Text), max(width, 20)))
+	}
+	return out
+}
+
+// toBoard follows game id.
+func (m *playModel) toBoard(id string) tea.Cmd {
+	updates, stop, err := m.p.Hub.Watch(id)
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	m.watch.set(stop)
+	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
+	m.status = ""
+	m.input.Reset()
+	m.input.Placeholder = "a move (e4, Nf3), resign, draw, takeback, abort, say TEXT, mute"
+	m.input.Prompt = "move> "
+	m.input.Focus()
+	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
+}
+
+func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	over := m.upd != nil && m.upd.Over
+	if over && k.String() == "r" && m.input.Value() == "" {
+		return m, m.openReview()
+	}
+	if over && k.Type == tea.KeyEnter && m.input.Value() == "" {
+		m.watch.set()
+		m.gameID, m.updates, m.chat = "", nil, nil
+		return m, m.toLobby()
+	}
+	if k.Type != tea.KeyEnter {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(k)
+		return m, cmd
+	}
+	text := strings.TrimSpace(m.input.Value())
+	m.input.Reset()
+	hub, id, handle := m.p.Hub, m.gameID, m.handle
+	if said, ok := strings.CutPrefix(text, "say "); ok || text == "mute" || text == "unmute" {
+		if m.p.Chats == nil {
+			m.say(errors.New("this server has no chat"))
+			return m, nil
+		}
+		room := m.p.Chats.Room(id)
+		switch text {
+		case "mute", "unmute":
+			room.Mute(text == "mute")
+			m.status, m.isErr = "spectators "+text+"d", false
+		default:
+			m.say(room.Post(handle, false, said, time.Now()))
+		}
+		m.chat = room.Lines(true, chatRows)
+		return m, nil
+	}
+	if over {
+		return m, nil
+	}
+	var do func(ctx context.Context) (*play.Ended, error)
+	switch text {
+	case "":
+		return m, nil
+	case "resign":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Resign(ctx, id, handle) }
+	case "draw":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.OfferDraw(ctx, id, handle) }
+	case "abort":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
+	case "decline":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.DeclineDraw(ctx, id, handle) }
+	case "takeback":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Takeback(ctx, id, handle) }
+	case "claim", "claimdraw":
+		since, ok := m.opponentGone()
+		if !ok {
+			m.say(errors.New("your opponent is here"))
+			return m, nil
+		}
+		draw := text == "claimdraw"
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Claim(ctx, id, handle, since, draw) }
+	default:
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Move(ctx, id, handle, text) }
+	}
+	return m, action(func(ctx context.Context) (string, error) {
+		_, err := do(ctx) // the end, if it came, arrives as the game's last update
+		return "", err
+	})
+}
+
+// ratingNote says how a rated game changed both ratings.
+func ratingNote(e *play.Ended) string {
+	return fmt.Sprintf("ratings: White %.0f → %.0f, Black %.0f → %.0f",
+		e.Before[0].Rating, e.After[0].Rating, e.Before[1].Rating, e.After[1].Rating)
+}
+
+func (m *playModel) boardView() []string {
+	if m.upd == nil {
+		return []string{m.st.dim.Render("joining the game…")}
+	}
+	out := gameRows(m.st, m.upd, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
+	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
+	out = append(out, m.notes()...)
+	out = append(out, chatView(m.st, m.chat, m.w)...)
+	return append(out, m.input.View())
+}
+
+// openReview opens the finished game in review (?!, ?, ?? and the eval
+// graph, as the board's review view draws it) with an engine of its own.
+func (m *playModel) openReview() tea.Cmd {
+	e := m.upd.Ended
+	if e == nil || e.PGN == nil || m.p.NewEngine == nil || m.p.Reviews == nil {
+		m.say(errors.New("no review of this game here"))
+		return nil
+	}
+	select {
+	case m.p.Reviews <- struct{}{}:
+	default:
+		m.say(errors.New("every review engine is busy: try again in a minute"))
+		return nil
+	}
+	a, err := m.p.NewEngine()
+	if err != nil {
+		<-m.p.Reviews
+		m.say(err)
+		return nil
+	}
+	slots := m.p.Reviews
+	runner := live.New(a)
+	m.review = reviewview.New(view.Env{Renderer: m.st.r, Theme: m.st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits})
+	m.watch.setReview(func() {
+		runner.Close() // the review's search returns
+		a.Close()
+		<-slots
+	})
+	return tea.Batch(m.review.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.w, Height: m.h} })
+}
+
+// closeReview stops the review's search and closes its engine.
+func (m *playModel) closeReview() {
+	m.watch.endReview()
+	m.review = nil
+}
+
+// opponent is the player's opponent's handle and colour.
+func (m *playModel) opponent() (string, chess.Color) {
+	if m.upd.Players.White == m.handle {
+		return m.upd.Players.Black, chess.Black
+	}
+	return m.upd.Players.White, chess.White
+}
+
+// opponentGone reports since when the opponent has been disconnected.
+func (m *playModel) opponentGone() (time.Time, bool) {
+	if m.p.Presence == nil || m.upd == nil {
+		return time.Time{}, false
+	}
+	opp, _ := m.opponent()
+	return m.p.Presence.Gone(opp)
+}
+
+// notes are what the opponent asks (a draw, a takeback) and whether they
+// left, with what the player may type.
+func (m *playModel) notes() []string {
+	if m.upd.Over {
+		return nil
+	}
+	opp, c := m.opponent()
+	name := termtext.SafeLine(opp)
+	var out []string
+	if m.upd.DrawOffer[c] {
+		out = append(out, m.st.title.Render(name+" offers a draw: type draw to accept, or decline"))
+	}
+	if m.upd.Takeback[c] {
+		out = append(out, m.st.title.Render(name+" asks to take back a move: type takeback to agree (moving declines)"))
+	}
+	if since, gone := m.opponentGone(); gone {
+		grace := game.Grace(m.upd.State.TimeControl)
+		if wait := grace - time.Since(since); wait > 0 {
+			out = append(out, m.st.warn.Render(fmt.Sprintf("%s left; you may claim the game in %v", name, wait.Round(time.Second))))
+		} else {
+			out = append(out, m.st.warn.Render(name+" left: type claim to win, claimdraw for a draw, or wait"))
+		}
+	}
+	return out
+}
+
+// replayed is a game update's moves replayed: the game for a search, the
+// position now, the moves in SAN and the last move.
+type replayed struct {
+	game engine.Game
+	pos  *chess.Position
+	sans []string
+	last chess.Move
+}
+
+func replay(u *play.Update) replayed {
+	r := replayed{game: engine.Game{Start: chess.NewPosition()}, pos: chess.NewPosition()}
+	var undo chess.Undo
+	for _, s := range u.State.Moves {
+		mv, err := r.pos.ParseUCI(s)
+		if err != nil {
+			break
+		}
+		r.sans = append(r.sans, r.pos.SAN(mv))
+		r.game.Moves = append(r.game.Moves, mv)
+		r.pos.MakeMove(mv, &undo)
+		r.last = mv
+	}
+	return r
+}
+
+// gameRows draws a game: a title row, the board (from Black's side when
+// flipped) with both clocks beside it — the running one counted down from
+// the update's time at — and the moves; panel, if any, goes beside the
+// board under the clocks (the spectators' analysis).
+func gameRows(st styles, u *play.Update, at time.Time, flipped bool, width int, panel []string) []string {
+	r := replay(u)
+	sc := boardview.NewScene(r.pos)
+	sc.Last = r.last
+	sc.Flipped = flipped
+	board := strings.Split(st.board.Board(sc, boardview.Size{W: 3, H: 1}), "\n")
+	left := u.State.Left
+	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
+		left[r.pos.SideToMove()] = max(left[r.pos.SideToMove()]-time.Since(at), 0)
+	}
+	side := func(c chess.Color, name string) string {
+		s := fmt.Sprintf("%s %-16s %s", c.Name(), termtext.SafeLine(name), clock.Text(left[c]))
+		if !u.Over && r.pos.SideToMove() == c {
+			return st.title.Render("▶ " + s)
+		}
+		return "  " + s
+	}
+	// A player's own clock is nearer them, at the board's near side.
+	right := []string{side(chess.Black, u.Players.Black), "", side(chess.White, u.Players.White), ""}
+	if flipped {
+		right[0], right[2] = right[2], right[0]
+	}
+	right = append(right, panel...)
+	out := []string{"", ""}
+	for i := 0; i < max(len(board), len(right)); i++ {
+		l, rr := strings.Repeat(" ", boardview.Size{W: 3, H: 1}.Width()), ""
+		if i < len(board) {
+			l = board[i]
+		}
+		if i < len(right) {
+			rr = right[i]
+		}
+		out = append(out, l+"  "+rr)
+	}
+	return append(out, "", termtext.Cut(movetext(r.sans), max(width, 20)), "")
+}
+
+// movetext numbers SAN moves from the initial position.
+func movetext(sans []string) string {
+	var b strings.Builder
+	for i, s := range sans {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		b.WriteString(s + " ")
+	}
+	return strings.TrimSpace(b.String())
+}

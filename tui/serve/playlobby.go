@@ -1,0 +1,256 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/engine/level"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/tui/termtext"
+)
+
+// toLobby shows the lobby, or the player's game if one is in progress (a
+// player who comes back finds it as it was).
+func (m *playModel) toLobby() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return m.toBoard(id)
+	}
+	m.screen = inLobby
+	m.input.Reset()
+	m.input.Placeholder = "3+2 (white|black), then enter"
+	m.input.Prompt = "time control: "
+	m.input.Blur()
+	m.speed = game.Blitz
+	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+}
+
+// lobbyInfo reads the leaderboard of the chosen speed and the player's
+// recent games.
+func (m *playModel) lobbyInfo() tea.Cmd {
+	st, handle, speed := m.p.Store, m.handle, m.speed.String()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		board, err := st.Leaderboard(ctx, speed, 5)
+		if err != nil {
+			return lobbyInfoMsg{err: err}
+		}
+		recent, err := st.Recent(ctx, handle)
+		return lobbyInfoMsg{board: board, recent: recent, err: err}
+	}
+}
+
+// refresh reads the lobby's seeks, and moves to the board when a seek of
+// the player's was accepted.
+func (m *playModel) refresh() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return m.toBoard(id)
+	}
+	m.seeks = m.p.Lobby.Seeks(m.handle)
+	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
+	return nil
+}
+
+func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.input.Focused() {
+		switch k.Type {
+		case tea.KeyEsc:
+			m.input.Blur()
+			m.input.Reset()
+			return m, nil
+		case tea.KeyEnter:
+			switch m.prompt {
+			case "squall":
+				return m, m.sitSquall(m.input.Value())
+			case "challenge":
+				return m, m.challenge(m.input.Value())
+			}
+			return m, m.seek(m.input.Value(), "")
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(k)
+		return m, cmd
+	}
+	switch k.String() {
+	case "q":
+		return m, tea.Quit
+	case "n":
+		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
+		m.input.Focus()
+	case "l":
+		m.speed = (m.speed + 1) % (game.Classical + 1)
+		return m, m.lobbyInfo()
+	case "c":
+		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black)"
+		m.input.Focus()
+	case "s":
+		if m.p.Seats == nil {
+			m.say(errors.New("this server offers no games against Squall"))
+			break
+		}
+		m.prompt, m.input.Prompt, m.input.Placeholder = "squall", "against Squall: ", fmt.Sprintf("level 1-%d and time control, e.g. 4 5+3 (white|black)", len(level.All))
+		m.input.Focus()
+	case "up", "k":
+		m.sel = max(m.sel-1, 0)
+	case "down", "j":
+		m.sel = min(m.sel+1, max(len(m.seeks)-1, 0))
+	case "enter":
+		if m.sel < len(m.seeks) {
+			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
+			if s.Handle == handle {
+				return m, action(func(context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(handle, s.ID) })
+			}
+			return m, action(func(ctx context.Context) (string, error) {
+				_, _, err := lb.Accept(ctx, handle, s.ID)
+				return "", err
+			})
+		}
+	}
+	return m, nil
+}
+
+// sitSquall starts a casual game against Squall from the prompt: "LEVEL
+// MINUTES+SECONDS [white|black]", the colour the player's.
+func (m *playModel) sitSquall(text string) tea.Cmd {
+	f := strings.Fields(text)
+	var lv int
+	if len(f) < 2 || len(f) > 3 {
+		m.say(errors.New("type a level and a time control, e.g. 4 5+3, and optionally white or black"))
+		return nil
+	}
+	if _, err := fmt.Sscanf(f[0], "%d", &lv); err != nil || lv < 1 || lv > len(level.All) {
+		m.say(fmt.Errorf("the level is 1 to %d", len(level.All)))
+		return nil
+	}
+	tc, err := game.ParseTimeControl(f[1])
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	white := time.Now().UnixNano()%2 == 0
+	if len(f) == 3 {
+		switch f[2] {
+		case "white", "black":
+			white = f[2] == "white"
+		default:
+			m.say(errors.New("the colour is white or black"))
+			return nil
+		}
+	}
+	m.input.Reset()
+	m.input.Blur()
+	hub, seats, handle, squall := m.p.Hub, m.p.Seats, m.handle, squallHandle(lv)
+	return action(func(ctx context.Context) (string, error) {
+		w, b := handle, squall
+		if !white {
+			w, b = squall, handle
+		}
+		id, err := hub.Start(ctx, w, b, tc, false)
+		if err != nil {
+			return "", err
+		}
+		if err := seats.Sit(id, squall, lv); err != nil {
+			hub.Abort(ctx, id, handle)
+			return "", err
+		}
+		return "", nil
+	})
+}
+
+// challenge challenges a handle from the prompt: "HANDLE MINUTES+SECONDS
+// [white|black]"; only they see it and may accept it.
+func (m *playModel) challenge(text string) tea.Cmd {
+	to, rest, ok := strings.Cut(strings.TrimSpace(text), " ")
+	if !ok || to == "" {
+		m.say(errors.New("type a handle and a time control, e.g. bob 3+2"))
+		return nil
+	}
+	return m.seek(rest, to)
+}
+
+// seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]",
+// or a challenge to the handle to.
+func (m *playModel) seek(text, to string) tea.Cmd {
+	f := strings.Fields(text)
+	if len(f) == 0 || len(f) > 2 {
+		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black"))
+		return nil
+	}
+	tc, err := game.ParseTimeControl(f[0])
+	if err != nil {
+		m.say(err)
+		return nil
+	}
+	c := lobby.Random
+	if len(f) == 2 {
+		switch f[1] {
+		case "white":
+			c = lobby.White
+		case "black":
+			c = lobby.Black
+		default:
+			m.say(errors.New("the colour is white or black"))
+			return nil
+		}
+	}
+	m.input.Reset()
+	m.input.Blur()
+	lb, handle := m.p.Lobby, m.handle
+	return action(func(context.Context) (string, error) {
+		_, err := lb.Seek(handle, tc, c, true, to)
+		if to != "" {
+			return "challenge sent to " + to + ": " + tc.String(), err
+		}
+		return "seek open: " + tc.String(), err
+	})
+}
+
+func (m *playModel) lobbyView() []string {
+	out := []string{m.st.title.Render("Squall · lobby") + m.st.dim.Render("  "+m.handle), ""}
+	if len(m.seeks) == 0 {
+		out = append(out, m.st.dim.Render("no open seeks: press n to open one"))
+	}
+	for i, s := range m.seeks {
+		kind := "casual"
+		if s.Rated {
+			kind = "rated"
+		}
+		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, s.Color)
+		switch {
+		case s.Handle == m.handle && s.To != "":
+			row += "  (your challenge to " + termtext.SafeLine(s.To) + ")"
+		case s.Handle == m.handle:
+			row += "  (yours)"
+		case s.To != "":
+			row += "  (a challenge to you)"
+		}
+		if i == m.sel {
+			row = m.st.selected.Render(row)
+		}
+		out = append(out, row)
+	}
+	out = append(out, "", m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"))
+	if len(m.board) == 0 {
+		out = append(out, m.st.dim.Render("nobody ranked yet (a rating is ranked once its deviation is below 110)"))
+	}
+	for i, b := range m.board {
+		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+	}
+	if len(m.recent) > 0 {
+		out = append(out, "", m.st.title.Render("Your recent games"))
+		for _, r := range m.recent[:min(len(m.recent), 5)] {
+			out = append(out, termtext.SafeLine(r))
+		}
+	}
+	out = append(out, "")
+	if m.input.Focused() {
+		out = append(out, m.input.View())
+	}
+	return append(out, m.st.dim.Render("n new rated seek · c challenge · s play Squall · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
+}
