@@ -11,7 +11,6 @@ package clock
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/squall-chess/squall/engine/chess"
@@ -119,17 +118,8 @@ func (c *Clock) Flagged(now time.Time) (chess.Color, bool) {
 	return 0, false
 }
 
-// Control names the time control as --clock and the board's New game
-// dialog take it: minutes + increment seconds ("3+2", "0.5+0").
-func (c *Clock) Control() string {
-	return strconv.FormatFloat(c.base.Minutes(), 'f', -1, 64) + "+" + strconv.FormatFloat(c.inc.Seconds(), 'f', -1, 64)
-}
-
-// PGNTag is the time control as PGN's TimeControl tag writes it: seconds
-// + increment seconds ("180+2").
-func (c *Clock) PGNTag() string {
-	return strconv.FormatFloat(c.base.Seconds(), 'f', -1, 64) + "+" + strconv.FormatFloat(c.inc.Seconds(), 'f', -1, 64)
-}
+// TimeControl is the clock's control.
+func (c *Clock) TimeControl() TimeControl { return TimeControl{Base: c.base, Increment: c.inc} }
 
 // Text formats a clock: tenths below ten seconds, as lichess does.
 func Text(d time.Duration) string {

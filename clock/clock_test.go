@@ -47,8 +47,8 @@ func TestGame(t *testing.T) {
 	if _, run := c.Running(); run {
 		t.Error("clock runs before move two")
 	}
-	if c.PGNTag() != "60+2" || c.Control() != "1+2" {
-		t.Errorf("tags %q %q", c.PGNTag(), c.Control())
+	if tc := c.TimeControl(); tc.PGNTag() != "60+2" || tc.String() != "1+2" {
+		t.Errorf("tags %q %q", tc.PGNTag(), tc.String())
 	}
 	var none Clock
 	none.Moved(chess.White, 5, at(1))
@@ -65,6 +65,23 @@ func TestText(t *testing.T) {
 	} {
 		if got := Text(d); got != want {
 			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestTimeControl(t *testing.T) {
+	for s, want := range map[string]Speed{"1+0": Bullet, "2+1": Bullet, "3+0": Blitz, "3+2": Blitz, "10+0": Rapid, "15+10": Rapid, "30+0": Classical, "0.5+0": Bullet} {
+		tc, err := ParseTimeControl(s)
+		if err != nil || tc.Speed() != want || tc.String() != s {
+			t.Errorf("%s: %v %v %q, want %v", s, tc, err, tc.String(), want)
+		}
+	}
+	if tc, err := ParseTimeControl("5"); err != nil || tc.String() != "5+0" {
+		t.Errorf("5: %v %v", tc, err)
+	}
+	for _, bad := range []string{"", "+2", "-1+0", "0+0", "601+0", "3+601", "3+2+1", "a+b", "NaN+0"} {
+		if _, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("%q accepted", bad)
 		}
 	}
 }

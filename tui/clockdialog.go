@@ -70,9 +70,9 @@ func (m *Model) setClock(name string) tea.Cmd {
 		now := m.opt.Now()
 		m.clock = clock.New(tc.base, tc.inc)
 		if tc.base > 0 {
-			m.tree.SetTag("TimeControl", m.clock.PGNTag())
+			m.tree.SetTag("TimeControl", m.clock.TimeControl().PGNTag())
 			m.clock.Resume(m.pos.SideToMove(), m.cur.Ply(), now)
-			m.setMessage("clock " + m.clock.Control() + " for both sides from now")
+			m.setMessage("clock " + m.clock.TimeControl().String() + " for both sides from now")
 		} else {
 			m.tree.DeleteTag("TimeControl")
 			m.setMessage("no clock for the rest of the game")

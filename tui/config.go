@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/squall-chess/squall/clock"
 )
 
 // Settings are the user's saved preferences
@@ -160,16 +162,8 @@ func ParseClock(s string) (base, inc time.Duration, err error) {
 	if s == "" || s == "none" {
 		return 0, 0, nil
 	}
-	b, i, ok := strings.Cut(s, "+")
-	if !ok {
-		i = "0"
-	}
-	mins, err1 := strconv.ParseFloat(b, 64)
-	secs, err2 := strconv.ParseFloat(i, 64)
-	if err1 != nil || err2 != nil || mins <= 0 || secs < 0 || mins > 600 || secs > 600 {
-		return 0, 0, fmt.Errorf("time control %q: want MINUTES+INCREMENT, e.g. 5+3", s)
-	}
-	return time.Duration(mins * float64(time.Minute)), time.Duration(secs * float64(time.Second)), nil
+	tc, err := clock.ParseTimeControl(s)
+	return tc.Base, tc.Increment, err
 }
 
 // ConfigDir is $XDG_CONFIG_HOME/squall (or ~/.config/squall).

@@ -361,7 +361,7 @@ func (m *Model) tagGame() {
 	t.SetTag("White", white)
 	t.SetTag("Black", black)
 	if m.clock.Enabled() {
-		t.SetTag("TimeControl", m.clock.PGNTag())
+		t.SetTag("TimeControl", m.clock.TimeControl().PGNTag())
 	}
 }
 

@@ -259,7 +259,7 @@ func (m *Model) statusLine() string {
 	if m.mode == VsEngine || m.mode == Watch {
 		info += " · level " + Levels[m.level].Name
 		if m.clock.Enabled() {
-			info = m.mode.String() + " · " + m.clock.Control()
+			info = m.mode.String() + " · " + m.clock.TimeControl().String()
 		}
 	}
 	if !onMainLine(m.cur) {

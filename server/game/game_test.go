@@ -220,20 +220,6 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
-func TestTimeControl(t *testing.T) {
-	for s, want := range map[string]Speed{"1+0": Bullet, "2+1": Bullet, "3+0": Blitz, "3+2": Blitz, "10+0": Rapid, "15+10": Rapid, "30+0": Classical, "0.5+0": Bullet} {
-		tc, err := ParseTimeControl(s)
-		if err != nil || tc.Speed() != want || tc.String() != s {
-			t.Errorf("%s: %v %v %q, want %v", s, tc, err, tc.String(), want)
-		}
-	}
-	for _, bad := range []string{"", "3", "3+", "+2", "-1+0", "0+0", "999+0", "3+2+1", "a+b"} {
-		if _, err := ParseTimeControl(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 // TestResume: a game stored mid-play and resumed after the server was down
 // has its moves, its [%clk]s and its clocks as stored; the downtime is
 // charged to nobody, and the side to move's clock runs again from then.

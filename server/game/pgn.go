@@ -18,7 +18,7 @@ func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	p.SetTag("Black", black)
 	p.SetTag("Result", g.result.PGN())
 	p.SetTag("UTCTime", g.started.UTC().Format(time.TimeOnly))
-	p.SetTag("TimeControl", g.tc.pgnTag())
+	p.SetTag("TimeControl", g.tc.PGNTag())
 	if g.over {
 		p.SetTag("Termination", string(g.result.Termination))
 	}

@@ -2,65 +2,14 @@ package game
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// TimeControl is base time plus an increment per move.
-type TimeControl struct {
-	Base, Increment time.Duration
-}
-
-// ParseTimeControl reads "MINUTES+SECONDS" ("3+2", "0.5+0").
-func ParseTimeControl(s string) (TimeControl, error) {
-	b, i, ok := strings.Cut(strings.TrimSpace(s), "+")
-	base, err1 := strconv.ParseFloat(b, 64)
-	inc, err2 := strconv.ParseFloat(i, 64)
-	if !ok || err1 != nil || err2 != nil || base <= 0 || base > 180 || inc < 0 || inc > 60 {
-		return TimeControl{}, fmt.Errorf("time control %q: want minutes+seconds, e.g. 3+2 (at most 180+60)", s)
-	}
-	return TimeControl{Base: time.Duration(base * float64(time.Minute)), Increment: time.Duration(inc * float64(time.Second))}, nil
-}
-
-func (tc TimeControl) String() string {
-	return strconv.FormatFloat(tc.Base.Minutes(), 'f', -1, 64) + "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'f', -1, 64)
-}
-
-// pgnTag is the control as PGN's TimeControl tag writes it ("180+2").
-func (tc TimeControl) pgnTag() string {
-	return strconv.FormatFloat(tc.Base.Seconds(), 'f', -1, 64) + "+" + strconv.FormatFloat(tc.Increment.Seconds(), 'f', -1, 64)
-}
-
-// Speed is a time control's category, for ratings.
-type Speed uint8
-
-const (
-	Bullet Speed = iota
-	Blitz
-	Rapid
-	Classical
-)
-
-func (s Speed) String() string { return [...]string{"bullet", "blitz", "rapid", "classical"}[s] }
-
-// Speed classifies the control by its estimated game length, base + 40
-// increments, as lichess does: under 3 minutes bullet, under 8 blitz, under
-// 25 rapid.
-func (tc TimeControl) Speed() Speed {
-	est := tc.Base + 40*tc.Increment
-	switch {
-	case est < 3*time.Minute:
-		return Bullet
-	case est < 8*time.Minute:
-		return Blitz
-	case est < 25*time.Minute:
-		return Rapid
-	}
-	return Classical
-}
+// TimeControl is a game's control (the board's and the server's one type).
+type TimeControl = clock.TimeControl
 
 // FirstMoveDeadline is how long a side has for its first move before the
 // game is aborted: lichess's 15 to 35 seconds, longer for slower games.

@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 // The load test runs the server in a child process (this test binary,

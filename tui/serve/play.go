@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
-	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -116,7 +116,7 @@ type playModel struct {
 	prompt string
 	board  []store.Standing
 	recent []string
-	speed  game.Speed // the leaderboard's
+	speed  clock.Speed // the leaderboard's
 
 	gameID  string
 	updates <-chan play.Update

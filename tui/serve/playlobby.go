@@ -9,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/level"
-	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -26,7 +26,7 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Placeholder = "3+2 (white|black), then enter"
 	m.input.Prompt = "time control: "
 	m.input.Blur()
-	m.speed = game.Blitz
+	m.speed = clock.Blitz
 	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
 
@@ -84,7 +84,7 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
 		m.input.Focus()
 	case "l":
-		m.speed = (m.speed + 1) % (game.Classical + 1)
+		m.speed = (m.speed + 1) % (clock.Classical + 1)
 		return m, m.lobbyInfo()
 	case "c":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black)"
@@ -128,7 +128,7 @@ func (m *playModel) sitSquall(text string) tea.Cmd {
 		m.say(fmt.Errorf("the level is 1 to %d", len(level.All)))
 		return nil
 	}
-	tc, err := game.ParseTimeControl(f[1])
+	tc, err := clock.ParseTimeControl(f[1])
 	if err != nil {
 		m.say(err)
 		return nil
@@ -182,7 +182,7 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black"))
 		return nil
 	}
-	tc, err := game.ParseTimeControl(f[0])
+	tc, err := clock.ParseTimeControl(f[0])
 	if err != nil {
 		m.say(err)
 		return nil

@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 func newSigner(t testing.TB) gossh.Signer {
