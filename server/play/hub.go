@@ -16,6 +16,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -134,10 +135,23 @@ func (h *Hub) Restore(ctx context.Context) (resumed int, err error) {
 	return resumed, errors.Join(errs...)
 }
 
+// ErrBusy refuses a game to a player who is in one already: one game at a
+// time for each person (Squall, whose names begin with account.Reserved,
+// plays any number).
+var ErrBusy = errors.New("already playing a game")
+
 // Start begins a game between two handles, stored before it is returned.
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
 	now := h.now()
 	h.mu.Lock()
+	for _, t := range h.tables {
+		for _, p := range []string{white, black} {
+			if (t.white == p || t.black == p) && !strings.HasPrefix(p, account.Reserved) {
+				h.mu.Unlock()
+				return "", fmt.Errorf("%s is %w", p, ErrBusy)
+			}
+		}
+	}
 	h.seq++
 	id := fmt.Sprintf("%s-%d", now.UTC().Format("20060102T150405"), h.seq)
 	t := &table{id: id, white: white, black: black, rated: rated, g: game.New(tc, now)}

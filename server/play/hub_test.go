@@ -52,6 +52,9 @@ func TestRatedGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := h.Start(ctx, "bob", "cid", blitz, true); !errors.Is(err, ErrBusy) {
+		t.Errorf("bob starts a second game: %v", err)
+	}
 	if _, err := h.Move(ctx, id, "bob", "e7e5"); !errors.Is(err, game.ErrNotYourTurn) {
 		t.Errorf("bob first: %v", err)
 	}

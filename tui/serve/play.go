@@ -84,7 +84,8 @@ type (
 	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
 	// player's recent games.
 	lobbyInfoMsg struct {
-		board  []store.Standing
+		live   []play.Summary // games in progress
+	board  []store.Standing
 		recent []string
 		err    error
 	}
@@ -114,6 +115,7 @@ type playModel struct {
 	sel   int
 	// prompt is what the lobby's input line is for: "seek" or "squall".
 	prompt string
+	live   []play.Summary // games in progress
 	board  []store.Standing
 	recent []string
 	speed  clock.Speed // the leaderboard's

@@ -69,6 +69,11 @@ func TestPlayOverSSH(t *testing.T) {
 	for _, c := range []*client{ann, bob} {
 		c.waitFor(t, "Squall · game")
 	}
+	cid := connect(t, ts.addr, newSigner(t), "play", true)
+	defer cid.close()
+	cid.waitFor(t, "Choose the handle")
+	cid.send(t, "cid", "\r")
+	cid.waitFor(t, "Games in progress · 1")
 	eve := connect(t, ts.addr, newSigner(t), "watch", true)
 	defer eve.close()
 	eve.waitFor(t, "ann")
@@ -96,6 +101,8 @@ func TestPlayOverSSH(t *testing.T) {
 	}
 	bob.waitFor(t, "ratings: White 1500 →")
 	eve.waitFor(t, "Black wins by checkmate")
+	eve.send(t, "r") // anyone may review the game after it
+	eve.waitFor(t, "Game review")
 	for _, c := range []*client{ann, bob} {
 		if out := c.out.String(); strings.Contains(out, "depth") || strings.Contains(out, "analys") {
 			t.Errorf("a player's screen showed analysis:\n%s", out)

@@ -149,32 +149,41 @@ func (m *playModel) boardView() []string {
 // openReview opens the finished game in review (?!, ?, ?? and the eval
 // graph, as the board's review view draws it) with an engine of its own.
 func (m *playModel) openReview() tea.Cmd {
-	e := m.upd.Ended
-	if e == nil || e.PGN == nil || m.p.NewEngine == nil || m.p.Reviews == nil {
-		m.say(errors.New("no review of this game here"))
-		return nil
-	}
-	select {
-	case m.p.Reviews <- struct{}{}:
-	default:
-		m.say(errors.New("every review engine is busy: try again in a minute"))
-		return nil
-	}
-	a, err := m.p.NewEngine()
+	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, m.watch, m.w, m.h)
 	if err != nil {
-		<-m.p.Reviews
 		m.say(err)
 		return nil
 	}
-	slots := m.p.Reviews
+	m.review = v
+	return cmd
+}
+
+// openReview makes the review view of a finished game (e) with an engine
+// of its own, which watch ends with the review or the session; at most
+// len(p.Reviews) run at once.
+func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, w, h int) (view.View, tea.Cmd, error) {
+	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
+		return nil, nil, errors.New("no review of this game here")
+	}
+	select {
+	case p.Reviews <- struct{}{}:
+	default:
+		return nil, nil, errors.New("every review engine is busy: try again in a minute")
+	}
+	a, err := p.NewEngine()
+	if err != nil {
+		<-p.Reviews
+		return nil, nil, err
+	}
+	slots := p.Reviews
 	runner := live.New(a)
-	m.review = reviewview.New(view.Env{Renderer: m.st.r, Theme: m.st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits})
-	m.watch.setReview(func() {
+	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits})
+	watch.setReview(func() {
 		runner.Close() // the review's search returns
 		a.Close()
 		<-slots
 	})
-	return tea.Batch(m.review.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.w, Height: m.h} })
+	return v, tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} }), nil
 }
 
 // closeReview stops the review's search and closes its engine.

@@ -53,6 +53,7 @@ func (m *playModel) refresh() tea.Cmd {
 		return m.toBoard(id)
 	}
 	m.seeks = m.p.Lobby.Seeks(m.handle)
+	m.live = m.p.Hub.Games()
 	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
 	return nil
 }
@@ -234,6 +235,12 @@ func (m *playModel) lobbyView() []string {
 			row = m.st.selected.Render(row)
 		}
 		out = append(out, row)
+	}
+	if len(m.live) > 0 {
+		out = append(out, "", m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (ssh … watch to follow one)"))
+		for _, g := range m.live[:min(len(m.live), 5)] {
+			out = append(out, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
+		}
 	}
 	out = append(out, "", m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"))
 	if len(m.board) == 0 {

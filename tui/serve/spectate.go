@@ -20,6 +20,7 @@ import (
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // Messages of the spectator session.
@@ -58,6 +59,8 @@ type spectatorModel struct {
 	shownAt  time.Time
 	analysed *analysis.Result
 	status   string
+
+	review view.View // a finished game in review, while open
 
 	keyFP  string // the SSH key's fingerprint ("": a guest)
 	handle string // the account's handle: spectators chat under it
@@ -104,6 +107,32 @@ func (m *spectatorModel) refresh() tea.Cmd {
 }
 
 func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.review != nil {
+		switch msg := msg.(type) {
+		case view.CloseMsg:
+			m.watch.endReview()
+			m.review = nil
+			return m, nil
+		case tea.KeyMsg:
+			if msg.String() == "ctrl+c" {
+				return m, tea.Quit
+			}
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		case tea.WindowSizeMsg:
+			m.w, m.h = msg.Width, msg.Height
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		case closingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
+			// the spectator's own: handled below
+		default:
+			var cmd tea.Cmd
+			m.review, cmd = m.review.Update(msg)
+			return m, cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -192,6 +221,16 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch k.String() {
+	case "r":
+		if m.shown != nil && m.shown.Over {
+			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.watch, m.w, m.h)
+			if err != nil {
+				m.status = err.Error()
+				return m, nil
+			}
+			m.review = v
+			return m, cmd
+		}
 	case "c":
 		switch {
 		case m.gameID == "" || m.p.Chats == nil:
@@ -243,6 +282,9 @@ func (m *spectatorModel) follow(id string) tea.Cmd {
 }
 
 func (m *spectatorModel) View() string {
+	if m.review != nil {
+		return m.review.View(m.w, m.h)
+	}
 	var lines []string
 	if m.gameID == "" {
 		lines = []string{m.st.title.Render("Squall · games in progress"), ""}
@@ -267,7 +309,7 @@ func (m *spectatorModel) View() string {
 		}
 		lines[0] = m.st.title.Render(title)
 		if m.shown.Over {
-			lines = append(lines, m.shown.Result.String())
+			lines = append(lines, m.shown.Result.String()+m.st.dim.Render(" · r review"))
 		}
 		lines = append(lines, chatView(m.st, m.chat, m.w)...)
 		if m.input.Focused() {
