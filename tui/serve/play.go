@@ -84,8 +84,7 @@ type (
 	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
 	// player's recent games.
 	lobbyInfoMsg struct {
-		live   []play.Summary // games in progress
-	board  []store.Standing
+		board  []store.Standing
 		recent []string
 		err    error
 	}
