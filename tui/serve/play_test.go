@@ -177,7 +177,7 @@ func TestSeatsResume(t *testing.T) {
 // may claim only after the grace period; the opponent who comes back
 // finds the game and the note goes.
 func TestPlayOpponentLeaves(t *testing.T) {
-	ts, _ := startPlayServer(t)
+	ts, p := startPlayServer(t)
 	annKey, bobKey := newSigner(t), newSigner(t)
 	ann := connect(t, ts.addr, annKey, "play", true)
 	defer ann.close()
@@ -197,6 +197,10 @@ func TestPlayOpponentLeaves(t *testing.T) {
 	ann.waitFor(t, "Squall · game")
 	ann.send(t, "e4", "\r")
 	bob.waitFor(t, "1. e4")
+	bob.send(t, "e5", "\r")
+	ann.waitFor(t, "1. e4 e5")
+	ann.send(t, "Nf3", "\r") // Black's clock runs from here
+	bob.waitFor(t, "2. Nf3")
 	bob.send(t, "draw", "\r")
 	ann.waitFor(t, "bob offers a draw")
 	bob.close()
@@ -205,9 +209,26 @@ func TestPlayOpponentLeaves(t *testing.T) {
 	ann.waitFor(t, "the opponent may come back for")
 	bob = connect(t, ts.addr, bobKey, "play", true)
 	defer bob.close()
-	bob.waitFor(t, "1. e4")
-	bob.send(t, "e5", "\r")
-	ann.waitFor(t, "1. e4 e5")
+	bob.waitFor(t, "2. Nf3")
+	// The game bob finds is the stored one: White's clock as stored,
+	// Black's run down by exactly the time since (±100 ms).
+	stored, err := p.Store.Games(context.Background())
+	if err != nil || len(stored) != 1 {
+		t.Fatalf("stored games %v, %v", stored, err)
+	}
+	live, _, err := p.Hub.Game(stored[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stored[0].Game.Left
+	want[1] -= live.Saved.Sub(stored[0].Game.Saved)
+	for side, name := range []string{"White", "Black"} {
+		if d := live.Left[side] - want[side]; d < -100*time.Millisecond || d > 100*time.Millisecond {
+			t.Errorf("%s's clock %v on return, %v by the stored state", name, live.Left[side], want[side])
+		}
+	}
+	bob.send(t, "Nc6", "\r")
+	ann.waitFor(t, "2. Nf3 Nc6")
 }
 
 // TestPlayNoLeaks: once every player and spectator has left (a game
