@@ -33,7 +33,7 @@ type Leases struct {
 // lasting ttl.
 func (s *Store) Leases(ctx context.Context, name string, ttl time.Duration) (*Leases, error) {
 	kv, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name, Description: "Squall leases", TTL: ttl, History: 1, Storage: jetstream.FileStorage,
+		Bucket: name, Description: "Squall leases", TTL: ttl, History: 1, Storage: jetstream.FileStorage, Replicas: s.replicas,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lease bucket %s: %w", name, err)

@@ -38,6 +38,10 @@ type Options struct {
 	// disk (0: 64 MB and 1 GB): the defaults would claim a share of the
 	// whole machine.
 	MaxMemory, MaxStore int64
+	// Replicas is how many NATS servers keep each bucket and stream (0:
+	// 1). On a three-node cluster, 3: any one node may die and nothing is
+	// lost.
+	Replicas int
 }
 
 // Store is an open store. Its methods are safe for concurrent use.
@@ -49,6 +53,7 @@ type Store struct {
 	ratings  jetstream.KeyValue
 	games    jetstream.KeyValue
 	archive  jetstream.Stream
+	replicas int
 }
 
 // Bucket and stream names, and the archive's subjects.
@@ -63,7 +68,7 @@ const (
 // Open starts (or connects to) NATS and makes the buckets and the stream
 // if they do not exist.
 func Open(ctx context.Context, opt Options) (*Store, error) {
-	s := &Store{}
+	s := &Store{replicas: max(opt.Replicas, 1)}
 	var err error
 	if opt.URL != "" {
 		s.nc, err = nats.Connect(opt.URL, nats.Name("squall serve"))
@@ -130,7 +135,7 @@ func (s *Store) setUp(ctx context.Context) error {
 		return fmt.Errorf("jetstream: %w", err)
 	}
 	kv := func(name, what string) (jetstream.KeyValue, error) {
-		b, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what, Storage: jetstream.FileStorage, History: 1})
+		b, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what, Storage: jetstream.FileStorage, History: 1, Replicas: s.replicas})
 		if err != nil {
 			return nil, fmt.Errorf("bucket %s: %w", name, err)
 		}
@@ -147,7 +152,7 @@ func (s *Store) setUp(ctx context.Context) error {
 	}
 	s.archive, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name: archiveStream, Description: "Squall's finished games, PGN", Subjects: []string{archiveSubject + ".>"},
-		Storage: jetstream.FileStorage, MaxMsgSize: 1 << 20,
+		Storage: jetstream.FileStorage, MaxMsgSize: 1 << 20, Replicas: s.replicas,
 		// A game archived again after a crash (see FinishGame) is
 		// recognised by its id for this long.
 		Duplicates: 24 * time.Hour,
