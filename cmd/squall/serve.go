@@ -50,7 +50,8 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	}
 	o.register(cmd.Flags())
 	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
-	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222) instead of the embedded one")
+	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222, or several, comma-separated) instead of the embedded one")
+	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 1, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die)")
 	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
 	durationVar(cmd.Flags(), &o.delay, "spectator-delay", 0, "how far behind the game spectators see it and its analysis (e.g. 15s)")
@@ -69,14 +70,15 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 
 // serveOptions are the flags of `squall serve`.
 type serveOptions struct {
-	cfg     serve.Config
-	room    string
-	fen     string
-	threads int
-	hash    int
-	engine  spec.Flags
-	data    string // the store's directory ("": none, as a broadcast has)
-	natsURL string
+	cfg      serve.Config
+	room     string
+	fen      string
+	threads  int
+	hash     int
+	engine   spec.Flags
+	data     string // the store's directory ("": none, as a broadcast has)
+	natsURL  string
+	replicas int
 	// The spectators' analysis pool: its engines, each position's budget,
 	// and the delay behind the game.
 	analysts      int
@@ -177,7 +179,7 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	}
 	// The store first: what it holds (games in progress) is resumed
 	// before anyone can connect.
-	st, err := store.Open(ctx, store.Options{Dir: o.data, URL: o.natsURL})
+	st, err := store.Open(ctx, store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas})
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
