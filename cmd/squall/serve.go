@@ -177,52 +177,14 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	if o.cfg.Log == nil {
 		o.cfg.Log = stderr
 	}
-	// The store first: what it holds (games in progress) is resumed
-	// before anyone can connect.
-	st, err := store.Open(ctx, store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas})
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	defer st.Close()
-	hub := play.NewHub(st, nil, "squall serve")
-	chats := chat.NewRooms()
-	hub.OnEnd(func(e play.Ended, p play.Players) {
-		chats.Forget(e.ID) // a game's chat ends with it
-		fmt.Fprintf(o.cfg.Log, "game %s: %s vs %s: %s\n", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
-	})
-	if n, err := hub.Restore(ctx); err != nil {
-		fmt.Fprintf(stderr, "squall serve: %v\n", err)
-	} else if n > 0 {
-		fmt.Fprintf(stdout, "squall serve: resumed %d games in progress\n", n)
-	}
-	hubCtx, stopHub := context.WithCancel(context.Background())
-	hubDone := make(chan struct{})
-	go func() {
-		defer close(hubDone)
-		hub.Run(hubCtx, 100*time.Millisecond, func(_ *play.Ended, err error) {
-			if err != nil { // the ends themselves are logged by OnEnd
-				fmt.Fprintf(o.cfg.Log, "game store: %v\n", err)
-			}
-		})
-	}()
-	defer func() { stopHub(); <-hubDone }()
-	pool, stopPool, err := analysisPool(o)
+	// Play first: the games the store holds are resumed before anyone
+	// can connect.
+	p, stopPlay, err := startPlay(ctx, o, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	defer stopPool()
-	seats := serve.NewSeats(hub, o.cfg.NewAnalyzer, func(err error) { fmt.Fprintf(o.cfg.Log, "seat: %v\n", err) })
-	defer seats.Close()
-	if err := seats.Resume(); err != nil {
-		fmt.Fprintf(stderr, "squall serve: %v\n", err)
-	}
-	presence := serve.NewPresence(nil)
-	for _, g := range hub.Games() { // nobody is connected yet: the grace runs from the restart
-		presence.Away(g.Players.White)
-		presence.Away(g.Players.Black)
-	}
-	o.cfg.Play = &serve.Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())), Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence,
-		NewEngine: o.cfg.NewAnalyzer, Reviews: make(chan struct{}, max(o.maxReviews, 0))}
+	defer stopPlay()
+	o.cfg.Play = p
 	srv, addr, err := listeningServer(o.cfg)
 	if err != nil {
 		return err
@@ -261,6 +223,67 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		return fmt.Errorf("shutdown: %w", serr)
 	}
 	return nil
+}
+
+// startPlay opens what games between people need — the store (games in
+// progress resumed), the hub and its clock tick, the spectators' analysis
+// pool, Squall's seats, presence, chats and the lobby — and returns them
+// with the function that stops them all, in order.
+func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (*serve.Play, func(), error) {
+	st, err := store.Open(ctx, store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: %w", err)
+	}
+	var stops []func() // run last first
+	stop := func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	stops = append(stops, func() { st.Close() })
+	hub := play.NewHub(st, nil, "squall serve")
+	chats := chat.NewRooms()
+	hub.OnEnd(func(e play.Ended, p play.Players) {
+		chats.Forget(e.ID) // a game's chat ends with it
+		fmt.Fprintf(o.cfg.Log, "game %s: %s vs %s: %s\n", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
+	})
+	if n, err := hub.Restore(ctx); err != nil {
+		fmt.Fprintf(stderr, "squall serve: %v\n", err)
+	} else if n > 0 {
+		fmt.Fprintf(stdout, "squall serve: resumed %d games in progress\n", n)
+	}
+	hubCtx, stopHub := context.WithCancel(context.Background())
+	hubDone := make(chan struct{})
+	go func() {
+		defer close(hubDone)
+		hub.Run(hubCtx, 100*time.Millisecond, func(_ *play.Ended, err error) {
+			if err != nil { // the ends themselves are logged by OnEnd
+				fmt.Fprintf(o.cfg.Log, "game store: %v\n", err)
+			}
+		})
+	}()
+	stops = append(stops, func() { stopHub(); <-hubDone })
+	pool, stopPool, err := analysisPool(o)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	stops = append(stops, stopPool)
+	seats := serve.NewSeats(hub, o.cfg.NewAnalyzer, func(err error) { fmt.Fprintf(o.cfg.Log, "seat: %v\n", err) })
+	stops = append(stops, seats.Close)
+	if err := seats.Resume(); err != nil {
+		fmt.Fprintf(stderr, "squall serve: %v\n", err)
+	}
+	presence := serve.NewPresence(nil)
+	for _, g := range hub.Games() { // nobody is connected yet: the grace runs from the restart
+		presence.Away(g.Players.White)
+		presence.Away(g.Players.Black)
+	}
+	return &serve.Play{
+		Store: st, Hub: hub, Lobby: lobby.New(hub, nil, uint64(time.Now().UnixNano())),
+		Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence,
+		NewEngine: o.cfg.NewAnalyzer, Reviews: make(chan struct{}, max(o.maxReviews, 0)),
+	}, stop, nil
 }
 
 // analysisPool starts the spectators' analysis: o.analysts engines of the
