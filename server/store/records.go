@@ -50,10 +50,15 @@ func (s *Store) CreateAccount(ctx context.Context, fingerprint, handle string, n
 	}
 	claim := "handle." + key(account.Key(handle))
 	if _, err := s.accounts.Create(ctx, claim, []byte(fingerprint)); err != nil {
-		if errors.Is(err, jetstream.ErrKeyExists) {
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return Account{}, err
+		}
+		// Taken — unless by this key, in an earlier try that failed
+		// before the account was written: then it is this key's to finish.
+		e, gerr := s.accounts.Get(ctx, claim)
+		if gerr != nil || string(e.Value()) != fingerprint {
 			return Account{}, ErrHandleTaken
 		}
-		return Account{}, err
 	}
 	a := Account{Fingerprint: fingerprint, Handle: handle, Created: now.UTC()}
 	if err := putJSON(ctx, s.accounts, "key."+key(fingerprint), a); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 )
@@ -35,6 +36,17 @@ func TestStoreKeepsEverything(t *testing.T) {
 	a, err := s.CreateAccount(ctx, "SHA256:abc+/=", "Magnus", t0)
 	if err != nil || a.Handle != "Magnus" {
 		t.Fatalf("create: %+v %v", a, err)
+	}
+	// A try that claimed a handle but failed before writing its account
+	// is finished by the next try of the same key, and only by it.
+	if _, err := s.accounts.Create(ctx, "handle."+key(account.Key("halfway")), []byte("SHA256:half")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateAccount(ctx, "SHA256:thief", "halfway", t0); !errors.Is(err, ErrHandleTaken) {
+		t.Errorf("another key finishing a half-made account: %v", err)
+	}
+	if a, err := s.CreateAccount(ctx, "SHA256:half", "halfway", t0); err != nil || a.Handle != "halfway" {
+		t.Errorf("the same key finishing its account: %+v %v", a, err)
 	}
 	if _, err := s.CreateAccount(ctx, "SHA256:other", "magnu5", t0); !errors.Is(err, ErrHandleTaken) {
 		t.Errorf("a look-alike handle: %v", err)
