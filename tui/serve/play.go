@@ -146,8 +146,11 @@ func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) 
 }
 
 // Init looks up the session's account.
-func (m *playModel) Init() tea.Cmd {
-	st, key := m.p.Store, m.key
+func (m *playModel) Init() tea.Cmd { return lookUpAccount(m.p.Store, m.key) }
+
+// lookUpAccount finds the account of an SSH key's fingerprint, as a
+// command (a store read).
+func lookUpAccount(st *store.Store, key string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
@@ -156,42 +159,49 @@ func (m *playModel) Init() tea.Cmd {
 	}
 }
 
+// updateReview passes msg to an open review (*v) unless it is one of the
+// session's own (own): the review's keys, sizes and searches' batches.
+// view.CloseMsg closes the review and ctrl+c quits, each ending it
+// (end). taken is false when the session should handle msg itself.
+func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd, taken bool) {
+	switch msg := msg.(type) {
+	case view.CloseMsg:
+		end()
+		*v = nil
+		return nil, true
+	case tea.KeyMsg:
+		if msg.String() == "ctrl+c" {
+			end()
+			*v = nil
+			return tea.Quit, true
+		}
+	}
+	if own {
+		return nil, false
+	}
+	*v, cmd = (*v).Update(msg)
+	return cmd, true
+}
+
 // release ends the session's watch of its game; the server calls it when
 // the SSH session ends, however the program ended.
 func (m *playModel) release() { m.watch.release() }
 
 func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		m.w, m.h = ws.Width, ws.Height
+	}
 	if m.review != nil {
-		switch msg := msg.(type) {
-		case view.CloseMsg:
-			m.closeReview()
-			return m, nil
-		case closingMsg:
-			m.closeReview()
-		case tea.KeyMsg:
-			if msg.String() == "ctrl+c" {
-				m.closeReview()
-				return m, tea.Quit
-			}
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
-			return m, cmd
-		case tea.WindowSizeMsg:
-			m.w, m.h = msg.Width, msg.Height
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
-			return m, cmd
-		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg:
-			// the player's own messages: handled below
-		default:
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
+		var own bool
+		switch msg.(type) {
+		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, closingMsg:
+			own = true
+		}
+		if cmd, taken := updateReview(&m.review, msg, own, m.watch.endReview); taken {
 			return m, cmd
 		}
 	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
 	case accountMsg:
 		switch {
 		case msg.err != nil:
@@ -252,6 +262,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitUpdate(m.updates)
 	case closingMsg:
 		m.release()
+		m.review = nil
 		m.status, m.isErr = "Server shutting down: "+string(msg), true
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:

@@ -186,12 +186,6 @@ func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, w, h int) (
 	return v, tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} }), nil
 }
 
-// closeReview stops the review's search and closes its engine.
-func (m *playModel) closeReview() {
-	m.watch.endReview()
-	m.review = nil
-}
-
 // opponent is the player's opponent's handle and colour.
 func (m *playModel) opponent() (string, chess.Color) {
 	if m.upd.Players.White == m.handle {

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -91,13 +90,7 @@ func (m *spectatorModel) Init() tea.Cmd {
 	if m.keyFP == "" {
 		return m.refresh()
 	}
-	st, key := m.p.Store, m.keyFP
-	return tea.Batch(m.refresh(), func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
-		defer cancel()
-		a, found, err := st.Account(ctx, key)
-		return accountMsg{handle: a.Handle, found: found, err: err}
-	})
+	return tea.Batch(m.refresh(), lookUpAccount(m.p.Store, m.keyFP))
 }
 
 func (m *spectatorModel) refresh() tea.Cmd {
@@ -107,35 +100,20 @@ func (m *spectatorModel) refresh() tea.Cmd {
 }
 
 func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		m.w, m.h = ws.Width, ws.Height
+	}
 	if m.review != nil {
-		switch msg := msg.(type) {
-		case view.CloseMsg:
-			m.watch.endReview()
-			m.review = nil
-			return m, nil
-		case tea.KeyMsg:
-			if msg.String() == "ctrl+c" {
-				return m, tea.Quit
-			}
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
-			return m, cmd
-		case tea.WindowSizeMsg:
-			m.w, m.h = msg.Width, msg.Height
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
-			return m, cmd
+		var own bool
+		switch msg.(type) {
 		case closingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
-			// the spectator's own: handled below
-		default:
-			var cmd tea.Cmd
-			m.review, cmd = m.review.Update(msg)
+			own = true
+		}
+		if cmd, taken := updateReview(&m.review, msg, own, m.watch.endReview); taken {
 			return m, cmd
 		}
 	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
 	case gamesTickMsg:
 		if m.gameID == "" {
 			return m, m.refresh()
@@ -182,6 +160,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitResult(m.results)
 	case closingMsg:
 		m.release()
+		m.review = nil
 		m.status = "Server shutting down: " + string(msg)
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
