@@ -124,6 +124,7 @@ type playModel struct {
 	watch   *gameWatch
 	upd     *play.Update
 	updAt   time.Time // when upd arrived: the running clock counts from it
+	rep     replayed  // upd's moves replayed
 	chat    []chat.Line
 
 	// review is the finished game's review view while open (its search
@@ -250,7 +251,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.u
-		m.upd, m.updAt = &u, time.Now()
+		m.upd, m.updAt, m.rep = &u, time.Now(), replay(&u)
 		if u.Over {
 			back := " · r review · enter: back to the lobby"
 			m.status, m.isErr = u.Result.String()+back, false

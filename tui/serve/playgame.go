@@ -139,7 +139,7 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.dim.Render("joining the game…")}
 	}
-	out := gameRows(m.st, m.upd, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
+	out := gameRows(m.st, m.upd, m.rep, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
 	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
 	out = append(out, m.notes()...)
 	out = append(out, chatView(m.st, m.chat, m.w)...)
@@ -254,12 +254,12 @@ func replay(u *play.Update) replayed {
 	return r
 }
 
-// gameRows draws a game: a title row, the board (from Black's side when
+// gameRows draws a game, u replayed as r (once per update, not per frame):
+// a title row, the board (from Black's side when
 // flipped) with both clocks beside it — the running one counted down from
 // the update's time at — and the moves; panel, if any, goes beside the
 // board under the clocks (the spectators' analysis).
-func gameRows(st styles, u *play.Update, at time.Time, flipped bool, width int, panel []string) []string {
-	r := replay(u)
+func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool, width int, panel []string) []string {
 	sc := boardview.NewScene(r.pos)
 	sc.Last = r.last
 	sc.Flipped = flipped

@@ -55,6 +55,7 @@ type spectatorModel struct {
 	results  <-chan analysis.Result
 	watch    *gameWatch
 	shown    *play.Update
+	rep      replayed // shown's moves replayed
 	shownAt  time.Time
 	analysed *analysis.Result
 	status   string
@@ -145,9 +146,9 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.u
-		m.shown, m.shownAt = &u, time.Now().Add(-m.p.Delay)
+		m.shown, m.shownAt, m.rep = &u, time.Now().Add(-m.p.Delay), replay(&u)
 		if m.p.Pool != nil && !u.Over {
-			m.p.Pool.Analyse(m.gameID, replay(&u).game)
+			m.p.Pool.Analyse(m.gameID, m.rep.game)
 		}
 	case analysisMsg:
 		if msg.from != m.results || !msg.ok {
@@ -281,7 +282,7 @@ func (m *spectatorModel) View() string {
 	} else if m.shown == nil {
 		lines = []string{m.st.dim.Render(fmt.Sprintf("joining the game (shown %v behind)…", m.p.Delay))}
 	} else {
-		lines = gameRows(m.st, m.shown, m.shownAt, false, m.w, m.panel())
+		lines = gameRows(m.st, m.shown, m.rep, m.shownAt, false, m.w, m.panel())
 		title := "Squall · watching"
 		if m.p.Delay > 0 {
 			title += fmt.Sprintf(" · %v behind", m.p.Delay)
@@ -308,7 +309,7 @@ func (m *spectatorModel) panel() []string {
 	if m.p.Pool == nil || m.shown == nil || m.shown.Over {
 		return nil
 	}
-	r := replay(m.shown)
+	r := m.rep
 	v := analysisview.View{Engine: "Squall", State: "analysing", Position: r.pos}
 	if a := m.analysed; a != nil {
 		if a.Done {
