@@ -44,6 +44,7 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	o.register(cmd.Flags())
 	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
 	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222, or several, comma-separated) instead of the embedded one")
+	cmd.Flags().StringVar(&o.node, "node", "", "this server's name among the servers on one NATS (default: squall alone, HOST-LISTEN with --nats); unique per running server")
 	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 1, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die)")
 	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
@@ -71,6 +72,7 @@ type serveOptions struct {
 	engine   spec.Flags
 	data     string // the store's directory ("": none, as a broadcast has)
 	natsURL  string
+	node     string
 	replicas int
 	// The spectators' analysis pool: its engines, each position's budget,
 	// and the delay behind the game.

@@ -246,7 +246,7 @@ func TestServeExport(t *testing.T) {
 	}
 	games := []string{"[Event \"a\"]\n\n1. e4 {[%clk 0:03:00]} *\n\n", "[Event \"b\"]\n\n1. d4 *\n\n"}
 	for i, g := range games {
-		if err := st.FinishGame(ctx, fmt.Sprint(i), g); err != nil {
+		if err := st.ArchiveGame(ctx, fmt.Sprint(i), g); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -46,11 +46,24 @@ func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (*
 		}
 	}
 	stops = append(stops, func() { st.Close() })
-	hub := play.NewHub(st, nil, "squall serve")
+	hub, err := play.NewHub(ctx, st, play.Config{Node: o.nodeName(), Site: "squall serve"})
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
 	chats := chat.NewRooms()
 	hub.OnEnd(func(e play.Ended, p play.Players) {
 		chats.Forget(e.ID) // a game's chat ends with it
 		fmt.Fprintf(o.cfg.Log, "game %s: %s vs %s: %s\n", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
+	})
+	// Squall's seats follow their games: taken again here with every game
+	// this server takes over (after a restart, or from a server that died).
+	seats := serve.NewSeats(hub, o.cfg.NewAnalyzer, func(err error) { fmt.Fprintf(o.cfg.Log, "seat: %v\n", err) })
+	stops = append(stops, seats.Close)
+	hub.OnHost(func(id string, p play.Players) {
+		if err := seats.Follow(id, p); err != nil {
+			fmt.Fprintf(o.cfg.Log, "seat: %v\n", err)
+		}
 	})
 	if n, err := hub.Restore(ctx); err != nil {
 		fmt.Fprintf(stderr, "squall serve: %v\n", err)
@@ -74,11 +87,6 @@ func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (*
 		return nil, nil, err
 	}
 	stops = append(stops, stopPool)
-	seats := serve.NewSeats(hub, o.cfg.NewAnalyzer, func(err error) { fmt.Fprintf(o.cfg.Log, "seat: %v\n", err) })
-	stops = append(stops, seats.Close)
-	if err := seats.Resume(); err != nil {
-		fmt.Fprintf(stderr, "squall serve: %v\n", err)
-	}
 	presence := serve.NewPresence(nil)
 	for _, g := range hub.Games() { // nobody is connected yet: the grace runs from the restart
 		presence.Away(g.Players.White)
@@ -89,6 +97,24 @@ func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (*
 		Pool: pool, Delay: o.delay, Chats: chats, Seats: seats, Presence: presence,
 		NewEngine: o.cfg.NewAnalyzer, Reviews: make(chan struct{}, max(o.maxReviews, 0)),
 	}, stop, nil
+}
+
+// nodeName is the server's name among a cluster's: --node, or "squall"
+// alone with the embedded NATS, or host and --listen with --nats (unique
+// per running server, and the same after a restart, when the server takes
+// its games back at once).
+func (o serveOptions) nodeName() string {
+	switch {
+	case o.node != "":
+		return o.node
+	case o.natsURL == "":
+		return "squall"
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "squall"
+	}
+	return host + "-" + o.cfg.Listen
 }
 
 // analysisPool starts the spectators' analysis: o.analysts engines of the

@@ -1,18 +1,27 @@
-// Package play runs the server's games between people: a Hub owns every
-// game in progress, takes the players' actions, keeps each game in the
-// store before it answers, ticks the clocks, and at a game's end archives
-// it and rates both players. It is the server's play without SSH: the
-// lobby and the screens call it, and its tests play whole games.
+// Package play runs the server's games between people: a Hub owns the
+// games it hosts, takes the players' actions, keeps each game in the store
+// before it answers, ticks the clocks, and at a game's end archives it and
+// rates both players. It is the server's play without SSH: the lobby and
+// the screens call it, and its tests play whole games.
+//
+// Several servers on one NATS cluster form one service (cluster.go): each
+// game is hosted by one of them, which holds the game's lease; the others
+// send their players' actions to the host and follow the game in the
+// store, and take it over when its host dies.
 package play
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/pgn"
@@ -26,58 +35,76 @@ import (
 var (
 	ErrNoGame    = errors.New("no such game")
 	ErrNotPlayer = errors.New("you are not playing this game")
+	// ErrNoHost: the game's host died and no server has taken it over
+	// yet (a few seconds); the action was not played.
+	ErrNoHost = errors.New("the game's server is away; try again in a moment")
 )
 
-// Hub owns the games in progress. Its methods are safe for concurrent use.
-type Hub struct {
-	st  *store.Store
-	now func() time.Time
+// Config configures a hub.
+type Config struct {
+	// Node names this server among the cluster's (the holder of its
+	// games' leases); "" is "squall". Two servers running at once must
+	// have different names; a server restarted under its name takes its
+	// games back at once.
+	Node string
 	// Site names the server in the archive's PGN.
-	site string
-	// onEnd, if set, hears of every finished game (the server's log).
-	onEnd func(Ended, Players)
+	Site string
+	// Now is the hub's clock; nil is time.Now.
+	Now func() time.Time
+	// Lease is how long a game's lease lasts unrenewed, and so about how
+	// long a game waits for a new host after its host dies; 0 is
+	// DefaultLease.
+	Lease time.Duration
+}
 
-	mu     sync.Mutex
-	tables map[string]*table
-	seq    int
+// DefaultLease is a hosted game's lease: renewed three times a lease, it
+// survives a missed renewal; a dead host's games move within about this.
+const DefaultLease = 3 * time.Second
+
+// Hub owns the games this server hosts and reaches the others'. Its
+// methods are safe for concurrent use.
+type Hub struct {
+	st     *store.Store
+	nc     *nats.Conn
+	leases *store.Leases
+	now    func() time.Time
+	site   string
+	node   string
+	lease  time.Duration
+	tag    string // this hub's part of its game ids: unique across servers and restarts
+	// onEnd, if set, hears of every finished game this server hosted (the
+	// server's log); onHost of every game it takes over (Squall's seats).
+	onEnd  func(Ended, Players)
+	onHost func(id string, p Players)
+
+	mu       sync.Mutex
+	tables   map[string]*table // the games hosted here
+	mirror   map[string]*mirrored
+	watchers map[string]map[*watcher]struct{}
+	seq      int
 
 	ratings sync.Mutex // one rating update at a time: a player may end two games at once
 }
 
-// table is one game with its players. Its mutex orders the game's events
-// and their writes to the store.
+// table is one game hosted here, with its players. Its mutex orders the
+// game's events and their writes to the store.
 type table struct {
 	mu           sync.Mutex
 	id           string
 	white, black string
 	rated        bool
 	g            *game.Game
-	watchers     map[*watcher]struct{}
 	saved        time.Time // the last write of the game's state
+	rev          uint64    // the store's revision of that write
+	lease        uint64    // the lease's revision, to renew it at
+	sub          *nats.Subscription
+	gone         bool // over, or lost to another host: no more writes
 }
 
 // SaveEvery bounds the thinking time a crash can forgive: a game's clocks
 // are written at least this often (each action writes them too), and a
 // restarted server charges nobody for the time since the last write.
 const SaveEvery = 10 * time.Second
-
-// watcher is one Watch of a game: a channel holding the newest update.
-type watcher struct{ ch chan Update }
-
-// Update is a game as a watcher sees it after an event: its state, and its
-// result once over (the last update a watcher gets).
-type Update struct {
-	ID      string
-	Players Players
-	State   game.State
-	Over    bool
-	Result  game.Result
-	// Ended is the finished game's record, with the rating changes of a
-	// rated one; nil before the end.
-	Ended *Ended
-	// DrawOffer and Takeback are the standing offers, by colour.
-	DrawOffer, Takeback [2]bool
-}
 
 // Ended is a finished game: its result and, for a rated game, both
 // players' ratings before and after.
@@ -90,79 +117,80 @@ type Ended struct {
 	PGN *pgn.Game
 }
 
-// NewHub is a hub keeping its games in st; now is its clock (nil:
-// time.Now) and site names the server in the archive.
-func NewHub(st *store.Store, now func() time.Time, site string) *Hub {
-	if now == nil {
-		now = time.Now
-	}
-	return &Hub{st: st, now: now, site: site, tables: map[string]*table{}}
+// Players are a game's two handles.
+type Players struct {
+	White, Black string
+	Rated        bool
 }
 
-// OnEnd makes f hear of every game's end (for the server's log: results,
-// never chat); set it before the hub is used.
+// leaseBucket holds the games' leases.
+const leaseBucket = "squall_game_leases"
+
+// NewHub is a hub keeping its games in st.
+func NewHub(ctx context.Context, st *store.Store, c Config) (*Hub, error) {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Node == "" {
+		c.Node = "squall"
+	}
+	if c.Lease == 0 {
+		c.Lease = DefaultLease
+	}
+	leases, err := st.Leases(ctx, leaseBucket, c.Lease)
+	if err != nil {
+		return nil, err
+	}
+	var tag [2]byte
+	rand.Read(tag[:])
+	return &Hub{
+		st: st, nc: st.Conn(), leases: leases, now: c.Now, site: c.Site, node: c.Node, lease: c.Lease, tag: hex.EncodeToString(tag[:]),
+		tables: map[string]*table{}, mirror: map[string]*mirrored{}, watchers: map[string]map[*watcher]struct{}{},
+	}, nil
+}
+
+// Node is the hub's name among the cluster's servers.
+func (h *Hub) Node() string { return h.node }
+
+// OnEnd makes f hear of every game's end on this server (for its log:
+// results, never chat); set it before the hub is used.
 func (h *Hub) OnEnd(f func(Ended, Players)) { h.onEnd = f }
 
-// Restore takes back the games the store holds in progress (after a
-// restart), resumed as game.Resume says: the downtime is charged to
-// nobody. A stored game that cannot be resumed is reported and left in the
-// store; one already over by its moves is finished.
-func (h *Hub) Restore(ctx context.Context) (resumed int, err error) {
-	states, err := h.st.Games(ctx)
-	if err != nil {
-		return 0, err
-	}
-	var errs []error
-	for _, s := range states {
-		g, err := game.Resume(s.Game, h.now())
-		if err != nil {
-			errs = append(errs, fmt.Errorf("game %s: %w", s.ID, err))
-			continue
-		}
-		t := &table{id: s.ID, white: s.White, black: s.Black, rated: s.Rated, g: g, saved: h.now()}
-		h.mu.Lock()
-		h.tables[s.ID] = t
-		h.mu.Unlock()
-		if _, over := g.Result(); over {
-			t.mu.Lock()
-			_, err := h.finish(ctx, t)
-			t.mu.Unlock()
-			errs = append(errs, err)
-			continue
-		}
-		resumed++
-	}
-	return resumed, errors.Join(errs...)
-}
+// OnHost makes f hear of every game this server takes over from the store
+// (after a restart, or from a server that died): Squall's seats follow
+// their games. Set it before Restore.
+func (h *Hub) OnHost(f func(id string, p Players)) { h.onHost = f }
 
 // ErrBusy refuses a game to a player who is in one already: one game at a
 // time for each person (Squall, whose names begin with account.Reserved,
 // plays any number).
 var ErrBusy = errors.New("already playing a game")
 
-// Start begins a game between two handles, stored before it is returned.
+// Start begins a game between two handles, hosted here, stored before it
+// is returned.
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
 	now := h.now()
-	h.mu.Lock()
-	for _, t := range h.tables {
-		for _, p := range []string{white, black} {
-			if (t.white == p || t.black == p) && !strings.HasPrefix(p, account.Reserved) {
-				h.mu.Unlock()
-				return "", fmt.Errorf("%s is %w", p, ErrBusy)
-			}
+	for _, p := range []string{white, black} {
+		if _, busy := h.GameOf(p); busy && !strings.HasPrefix(p, account.Reserved) {
+			return "", fmt.Errorf("%s is %w", p, ErrBusy)
 		}
 	}
+	h.mu.Lock()
 	h.seq++
-	id := fmt.Sprintf("%s-%d", now.UTC().Format("20060102T150405"), h.seq)
-	t := &table{id: id, white: white, black: black, rated: rated, g: game.New(tc, now)}
-	h.tables[id] = t
+	id := fmt.Sprintf("%s-%s%d", now.UTC().Format("20060102T150405"), h.tag, h.seq)
 	h.mu.Unlock()
+	t := &table{id: id, white: white, black: black, rated: rated, g: game.New(tc, now)}
+	var err error
+	if t.lease, err = h.leases.Acquire(ctx, id, h.node); err != nil {
+		return "", fmt.Errorf("game %s: lease: %w", id, err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := h.save(ctx, t, now); err != nil {
-		h.mu.Lock()
-		delete(h.tables, id)
-		h.mu.Unlock()
+		h.leases.Release(ctx, id, t.lease)
+		return "", err
+	}
+	if err := h.host(t); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -171,67 +199,108 @@ func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeContro
 // Move plays handle's move in game id; the game is stored before Move
 // returns. ended is not nil when the move ended the game.
 func (h *Hub) Move(ctx context.Context, id, handle, move string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
-		return g.Play(side, move, now)
-	})
+	return h.act(ctx, id, handle, action{Kind: actMove, Move: move})
 }
 
 // Resign ends game id, handle losing.
 func (h *Hub) Resign(ctx context.Context, id, handle string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error { return g.Resign(side, now) })
+	return h.act(ctx, id, handle, action{Kind: actResign})
 }
 
 // OfferDraw offers a draw, or accepts the opponent's.
 func (h *Hub) OfferDraw(ctx context.Context, id, handle string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
-		_, err := g.OfferDraw(side, now)
-		return err
-	})
+	return h.act(ctx, id, handle, action{Kind: actDraw})
 }
 
 // DeclineDraw turns down the opponent's draw offer.
 func (h *Hub) DeclineDraw(ctx context.Context, id, handle string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, _ time.Time) error { return g.DeclineDraw(side) })
+	return h.act(ctx, id, handle, action{Kind: actDecline})
 }
 
 // Takeback asks the opponent to take back handle's last move, or grants
 // the opponent's request.
 func (h *Hub) Takeback(ctx context.Context, id, handle string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
-		_, err := g.RequestTakeback(side, now)
-		return err
-	})
+	return h.act(ctx, id, handle, action{Kind: actTakeback})
 }
 
 // Claim ends the game for handle, whose opponent has been gone since gone
 // for longer than the grace period: won, or drawn if draw.
 func (h *Hub) Claim(ctx context.Context, id, handle string, gone time.Time, draw bool) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, side chess.Color, now time.Time) error {
-		return g.ClaimVictory(side, gone, now, draw)
-	})
+	return h.act(ctx, id, handle, action{Kind: actClaim, Gone: gone, Draw: draw})
 }
 
 // Abort ends a game of fewer than two plies without a result.
 func (h *Hub) Abort(ctx context.Context, id, handle string) (*Ended, error) {
-	return h.act(ctx, id, handle, func(g *game.Game, _ chess.Color, now time.Time) error { return g.Abort(now) })
+	return h.act(ctx, id, handle, action{Kind: actAbort})
 }
 
-// act runs one player's action on a game: the player must be in it, the
-// game is stored after the action, and a game the action ended is
-// finished.
-func (h *Hub) act(ctx context.Context, id, handle string, do func(*game.Game, chess.Color, time.Time) error) (*Ended, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return nil, err
+// action is a player's action, as sent to a game's host.
+type action struct {
+	Kind string    `json:"kind"`
+	Move string    `json:"move,omitempty"`
+	Gone time.Time `json:"gone,omitzero"`
+	Draw bool      `json:"draw,omitempty"`
+}
+
+// The kinds of action.
+const (
+	actMove     = "move"
+	actResign   = "resign"
+	actDraw     = "draw"
+	actDecline  = "decline"
+	actTakeback = "takeback"
+	actClaim    = "claim"
+	actAbort    = "abort"
+)
+
+// apply plays the action on g for side.
+func (a action) apply(g *game.Game, side chess.Color, now time.Time) error {
+	var err error
+	switch a.Kind {
+	case actMove:
+		err = g.Play(side, a.Move, now)
+	case actResign:
+		err = g.Resign(side, now)
+	case actDraw:
+		_, err = g.OfferDraw(side, now)
+	case actDecline:
+		err = g.DeclineDraw(side)
+	case actTakeback:
+		_, err = g.RequestTakeback(side, now)
+	case actClaim:
+		err = g.ClaimVictory(side, a.Gone, now, a.Draw)
+	case actAbort:
+		err = g.Abort(now)
+	default:
+		err = fmt.Errorf("unknown action %q", a.Kind)
 	}
+	return err
+}
+
+// act runs one player's action on game id: here if this server hosts it,
+// else at its host.
+func (h *Hub) act(ctx context.Context, id, handle string, a action) (*Ended, error) {
+	if t, ok := h.local(id); ok {
+		return h.actHere(ctx, t, handle, a)
+	}
+	return h.actThere(ctx, id, handle, a)
+}
+
+// actHere runs an action on a game hosted here: the player must be in it,
+// the game is stored after the action, and a game the action ended is
+// finished.
+func (h *Hub) actHere(ctx context.Context, t *table, handle string, a action) (*Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.gone {
+		return nil, ErrNoGame
+	}
 	side, ok := t.side(handle)
 	if !ok {
 		return nil, ErrNotPlayer
 	}
 	now := h.now()
-	if err := do(t.g, side, now); err != nil {
+	if err := a.apply(t.g, side, now); err != nil {
 		if _, over := t.g.Result(); over && errors.Is(err, game.ErrOver) {
 			// The action found the game lost on time: finish it.
 			if e, ferr := h.finish(ctx, t); ferr == nil && e != nil {
@@ -246,21 +315,17 @@ func (h *Hub) act(ctx context.Context, id, handle string, do func(*game.Game, ch
 	return nil, h.save(ctx, t, now)
 }
 
-// Tick ends the games that time has decided (a flag, a first move not
-// made in time) and returns them.
+// Tick ends the games hosted here that time has decided (a flag, a first
+// move not made in time) and returns them; it writes each game's clocks
+// at least every SaveEvery.
 func (h *Hub) Tick(ctx context.Context) ([]Ended, error) {
-	h.mu.Lock()
-	tables := make([]*table, 0, len(h.tables))
-	for _, t := range h.tables {
-		tables = append(tables, t)
-	}
-	h.mu.Unlock()
 	var ended []Ended
 	var errs []error
-	for _, t := range tables {
+	for _, t := range h.hosted() {
 		t.mu.Lock()
 		now := h.now()
 		switch {
+		case t.gone:
 		case t.g.Tick(now):
 			if e, err := h.finish(ctx, t); err != nil {
 				errs = append(errs, err)
@@ -275,39 +340,32 @@ func (h *Hub) Tick(ctx context.Context) ([]Ended, error) {
 	return ended, errors.Join(errs...)
 }
 
-// Run ticks the hub every interval until ctx ends; report, if not nil,
-// gets each game time ended and each error (from its goroutine).
-func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ended, error)) {
-	if report == nil {
-		report = func(*Ended, error) {}
+// hosted are the tables of the games hosted here.
+func (h *Hub) hosted() []*table {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
 	}
-	tk := time.NewTicker(interval)
-	defer tk.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tk.C:
-		}
-		ended, err := h.Tick(ctx)
-		for i := range ended {
-			report(&ended[i], nil)
-		}
-		if err != nil {
-			report(nil, err)
-		}
-	}
+	return tables
 }
 
 // Game is a copy of game id's state for drawing: position, moves, clocks.
 func (h *Hub) Game(id string) (game.State, Players, error) {
-	t, err := h.table(id)
-	if err != nil {
-		return game.State{}, Players{}, err
+	if t, ok := h.local(id); ok {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if !t.gone {
+			return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
+		}
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if m, ok := h.mirror[id]; ok && m.rec.End == nil {
+		return m.rec.Game, Players{White: m.rec.White, Black: m.rec.Black, Rated: m.rec.Rated}, nil
+	}
+	return game.State{}, Players{}, ErrNoGame
 }
 
 // Summary is a game in progress as the list of games shows it.
@@ -318,51 +376,49 @@ type Summary struct {
 	Plies   int
 }
 
-// Games lists the games in progress, oldest first.
+// Games lists the games in progress on every server, oldest first.
 func (h *Hub) Games() []Summary {
+	byID := map[string]Summary{}
 	h.mu.Lock()
-	tables := make([]*table, 0, len(h.tables))
-	for _, t := range h.tables {
-		tables = append(tables, t)
+	for id, m := range h.mirror {
+		if m.rec.End == nil {
+			byID[id] = Summary{ID: id, Players: Players{White: m.rec.White, Black: m.rec.Black, Rated: m.rec.Rated}, TC: m.rec.Game.TimeControl, Plies: len(m.rec.Game.Moves)}
+		}
 	}
 	h.mu.Unlock()
-	out := make([]Summary, 0, len(tables))
-	for _, t := range tables {
+	for _, t := range h.hosted() { // the hosted ones as they are now
 		t.mu.Lock()
-		out = append(out, Summary{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, TC: t.g.TimeControl(), Plies: len(t.g.Moves())})
+		if !t.gone {
+			byID[t.id] = Summary{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, TC: t.g.TimeControl(), Plies: len(t.g.Moves())}
+		}
 		t.mu.Unlock()
+	}
+	out := make([]Summary, 0, len(byID))
+	for _, s := range byID {
+		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
-// GameOf is the game in progress handle plays in, if any (the newest).
+// GameOf is the game in progress handle plays in, if any (the newest), on
+// any server.
 func (h *Hub) GameOf(handle string) (string, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	best := ""
-	for id, t := range h.tables {
-		if (t.white == handle || t.black == handle) && id > best {
-			best = id
+	for _, s := range h.Games() {
+		if s.Players.White == handle || s.Players.Black == handle {
+			best = s.ID
 		}
 	}
 	return best, best != ""
 }
 
-// Players are a game's two handles.
-type Players struct {
-	White, Black string
-	Rated        bool
-}
-
-func (h *Hub) table(id string) (*table, error) {
+// local is the table of game id if this server hosts it.
+func (h *Hub) local(id string) (*table, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t, ok := h.tables[id]
-	if !ok {
-		return nil, ErrNoGame
-	}
-	return t, nil
+	return t, ok
 }
 
 // side is handle's colour in the game.
@@ -376,92 +432,52 @@ func (t *table) side(handle string) (chess.Color, bool) {
 	return 0, false
 }
 
-// save stores the table's game as of now and tells its watchers; called
-// with t.mu held.
-func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
-	err := h.st.SaveGame(ctx, store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now)})
-	if err == nil {
-		t.saved = now
-		t.notify(now, nil)
-	}
-	return err
-}
-
-// Watch follows game id: the channel gets the game's newest state after
-// each event (a slow reader gets the latest, never a backlog), and is
-// closed after the update that says the game is over, or by stop.
-func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
-	t, err := h.table(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	w := &watcher{ch: make(chan Update, 1)}
-	t.mu.Lock()
-	if t.watchers == nil {
-		t.watchers = map[*watcher]struct{}{}
-	}
-	t.watchers[w] = struct{}{}
-	w.send(t.update(h.now()))
-	t.mu.Unlock()
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			if _, ok := t.watchers[w]; ok {
-				delete(t.watchers, w)
-				close(w.ch)
-			}
-		})
-	}
-	return w.ch, stop, nil
-}
-
-// update is the table's game for its watchers; called with t.mu held.
-func (t *table) update(now time.Time) Update {
-	r, over := t.g.Result()
-	u := Update{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, State: t.g.State(now), Over: over, Result: r}
+// record is the table's game as stored; called with t.mu held.
+func (h *Hub) record(t *table, now time.Time) store.GameState {
+	rec := store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now), Host: h.node}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
-		u.DrawOffer[c], u.Takeback[c] = t.g.DrawOffered(c), t.g.TakebackRequested(c)
+		rec.DrawOffer[c], rec.Takeback[c] = t.g.DrawOffered(c), t.g.TakebackRequested(c)
 	}
-	return u
+	return rec
 }
 
-// notify sends the game to its watchers, and closes them when it is over
-// (e is then its record); called with t.mu held.
-func (t *table) notify(now time.Time, e *Ended) {
-	u := t.update(now)
-	u.Ended = e
-	for w := range t.watchers {
-		w.send(u)
-		if u.Over {
-			close(w.ch)
-			delete(t.watchers, w)
-		}
-	}
+// save stores the table's game as of now and tells its watchers; called
+// with t.mu held. A write refused because another server has written the
+// game since (it took the game over) ends this server's hosting of it.
+func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
+	return h.write(ctx, t, h.record(t, now), now)
 }
 
-// send replaces the update waiting in the channel, if any, with u.
-func (w *watcher) send(u Update) {
-	select {
-	case <-w.ch:
-	default:
+// write stores rec as the table's game and tells the watchers; called
+// with t.mu held.
+func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time.Time) error {
+	rev, err := h.st.SaveGame(ctx, rec, t.rev)
+	if errors.Is(err, store.ErrStale) {
+		h.unhost(t)
+		return fmt.Errorf("%w (another server hosts it now)", ErrNoHost)
 	}
-	w.ch <- u
+	if err != nil {
+		return err
+	}
+	t.saved, t.rev = now, rev
+	h.publish(updateOf(rec, rev))
+	return nil
 }
 
-// finish archives the table's ended game, rates a decided rated game, and
-// drops the table; called with t.mu held.
+// finish archives the table's ended game, rates a decided rated game,
+// writes its last record and lets the game go; called with t.mu held.
 func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 	r, _ := t.g.Result()
 	e := &Ended{ID: t.id, Result: r}
+	end := &store.End{Result: r}
 	if r.Decided() {
 		event := "Casual " + t.g.TimeControl().Speed().String() + " game"
 		if t.rated {
 			event = "Rated " + t.g.TimeControl().Speed().String() + " game"
 		}
 		e.PGN = t.g.PGN(event, h.site, t.white, t.black)
-		if err := h.st.FinishGame(ctx, t.id, e.PGN.String()); err != nil {
+		end.PGN = e.PGN.String()
+		if err := h.st.ArchiveGame(ctx, t.id, end.PGN); err != nil {
 			return nil, err
 		}
 		if t.rated {
@@ -480,13 +496,15 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 				return nil, err
 			}
 		}
-	} else if err := h.st.DropGame(ctx, t.id); err != nil { // an aborted game is not archived
+	}
+	end.Before, end.After = e.Before, e.After
+	rec := h.record(t, h.now())
+	rec.End = end
+	if err := h.write(ctx, t, rec, h.now()); err != nil {
 		return nil, err
 	}
-	h.mu.Lock()
-	delete(h.tables, t.id)
-	h.mu.Unlock()
-	t.notify(h.now(), e)
+	h.unhost(t)
+	h.leases.Release(ctx, t.id, t.lease) // the record stays a while for the other servers' screens: see sweep
 	if h.onEnd != nil {
 		h.onEnd(*e, Players{White: t.white, Black: t.black, Rated: t.rated})
 	}

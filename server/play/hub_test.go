@@ -36,7 +36,11 @@ func newHub(t *testing.T, dir string, clk *fakeClock) (*Hub, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return NewHub(st, clk.Now, "squall test"), st
+	h, err := NewHub(context.Background(), st, Config{Now: clk.Now, Site: "squall test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, st
 }
 
 var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
@@ -89,8 +93,11 @@ func TestRatedGame(t *testing.T) {
 	if r, _ := st.Rating(ctx, "bob", "blitz"); r != want[1] {
 		t.Errorf("bob's stored rating %+v", r)
 	}
-	if games, _ := st.Games(ctx); len(games) != 0 {
-		t.Errorf("finished game still in progress: %+v", games)
+	if games, _ := st.Games(ctx); len(games) != 1 || games[0].End == nil || games[0].End.Result != ended.Result {
+		t.Errorf("the finished game's last record: %+v", games)
+	}
+	if len(h.Games()) != 0 {
+		t.Errorf("finished game still in progress: %+v", h.Games())
 	}
 	var b strings.Builder
 	if n, err := st.ExportPGN(ctx, &b); err != nil || n != 1 || !strings.Contains(b.String(), "[%clk 0:02:59.1]") || !strings.Contains(b.String(), `[White "ann"]`) {

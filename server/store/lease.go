@@ -70,14 +70,15 @@ func (l *Leases) Release(ctx context.Context, name string, rev uint64) error {
 	return l.kv.Delete(ctx, key(name), jetstream.LastRevision(rev))
 }
 
-// Holder is who holds lease name, if anyone.
-func (l *Leases) Holder(ctx context.Context, name string) (string, bool, error) {
+// Holder is who holds lease name, if anyone, and the revision to renew it
+// at (a holder that restarted takes its leases back so).
+func (l *Leases) Holder(ctx context.Context, name string) (holder string, rev uint64, held bool, err error) {
 	e, err := l.kv.Get(ctx, key(name))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return "", false, nil
+		return "", 0, false, nil
 	}
 	if err != nil {
-		return "", false, err
+		return "", 0, false, err
 	}
-	return string(e.Value()), true, nil
+	return string(e.Value()), e.Revision(), true, nil
 }

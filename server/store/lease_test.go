@@ -35,7 +35,7 @@ func TestLeases(t *testing.T) {
 			t.Fatalf("renewal: %v", err)
 		}
 	}
-	if h, ok, _ := l.Holder(ctx, "game-1"); !ok || h != "node-a" {
+	if h, _, ok, _ := l.Holder(ctx, "game-1"); !ok || h != "node-a" {
 		t.Fatalf("holder after renewals: %q %v", h, ok)
 	}
 	// Released: free at once.

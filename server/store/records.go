@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/squall-chess/squall/server/account"
-	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 )
 
@@ -130,58 +128,4 @@ func (s *Store) Recent(ctx context.Context, handle string) ([]string, error) {
 	var recent []string
 	_, err := getJSON(ctx, s.accounts, "recent."+key(account.Key(handle)), &recent)
 	return recent, err
-}
-
-// GameState is a game in progress as stored after each of its events:
-// enough to rebuild it after a crash (game.Resume).
-type GameState struct {
-	ID    string     `json:"id"`
-	White string     `json:"white"`
-	Black string     `json:"black"`
-	Rated bool       `json:"rated"`
-	Game  game.State `json:"game"`
-}
-
-// SaveGame stores a game's state; it returns once JetStream has it.
-func (s *Store) SaveGame(ctx context.Context, g GameState) error {
-	return putJSON(ctx, s.games, "game."+key(g.ID), g)
-}
-
-// Games are the games in progress, as last stored.
-func (s *Store) Games(ctx context.Context) ([]GameState, error) {
-	keys, err := s.games.ListKeys(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []GameState
-	for k := range keys.Keys() {
-		var g GameState
-		if found, err := getJSON(ctx, s.games, k, &g); err != nil {
-			return nil, err
-		} else if found {
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
-// FinishGame archives a finished game's PGN, then forgets its live state:
-// in that order, so that a crash between the two keeps the game (a
-// restart finds it both live and archived, and archives nothing twice:
-// the archive message carries the game id, which JetStream deduplicates
-// for a day).
-func (s *Store) FinishGame(ctx context.Context, id, pgn string) error {
-	if _, err := s.js.Publish(ctx, archiveSubject+"."+key(id), []byte(pgn), jetstream.WithMsgID(id)); err != nil {
-		return fmt.Errorf("archive %s: %w", id, err)
-	}
-	return s.DropGame(ctx, id)
-}
-
-// DropGame forgets a game in progress without archiving it (an aborted
-// game).
-func (s *Store) DropGame(ctx context.Context, id string) error {
-	if err := s.games.Delete(ctx, "game."+key(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
-		return err
-	}
-	return nil
 }

@@ -176,6 +176,10 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// Conn is the store's NATS connection, which the servers of a cluster
+// also talk over (requests to a game's host).
+func (s *Store) Conn() *nats.Conn { return s.nc }
+
 // key makes any string a valid bucket key (NATS keys allow few
 // characters; SSH fingerprints and handles hold others).
 func key(s string) string { return hex.EncodeToString([]byte(s)) }

@@ -65,10 +65,26 @@ func TestStoreKeepsEverything(t *testing.T) {
 		TimeControl: game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Moves: []string{"e2e4", "e7e5"},
 		MoveClocks: []time.Duration{3 * time.Minute, 3 * time.Minute}, Left: [2]time.Duration{178 * time.Second, 3 * time.Minute},
 		Started: t0, Saved: t0.Add(5 * time.Second)}}
-	if err := s.SaveGame(ctx, g); err != nil {
+	rev, err := s.SaveGame(ctx, g, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishGame(ctx, "g0", "[Event \"one\"]\n\n1. e4 *\n\n"); err != nil {
+	// A write at a revision that is not the game's last is refused: the
+	// game is another server's now.
+	if _, err := s.SaveGame(ctx, g, 0); !errors.Is(err, ErrStale) {
+		t.Errorf("a second new game g1: %v", err)
+	}
+	next, err := s.SaveGame(ctx, g, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SaveGame(ctx, g, rev); !errors.Is(err, ErrStale) {
+		t.Errorf("a write at an old revision: %v", err)
+	}
+	if got, r, found, err := s.Game(ctx, "g1"); err != nil || !found || r != next || got.White != "Magnus" {
+		t.Errorf("game g1: %+v at %d (%v %v), want revision %d", got, r, found, err, next)
+	}
+	if err := s.ArchiveGame(ctx, "g0", "[Event \"one\"]\n\n1. e4 *\n\n"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -89,12 +105,15 @@ func TestStoreKeepsEverything(t *testing.T) {
 		games[0].Game.Left[0] != 178*time.Second || !games[0].Game.Saved.Equal(t0.Add(5*time.Second)) {
 		t.Errorf("live games after reopening: %+v %v", games, err)
 	}
-	// Finishing archives the game and forgets it; finishing it again (a
-	// crash between the two steps) archives nothing twice.
+	// Archiving the game again (a crash before its last write) archives
+	// nothing twice; dropped, it is gone.
 	for range 2 {
-		if err := s.FinishGame(ctx, "g1", "[Event \"two\"]\n\n1. e4 e5 *\n\n"); err != nil {
+		if err := s.ArchiveGame(ctx, "g1", "[Event \"two\"]\n\n1. e4 e5 *\n\n"); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := s.DropGame(ctx, "g1"); err != nil {
+		t.Fatal(err)
 	}
 	if games, _ := s.Games(ctx); len(games) != 0 {
 		t.Errorf("finished game still live: %+v", games)

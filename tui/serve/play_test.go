@@ -29,7 +29,10 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	hub := play.NewHub(st, nil, "squall test")
+	hub, err := play.NewHub(context.Background(), st, play.Config{Site: "squall test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	pool := analysis.New([]engine.Analyzer{&enginetest.Engine{}}, engine.Limits{Depth: 3, MultiPV: 2})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -152,23 +155,37 @@ func TestPlaySquall(t *testing.T) {
 	}
 }
 
-// TestSeatsResume: after a restart, Squall sits again in the games it was
-// playing, and answers.
-func TestSeatsResume(t *testing.T) {
+// TestSeatsFollowGames: a server that takes a game over from the store
+// (after a restart here: the same node name) seats Squall in it again, and
+// Squall answers.
+func TestSeatsFollowGames(t *testing.T) {
 	_, p := startPlayServer(t)
 	ctx := context.Background()
 	id, err := p.Hub.Start(ctx, "Squall-L2", "ann", game.TimeControl{Base: time.Minute}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Seats.Resume(); err != nil {
+	// No seat here: the game was started without one. The restarted
+	// server's hub takes it over and seats Squall.
+	h2, err := play.NewHub(ctx, p.Store, play.Config{Site: "squall test"})
+	if err != nil {
 		t.Fatal(err)
 	}
+	seats := NewSeats(h2, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
+	defer seats.Close()
+	h2.OnHost(func(id string, p play.Players) {
+		if err := seats.Follow(id, p); err != nil {
+			t.Error(err)
+		}
+	})
+	if n, err := h2.Restore(ctx); n != 1 || err != nil {
+		t.Fatalf("restored %d games: %v", n, err)
+	}
 	waitUntil(t, "Squall's first move", func() bool {
-		st, _, err := p.Hub.Game(id)
+		st, _, err := h2.Game(id)
 		return err == nil && len(st.Moves) == 1
 	})
-	if _, err := p.Hub.Resign(ctx, id, "ann"); err != nil {
+	if _, err := h2.Resign(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -72,16 +72,15 @@ func (s *Seats) Close() {
 	s.wg.Wait()
 }
 
-// Resume seats Squall again in the games it played when the server
-// stopped (the hub resumed them from the store).
-func (s *Seats) Resume() error {
+// Follow seats Squall in game id if it plays there: the games this server
+// takes over from the store (after a restart, or from a server that died)
+// bring their seats with them.
+func (s *Seats) Follow(id string, p play.Players) error {
 	var errs []error
-	for _, g := range s.hub.Games() {
-		for _, h := range []string{g.Players.White, g.Players.Black} {
-			var lv int
-			if _, err := fmt.Sscanf(h, "Squall-L%d", &lv); err == nil && h == squallHandle(lv) {
-				errs = append(errs, s.Sit(g.ID, h, lv))
-			}
+	for _, h := range []string{p.White, p.Black} {
+		var lv int
+		if _, err := fmt.Sscanf(h, "Squall-L%d", &lv); err == nil && h == squallHandle(lv) {
+			errs = append(errs, s.Sit(id, h, lv))
 		}
 	}
 	return errors.Join(errs...)

@@ -1,0 +1,188 @@
+package play
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// Update is a game as a watcher sees it after an event: its state, and its
+// result once over (the last update a watcher gets).
+type Update struct {
+	ID      string
+	Players Players
+	State   game.State
+	Over    bool
+	Result  game.Result
+	// Ended is the finished game's record, with the rating changes of a
+	// rated one; nil before the end.
+	Ended *Ended
+	// DrawOffer and Takeback are the standing offers, by colour.
+	DrawOffer, Takeback [2]bool
+	// Rev is the store's revision of the game's record: a watcher never
+	// gets an older one after a newer.
+	Rev uint64
+}
+
+// updateOf is the update a stored record says.
+func updateOf(rec store.GameState, rev uint64) Update {
+	u := Update{ID: rec.ID, Players: Players{White: rec.White, Black: rec.Black, Rated: rec.Rated}, State: rec.Game,
+		DrawOffer: rec.DrawOffer, Takeback: rec.Takeback, Rev: rev}
+	if rec.End != nil {
+		u.Over, u.Result, u.Ended = true, rec.End.Result, endedOf(rec.ID, rec.End)
+	}
+	return u
+}
+
+// endedOf is the finished game a stored end says; nil for none.
+func endedOf(id string, e *store.End) *Ended {
+	if e == nil {
+		return nil
+	}
+	ended := &Ended{ID: id, Result: e.Result, Before: e.Before, After: e.After}
+	if e.PGN != "" {
+		// Written by a server from its own game: it reads back.
+		ended.PGN, _ = pgn.NewReader(strings.NewReader(e.PGN), id).Next()
+	}
+	return ended
+}
+
+// watcher is one Watch of a game: a channel holding the newest update.
+type watcher struct {
+	ch   chan Update
+	last uint64 // the revision last sent
+}
+
+// mirrored is a game as the store last said, for the games hosted
+// elsewhere.
+type mirrored struct {
+	rec store.GameState
+	rev uint64
+	// ended is when this server first saw the record of the game's end.
+	ended time.Time
+}
+
+// Watch follows game id, wherever it is hosted: the channel gets the
+// game's newest state after each event (a slow reader gets the latest,
+// never a backlog), and is closed after the update that says the game is
+// over, or by stop. Games hosted elsewhere are followed through the store
+// while the hub runs (Run).
+func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
+	var first Update
+	if t, ok := h.local(id); ok {
+		t.mu.Lock()
+		if !t.gone {
+			first = updateOf(h.record(t, h.now()), t.rev)
+		}
+		t.mu.Unlock()
+	}
+	w := &watcher{ch: make(chan Update, 1)}
+	h.mu.Lock()
+	if first.ID == "" {
+		m, ok := h.mirror[id]
+		if !ok || m.rec.End != nil {
+			h.mu.Unlock()
+			return nil, nil, ErrNoGame
+		}
+		first = updateOf(m.rec, m.rev)
+	}
+	if h.watchers[id] == nil {
+		h.watchers[id] = map[*watcher]struct{}{}
+	}
+	h.watchers[id][w] = struct{}{}
+	w.send(first)
+	h.mu.Unlock()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if _, ok := h.watchers[id][w]; ok {
+				h.dropWatcher(id, w)
+			}
+		})
+	}
+	return w.ch, stop, nil
+}
+
+// publish sends u to the game's watchers, and closes them when it is over.
+func (h *Hub) publish(u Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for w := range h.watchers[u.ID] {
+		w.send(u)
+		if u.Over {
+			h.dropWatcher(u.ID, w)
+		}
+	}
+}
+
+// dropWatcher closes w; called with h.mu held.
+func (h *Hub) dropWatcher(id string, w *watcher) {
+	close(w.ch)
+	delete(h.watchers[id], w)
+	if len(h.watchers[id]) == 0 {
+		delete(h.watchers, id)
+	}
+}
+
+// send replaces the update waiting in the channel, if any, with u, unless
+// u is older than the last sent; called with h.mu held.
+func (w *watcher) send(u Update) {
+	if u.Rev < w.last {
+		return
+	}
+	w.last = u.Rev
+	select {
+	case <-w.ch:
+	default:
+	}
+	w.ch <- u
+}
+
+// follow keeps the mirror of the stored games until ctx ends: the games
+// hosted elsewhere reach this server's watchers from it, and it is where
+// this server looks for games to take over (adopt).
+func (h *Hub) follow(ctx context.Context, events <-chan store.GameEvent) {
+	for ev := range events {
+		h.mu.Lock()
+		_, here := h.tables[ev.ID]
+		if ev.Game == nil {
+			delete(h.mirror, ev.ID)
+			if !here {
+				for w := range h.watchers[ev.ID] {
+					h.dropWatcher(ev.ID, w)
+				}
+			}
+			h.mu.Unlock()
+			continue
+		}
+		m := h.mirror[ev.ID]
+		if m == nil {
+			m = &mirrored{}
+			h.mirror[ev.ID] = m
+		}
+		if ev.Rev < m.rev {
+			h.mu.Unlock()
+			continue
+		}
+		m.rec, m.rev = *ev.Game, ev.Rev
+		// The clocks are as they were when the record was written: on this
+		// server's clock, that is now (less the store's delay), whatever
+		// the writer's clock said.
+		m.rec.Game.Saved = h.now()
+		if m.rec.End != nil && m.ended.IsZero() {
+			m.ended = h.now()
+		}
+		u := updateOf(m.rec, m.rev)
+		h.mu.Unlock()
+		if !here {
+			h.publish(u)
+		}
+	}
+}

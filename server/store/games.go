@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/rating"
+)
+
+// GameState is a game as stored after each of its events: enough to
+// rebuild it after a crash (game.Resume), and everything a screen on any
+// server draws — the games bucket is how the servers of a cluster follow
+// the games the others host.
+type GameState struct {
+	ID    string     `json:"id"`
+	White string     `json:"white"`
+	Black string     `json:"black"`
+	Rated bool       `json:"rated"`
+	Game  game.State `json:"game"`
+	// Host is the server hosting the game when it was written.
+	Host string `json:"host,omitempty"`
+	// DrawOffer and Takeback are the standing offers, by colour.
+	DrawOffer [2]bool `json:"draw_offer"`
+	Takeback  [2]bool `json:"takeback"`
+	// End is set once the game is over; the record stays a little while
+	// after (for the screens of other servers), then is dropped.
+	End *End `json:"end,omitempty"`
+}
+
+// End is how a game ended, as its last record says.
+type End struct {
+	Result game.Result `json:"result"`
+	// Before and After are a rated game's ratings by colour.
+	Before [2]rating.Rating `json:"before"`
+	After  [2]rating.Rating `json:"after"`
+	// PGN is the game as archived; "" for an aborted game.
+	PGN string `json:"pgn,omitempty"`
+}
+
+// ErrStale refuses a game's write made at a revision that is no longer
+// the game's last: another server has written it since (it took the game
+// over), or it is gone.
+var ErrStale = errors.New("the game was written by another server")
+
+func gameKey(id string) string { return "game." + key(id) }
+
+// SaveGame stores a game's state and returns its new revision, once
+// JetStream has it. rev is the revision the writer last wrote or read: 0
+// makes a new game (refused if the id exists); any other revision must
+// still be the game's last (ErrStale otherwise), so two servers that both
+// believe they host a game cannot both write it.
+func (s *Store) SaveGame(ctx context.Context, g GameState, rev uint64) (uint64, error) {
+	data, err := json.Marshal(g)
+	if err != nil {
+		return 0, err
+	}
+	if rev == 0 {
+		rev, err = s.games.Create(ctx, gameKey(g.ID), data)
+	} else {
+		rev, err = s.games.Update(ctx, gameKey(g.ID), data, rev)
+	}
+	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		return 0, fmt.Errorf("game %s: %w", g.ID, ErrStale)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	return rev, nil
+}
+
+// Game is game id's last record and its revision; found is false once it
+// is dropped.
+func (s *Store) Game(ctx context.Context, id string) (g GameState, rev uint64, found bool, err error) {
+	e, err := s.games.Get(ctx, gameKey(id))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return GameState{}, 0, false, nil
+	}
+	if err != nil {
+		return GameState{}, 0, false, err
+	}
+	if err := json.Unmarshal(e.Value(), &g); err != nil {
+		return GameState{}, 0, false, fmt.Errorf("game %s: %w", id, err)
+	}
+	return g, e.Revision(), true, nil
+}
+
+// Games are the stored games — in progress, or over and not yet dropped —
+// as last written.
+func (s *Store) Games(ctx context.Context) ([]GameState, error) {
+	keys, err := s.games.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []GameState
+	for k := range keys.Keys() {
+		var g GameState
+		if found, err := getJSON(ctx, s.games, k, &g); err != nil {
+			return nil, err
+		} else if found {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// ArchiveGame appends a finished game's PGN to the archive. A game
+// archived twice (a crash between archiving and the game's last write) is
+// archived once: the message carries the game id, which JetStream
+// deduplicates for a day.
+func (s *Store) ArchiveGame(ctx context.Context, id, pgn string) error {
+	if _, err := s.js.Publish(ctx, archiveSubject+"."+key(id), []byte(pgn), jetstream.WithMsgID(id)); err != nil {
+		return fmt.Errorf("archive %s: %w", id, err)
+	}
+	return nil
+}
+
+// DropGame forgets a game: one over and archived, or aborted.
+func (s *Store) DropGame(ctx context.Context, id string) error {
+	if err := s.games.Delete(ctx, gameKey(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return err
+	}
+	return nil
+}
+
+// GameEvent is a change to a stored game: its new record, or its drop.
+type GameEvent struct {
+	ID string
+	// Game is the new record; nil when the game was dropped.
+	Game *GameState
+	Rev  uint64
+}
+
+// WatchGames follows every stored game: first each game's last record,
+// then each change as it is written, in order. The channel closes when ctx
+// ends (or the connection does). A record that cannot be read is skipped:
+// a server of another version may have written it.
+func (s *Store) WatchGames(ctx context.Context) (<-chan GameEvent, error) {
+	w, err := s.games.WatchAll(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("watch games: %w", err)
+	}
+	out := make(chan GameEvent, 64)
+	go func() { // ends when the watcher's channel closes, with ctx
+		defer close(out)
+		defer w.Stop()
+		for e := range w.Updates() {
+			if e == nil { // the initial values are all in
+				continue
+			}
+			id, err := hex.DecodeString(strings.TrimPrefix(e.Key(), "game."))
+			if err != nil {
+				continue
+			}
+			ev := GameEvent{ID: string(id), Rev: e.Revision()}
+			if e.Operation() == jetstream.KeyValuePut {
+				var g GameState
+				if json.Unmarshal(e.Value(), &g) != nil {
+					continue
+				}
+				ev.Game = &g
+			}
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}

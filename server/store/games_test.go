@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/game"
+)
+
+// TestWatchGames: a watcher gets the games already stored, then the
+// writes and drops in order (the newest of a game's, when it falls
+// behind), with the revisions the writers got; it ends with its context.
+func TestWatchGames(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := open(t, t.TempDir())
+	defer s.Close()
+	g := GameState{ID: "old", White: "ann", Black: "bob", Game: game.State{Moves: []string{"e2e4"}}}
+	oldRev, err := s.SaveGame(ctx, g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.WatchGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func() GameEvent {
+		t.Helper()
+		select {
+		case ev := <-events:
+			return ev
+		case <-time.After(10 * time.Second):
+			t.Fatal("no event in 10 s")
+		}
+		return GameEvent{}
+	}
+	if ev := next(); ev.ID != "old" || ev.Rev != oldRev || ev.Game == nil || ev.Game.White != "ann" {
+		t.Errorf("first event %+v, want the stored game at %d", ev, oldRev)
+	}
+	g.ID = "new"
+	rev, err := s.SaveGame(ctx, g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Game.Moves = append(g.Game.Moves, "e7e5")
+	g.End = &End{Result: game.Result{Draw: true, Termination: game.Agreement}, PGN: "1. e4 e5 1/2-1/2"}
+	rev2, err := s.SaveGame(ctx, g, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bucket keeps one record a game, so a watcher that falls behind
+	// skips to the newest (the screens want no more): the revisions only
+	// rise, and the last is the end.
+	last := uint64(0)
+	for last != rev2 {
+		ev := next()
+		if ev.ID != "new" || ev.Game == nil || ev.Rev <= last || ev.Rev > rev2 {
+			t.Fatalf("event %+v after revision %d, want the new game's up to %d", ev, last, rev2)
+		}
+		last = ev.Rev
+	}
+	if err := s.DropGame(ctx, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(); ev.ID != "new" || ev.Game != nil {
+		t.Errorf("after the drop: %+v, want no record", ev)
+	}
+	cancel()
+	for range events { // closed once the context ends
+	}
+}
