@@ -3,6 +3,7 @@ package play_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -106,25 +107,31 @@ func watch(t *testing.T, h *play.Hub, id string) *spectator {
 	return s
 }
 
-// playPlies makes the script's plies from..to-1, each by its side's player on
-// its server; a move refused because no server hosts the game for the
-// moment is tried again. It returns when each move was answered.
+// playPlies makes the script's plies from..to-1, each by its side's
+// player on its server, as a person would: a move that fails for a
+// moment (no server hosts the game, NATS elects a leader) is tried
+// again, unless the game shows it was played after all. It returns when
+// each move was answered, with the end if the last one ended the game.
 func playPlies(t *testing.T, id string, hubs [2]*play.Hub, from, to int, moved func(ply int, at time.Time)) *play.Ended {
 	t.Helper()
 	var ended *play.Ended
 	for ply := from; ply < to; ply++ {
 		side := ply % 2
 		start := time.Now()
-		for {
+		for tries := 1; ; tries++ {
 			e, err := hubs[side].Move(context.Background(), id, []string{"ann", "bob"}[side], script[ply])
-			if errors.Is(err, play.ErrNoHost) {
-				continue
+			if err == nil {
+				ended = e
+				break
 			}
-			if err != nil {
+			if errors.Is(err, game.ErrIllegal) || errors.Is(err, play.ErrNotPlayer) || tries > 100 {
 				t.Fatalf("ply %d %s on %s: %v", ply+1, script[ply], hubs[side].Node(), err)
 			}
-			ended = e
-			break
+			t.Logf("ply %d on %s, try %d: %v", ply+1, hubs[side].Node(), tries, err)
+			time.Sleep(100 * time.Millisecond)
+			if st, _, err := hubs[side].Game(id); err == nil && len(st.Moves) > ply {
+				break // it got in before the error
+			}
 		}
 		if moved != nil {
 			moved(ply+1, start)
@@ -208,4 +215,48 @@ func TestClusterPlay(t *testing.T) {
 	if n, err := b.st.ExportPGN(ctx, &pgnText); err != nil || n != 1 || !strings.Contains(pgnText.String(), "23. Kh1") || !strings.Contains(pgnText.String(), "23... Rf1#") {
 		t.Errorf("archive (%d games, %v):\n%s", n, err, pgnText.String())
 	}
+}
+
+// TestClusterNATSNodeDies (issue 22, acceptance 3): one of the three NATS
+// nodes dies mid-game — the one the host is connected to — and nothing is
+// lost and the game goes on: both players finish it, the spectator on the
+// other server sees every move once, and the archive has it.
+func TestClusterNATSNodeDies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-node NATS cluster")
+	}
+	servers, urls := storetest.Cluster(t, 3)
+	a := startNode(t, "a", urls)
+	b := startNode(t, "b", []string{urls[1], urls[2], urls[0]})
+	ctx := context.Background()
+	id, err := a.hub.Start(ctx, "ann", "bob", game.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := watch(t, b.hub, id)
+	hubs := [2]*play.Hub{a.hub, b.hub}
+	playPlies(t, id, hubs, 0, 20, nil)
+	servers[0].Shutdown() // A's NATS node
+	died := time.Now()
+	ended := playPlies(t, id, hubs, 20, len(script), nil)
+	t.Logf("the game's last 26 plies took %v after the node died", time.Since(died).Round(time.Millisecond))
+	if ended == nil {
+		// The mating move was answered with an error and then found played:
+		// the end is in the store.
+		waitFor(t, "the end", func() bool { spec.mu.Lock(); defer spec.mu.Unlock(); return spec.last.Over })
+	}
+	<-spec.done
+	spec.mu.Lock()
+	if !slices.Equal(spec.moves, script) || !spec.last.Over || spec.last.Result.Termination != game.Checkmate {
+		t.Errorf("B's spectator saw %v, over %v (%+v)", spec.moves, spec.last.Over, spec.last.Result)
+	}
+	spec.mu.Unlock()
+	storetest.Eventually(t, "the archive", func(ctx context.Context) error {
+		var b strings.Builder
+		n, err := a.st.ExportPGN(ctx, &b)
+		if err == nil && (n != 1 || !strings.Contains(b.String(), "23... Rf1#")) {
+			return fmt.Errorf("%d games:\n%s", n, b.String())
+		}
+		return err
+	})
 }

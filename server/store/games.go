@@ -66,10 +66,7 @@ func (s *Store) SaveGame(ctx context.Context, g GameState, rev uint64) (uint64, 
 	} else {
 		rev, err = s.games.Update(ctx, gameKey(g.ID), data, rev)
 	}
-	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-		return 0, fmt.Errorf("game %s: %w", g.ID, ErrStale)
-	}
-	if err != nil {
+	if err := stale(err); err != nil {
 		return 0, fmt.Errorf("game %s: %w", g.ID, err)
 	}
 	return rev, nil
