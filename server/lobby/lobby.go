@@ -1,24 +1,40 @@
 // Package lobby is where games between people begin: open seeks (a time
 // control, a colour, rated or casual) that anyone may accept, and
 // challenges addressed to one handle. Accepting starts the game on the
-// play hub. The lobby keeps no state worth a crash: a seek is a wish of
-// someone connected, and goes with them.
+// play hub.
+//
+// The seeks are kept in an Ephemeral bucket of the store, so that every
+// server of a cluster lists them all and a player on one server accepts a
+// seek made on another; taking a seek is a removal at its revision, so two
+// players accepting one seek at once, on any servers, cannot both get it.
+// A seek is a wish of someone connected: it goes when they leave, and the
+// seeks of a server that died lapse (SeekTTL) with nobody renewing them.
 package lobby
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"maps"
+	mrand "math/rand/v2"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/store"
 )
 
 // MaxSeeks is how many open seeks and challenges one handle may have.
 const MaxSeeks = 3
+
+// SeekTTL is how long a seek lasts unrenewed: its server renews it every
+// third of this while it runs.
+const SeekTTL = 30 * time.Second
 
 // Errors of refused lobby actions.
 var (
@@ -42,13 +58,13 @@ func (c Color) String() string { return [...]string{"random", "white", "black"}[
 
 // Seek is an open offer to play.
 type Seek struct {
-	ID      int
-	Handle  string
-	TC      game.TimeControl
-	Color   Color
-	Rated   bool
-	To      string // a challenge's addressee; "" for an open seek
-	Created time.Time
+	ID      string           `json:"id"`
+	Handle  string           `json:"handle"`
+	TC      game.TimeControl `json:"tc"`
+	Color   Color            `json:"color"`
+	Rated   bool             `json:"rated"`
+	To      string           `json:"to,omitempty"` // a challenge's addressee; "" for an open seek
+	Created time.Time        `json:"created"`
 }
 
 // Starter starts a game between two handles (the play hub).
@@ -58,33 +74,120 @@ type Starter interface {
 
 // Lobby holds the seeks. Its methods are safe for concurrent use.
 type Lobby struct {
-	hub Starter
-	now func() time.Time
+	hub    Starter
+	seeks  *store.Ephemeral
+	mirror *store.Mirror
+	now    func() time.Time
+	tag    string // this lobby's part of its seek ids
 
-	mu    sync.Mutex
-	seeks []Seek
-	next  int
-	rng   *rand.Rand
+	mu   sync.Mutex
+	next int
+	own  map[string]uint64 // the seeks opened here, renewed while the lobby runs: id → revision
+	rng  *mrand.Rand
 }
 
-// New is a lobby starting its games on hub; now is its clock (nil:
-// time.Now) and seed chooses the colours of random seeks.
-func New(hub Starter, now func() time.Time, seed uint64) *Lobby {
+// seeksBucket keeps every server's seeks.
+const seeksBucket = "squall_seeks"
+
+// New is a lobby keeping its seeks in st and starting its games on hub;
+// now is its clock (nil: time.Now) and seed chooses the colours of random
+// seeks. The seeks of the other servers are listed while it runs (Run).
+func New(ctx context.Context, hub Starter, st *store.Store, now func() time.Time, seed uint64) (*Lobby, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Lobby{hub: hub, now: now, next: 1, rng: rand.New(rand.NewPCG(seed, seed^0x10bb1))}
+	seeks, err := st.Ephemeral(ctx, seeksBucket, SeekTTL)
+	if err != nil {
+		return nil, err
+	}
+	var tag [3]byte
+	rand.Read(tag[:])
+	return &Lobby{
+		hub: hub, seeks: seeks, mirror: store.NewMirror(SeekTTL, now), now: now, tag: hex.EncodeToString(tag[:]),
+		next: 1, own: map[string]uint64{}, rng: mrand.New(mrand.NewPCG(seed, seed^0x10bb1)),
+	}, nil
+}
+
+// Run follows the seeks of every server and renews this one's until ctx
+// ends; errs, if not nil, hears of a broken watch of the seeks (followed
+// again a second later).
+func (l *Lobby) Run(ctx context.Context, errs func(error)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		for ctx.Err() == nil {
+			err := l.mirror.Follow(ctx, l.seeks)
+			if ctx.Err() == nil {
+				if errs != nil {
+					errs(fmt.Errorf("seeks: %w; following them again in a second", err))
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}()
+	defer func() { <-followed }()
+	tk := time.NewTicker(SeekTTL / 3)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			l.renew(ctx)
+		}
+	}
+}
+
+// renew writes this server's seeks again; one taken or withdrawn since is
+// no longer this server's to renew.
+func (l *Lobby) renew(ctx context.Context) {
+	l.mu.Lock()
+	own := maps.Clone(l.own)
+	l.mu.Unlock()
+	for _, s := range l.all() {
+		rev, ok := own[s.ID]
+		if !ok {
+			continue
+		}
+		data, _ := json.Marshal(s)
+		next, err := l.seeks.Renew(ctx, s.ID, data, rev)
+		l.mu.Lock()
+		switch {
+		case err == nil:
+			l.own[s.ID] = next
+			l.mirror.Note(store.Record{Key: s.ID, Value: data, Rev: next})
+		case errors.Is(err, store.ErrStale):
+			delete(l.own, s.ID)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// all are the live seeks of every server, oldest first.
+func (l *Lobby) all() []Seek {
+	var out []Seek
+	for _, r := range l.mirror.Records() {
+		var s Seek
+		if json.Unmarshal(r.Value, &s) == nil {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b Seek) int { return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID)) })
+	return out
 }
 
 // Seek opens a seek of handle's, or a challenge when to is set.
-func (l *Lobby) Seek(handle string, tc game.TimeControl, c Color, rated bool, to string) (Seek, error) {
+func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c Color, rated bool, to string) (Seek, error) {
 	if to == handle {
 		return Seek{}, ErrChallengee
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	n := 0
-	for _, s := range l.seeks {
+	for _, s := range l.all() {
 		if s.Handle == handle {
 			n++
 		}
@@ -92,19 +195,30 @@ func (l *Lobby) Seek(handle string, tc game.TimeControl, c Color, rated bool, to
 	if n >= MaxSeeks {
 		return Seek{}, ErrTooMany
 	}
-	s := Seek{ID: l.next, Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Created: l.now()}
+	l.mu.Lock()
+	s := Seek{ID: fmt.Sprintf("%s-%d", l.tag, l.next), Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Created: l.now()}
 	l.next++
-	l.seeks = append(l.seeks, s)
+	l.mu.Unlock()
+	data, err := json.Marshal(s)
+	if err != nil {
+		return Seek{}, err
+	}
+	rev, err := l.seeks.Create(ctx, s.ID, data)
+	if err != nil {
+		return Seek{}, fmt.Errorf("seek: %w", err)
+	}
+	l.mu.Lock()
+	l.own[s.ID] = rev
+	l.mu.Unlock()
+	l.mirror.Note(store.Record{Key: s.ID, Value: data, Rev: rev}) // listed at once, before the bucket's echo
 	return s, nil
 }
 
 // Seeks are the open seeks and the challenges to or from handle, oldest
 // first.
 func (l *Lobby) Seeks(handle string) []Seek {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []Seek
-	for _, s := range l.seeks {
+	for _, s := range l.all() {
 		if s.To == "" || s.To == handle || s.Handle == handle {
 			out = append(out, s)
 		}
@@ -113,44 +227,46 @@ func (l *Lobby) Seeks(handle string) []Seek {
 }
 
 // Withdraw removes handle's seek id.
-func (l *Lobby) Withdraw(handle string, id int) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	i := slices.IndexFunc(l.seeks, func(s Seek) bool { return s.ID == id && s.Handle == handle })
-	if i < 0 {
-		return ErrNoSeek
-	}
-	l.seeks = slices.Delete(l.seeks, i, i+1)
-	return nil
+func (l *Lobby) Withdraw(ctx context.Context, handle, id string) error {
+	_, err := l.take(ctx, id, func(s Seek) error {
+		if s.Handle != handle {
+			return ErrNoSeek
+		}
+		return nil
+	})
+	return err
 }
 
 // Leave removes every seek of handle's (they disconnected).
-func (l *Lobby) Leave(handle string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.seeks = slices.DeleteFunc(l.seeks, func(s Seek) bool { return s.Handle == handle })
+func (l *Lobby) Leave(ctx context.Context, handle string) error {
+	var errs []error
+	for _, s := range l.all() {
+		if s.Handle == handle {
+			if _, err := l.take(ctx, s.ID, func(Seek) error { return nil }); err != nil && !errors.Is(err, ErrNoSeek) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Accept takes seek id for handle and starts the game; it returns the
 // game's id and the colour handle plays. The seek is gone either way: a
 // seek two players accept at once goes to the first.
-func (l *Lobby) Accept(ctx context.Context, handle string, id int) (gameID string, white bool, err error) {
+func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, white bool, err error) {
+	s, err := l.take(ctx, id, func(s Seek) error {
+		switch {
+		case s.Handle == handle:
+			return ErrOwnSeek
+		case s.To != "" && s.To != handle:
+			return ErrNotForYou
+		}
+		return nil
+	})
+	if err != nil {
+		return "", false, err
+	}
 	l.mu.Lock()
-	i := slices.IndexFunc(l.seeks, func(s Seek) bool { return s.ID == id })
-	if i < 0 {
-		l.mu.Unlock()
-		return "", false, ErrNoSeek
-	}
-	s := l.seeks[i]
-	switch {
-	case s.Handle == handle:
-		l.mu.Unlock()
-		return "", false, ErrOwnSeek
-	case s.To != "" && s.To != handle:
-		l.mu.Unlock()
-		return "", false, ErrNotForYou
-	}
-	l.seeks = slices.Delete(l.seeks, i, i+1)
 	seekerWhite := s.Color == White || s.Color == Random && l.rng.IntN(2) == 0
 	l.mu.Unlock()
 	w, b := s.Handle, handle
@@ -159,4 +275,37 @@ func (l *Lobby) Accept(ctx context.Context, handle string, id int) (gameID strin
 	}
 	gameID, err = l.hub.Start(ctx, w, b, s.TC, s.Rated)
 	return gameID, !seekerWhite, err
+}
+
+// take removes seek id from the store if check allows it: the removal is
+// made at the seek's revision, so of two takers only one succeeds. A
+// renewal by the seek's server between the read and the removal is read
+// again.
+func (l *Lobby) take(ctx context.Context, id string, check func(Seek) error) (Seek, error) {
+	for range 3 {
+		r, found, err := l.seeks.Get(ctx, id)
+		if err != nil {
+			return Seek{}, err
+		}
+		var s Seek
+		if !found || json.Unmarshal(r.Value, &s) != nil {
+			return Seek{}, ErrNoSeek
+		}
+		if err := check(s); err != nil {
+			return Seek{}, err
+		}
+		err = l.seeks.Remove(ctx, id, r.Rev)
+		if errors.Is(err, store.ErrStale) {
+			continue
+		}
+		if err != nil {
+			return Seek{}, err
+		}
+		l.mu.Lock()
+		delete(l.own, id)
+		l.mu.Unlock()
+		l.mirror.Note(store.Record{Key: id, Rev: r.Rev + 1}) // gone at once here; the bucket's echo follows
+		return s, nil
+	}
+	return Seek{}, ErrNoSeek
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/store"
 )
 
 // fakeHub records the games started.
@@ -26,11 +27,36 @@ func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeContr
 
 var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
 
+// newLobby is a running lobby on a store of its own.
+func newLobby(t *testing.T, h Starter, seed uint64) *Lobby {
+	t.Helper()
+	st, err := store.Open(context.Background(), store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return runLobby(t, h, st, seed)
+}
+
+// runLobby is a lobby on st, running until the test ends.
+func runLobby(t *testing.T, h Starter, st *store.Store, seed uint64) *Lobby {
+	t.Helper()
+	l, err := New(context.Background(), h, st, nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); l.Run(ctx, func(err error) { t.Errorf("lobby: %v", err) }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return l
+}
+
 func TestSeekAccept(t *testing.T) {
 	ctx := context.Background()
 	h := &fakeHub{}
-	l := New(h, nil, 1)
-	s, err := l.Seek("ann", blitz, Black, true, "")
+	l := newLobby(t, h, 1)
+	s, err := l.Seek(ctx, "ann", blitz, Black, true, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +79,11 @@ func TestSeekAccept(t *testing.T) {
 // only, and only the addressee may accept it.
 func TestChallenge(t *testing.T) {
 	ctx := context.Background()
-	l := New(&fakeHub{}, nil, 1)
-	if _, err := l.Seek("ann", blitz, Random, false, "ann"); !errors.Is(err, ErrChallengee) {
+	l := newLobby(t, &fakeHub{}, 1)
+	if _, err := l.Seek(ctx, "ann", blitz, Random, false, "ann"); !errors.Is(err, ErrChallengee) {
 		t.Errorf("a challenge to oneself: %v", err)
 	}
-	c, _ := l.Seek("ann", blitz, Random, false, "bob")
+	c, _ := l.Seek(ctx, "ann", blitz, Random, false, "bob")
 	if len(l.Seeks("cid")) != 0 || len(l.Seeks("bob")) != 1 || len(l.Seeks("ann")) != 1 {
 		t.Error("the challenge is listed to the wrong people")
 	}
@@ -72,28 +98,29 @@ func TestChallenge(t *testing.T) {
 // TestSeekLimits: a handle has at most MaxSeeks open; withdrawing or
 // leaving frees them.
 func TestSeekLimits(t *testing.T) {
-	l := New(&fakeHub{}, nil, 1)
-	var ids []int
+	ctx := context.Background()
+	l := newLobby(t, &fakeHub{}, 1)
+	var ids []string
 	for range MaxSeeks {
-		s, err := l.Seek("ann", blitz, Random, false, "")
+		s, err := l.Seek(ctx, "ann", blitz, Random, false, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, s.ID)
 	}
-	if _, err := l.Seek("ann", blitz, Random, false, ""); !errors.Is(err, ErrTooMany) {
+	if _, err := l.Seek(ctx, "ann", blitz, Random, false, ""); !errors.Is(err, ErrTooMany) {
 		t.Errorf("seek %d: %v", MaxSeeks+1, err)
 	}
-	if err := l.Withdraw("bob", ids[0]); !errors.Is(err, ErrNoSeek) {
+	if err := l.Withdraw(ctx, "bob", ids[0]); !errors.Is(err, ErrNoSeek) {
 		t.Errorf("bob withdraws ann's seek: %v", err)
 	}
-	if err := l.Withdraw("ann", ids[0]); err != nil {
+	if err := l.Withdraw(ctx, "ann", ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Seek("ann", blitz, Random, false, ""); err != nil {
+	if _, err := l.Seek(ctx, "ann", blitz, Random, false, ""); err != nil {
 		t.Errorf("after withdrawing: %v", err)
 	}
-	l.Leave("ann")
+	l.Leave(ctx, "ann")
 	if len(l.Seeks("ann")) != 0 {
 		t.Error("seeks outlive their seeker")
 	}
@@ -102,10 +129,10 @@ func TestSeekLimits(t *testing.T) {
 // TestRandomColours: random seeks give both colours.
 func TestRandomColours(t *testing.T) {
 	ctx := context.Background()
-	l := New(&fakeHub{}, nil, 7)
+	l := newLobby(t, &fakeHub{}, 7)
 	whites := 0
 	for range 40 {
-		s, _ := l.Seek("ann", blitz, Random, false, "")
+		s, _ := l.Seek(ctx, "ann", blitz, Random, false, "")
 		if _, white, err := l.Accept(ctx, "bob", s.ID); err != nil {
 			t.Fatal(err)
 		} else if white {
@@ -121,8 +148,8 @@ func TestRandomColours(t *testing.T) {
 func TestAcceptRace(t *testing.T) {
 	ctx := context.Background()
 	h := &fakeHub{}
-	l := New(h, nil, 1)
-	s, _ := l.Seek("ann", blitz, Random, false, "")
+	l := newLobby(t, h, 1)
+	s, _ := l.Seek(ctx, "ann", blitz, Random, false, "")
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
@@ -134,5 +161,43 @@ func TestAcceptRace(t *testing.T) {
 	wg.Wait()
 	if len(h.games) != 1 {
 		t.Errorf("%d games from one seek", len(h.games))
+	}
+}
+
+// TestTwoServers: two lobbies on one store (two servers of a cluster):
+// each lists the other's seeks, a player on one accepts a seek made on
+// the other, and a seek taken on one is gone from both.
+func TestTwoServers(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() }) // after the lobbies stop
+	h := &fakeHub{}
+	a, b := runLobby(t, h, st, 1), runLobby(t, h, st, 2)
+	s, err := a.Seek(ctx, "ann", blitz, White, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "ann's seek on b", func() bool { return len(b.Seeks("bob")) == 1 })
+	if got := b.Seeks("bob")[0]; got.ID != s.ID || got.Handle != "ann" || got.TC != blitz || got.Color != White || !got.Rated {
+		t.Errorf("b lists %+v, a opened %+v", got, s)
+	}
+	if _, white, err := b.Accept(ctx, "bob", s.ID); err != nil || white {
+		t.Fatalf("bob accepts on b: white %v, %v", white, err)
+	}
+	waitUntil(t, "the seek gone from a", func() bool { return len(a.Seeks("ann")) == 0 })
+	if len(h.games) != 1 || h.games[0] != [2]string{"ann", "bob"} {
+		t.Errorf("games %v", h.games)
+	}
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after 10 s", what)
+		}
 	}
 }

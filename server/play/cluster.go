@@ -140,13 +140,24 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 	defer cancel()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	events, err := h.st.WatchGames(ctx)
-	if err != nil {
-		report(nil, err)
-	} else {
-		wg.Add(1)
-		go func() { defer wg.Done(); h.follow(ctx, events) }()
-	}
+	wg.Add(1)
+	go func() { // follows the store's games, again after the watch breaks
+		defer wg.Done()
+		for ctx.Err() == nil {
+			events, err := h.st.WatchGames(ctx)
+			if err == nil {
+				h.follow(events)
+				err = errors.New("the watch of the games ended")
+			}
+			if ctx.Err() == nil {
+				report(nil, fmt.Errorf("%w; following them again in a second", err))
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}()
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	keep := time.NewTicker(h.lease / 3)
@@ -172,8 +183,9 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 }
 
 // keep renews the leases of the games hosted here (a game whose lease is
-// lost goes), takes over the games no server hosts, and drops the records
-// of games over for KeepEnded.
+// lost goes), reads the watched games hosted elsewhere (refresh), takes
+// over the games no server hosts, and drops the records of games over for
+// KeepEnded.
 func (h *Hub) keep(ctx context.Context) error {
 	var errs []error
 	for _, t := range h.hosted() {
@@ -188,6 +200,7 @@ func (h *Hub) keep(ctx context.Context) error {
 		}
 		t.mu.Unlock()
 	}
+	errs = append(errs, h.refresh(ctx))
 	h.mu.Lock()
 	var orphans []string
 	for id, m := range h.mirror {

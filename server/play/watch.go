@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -145,44 +146,78 @@ func (w *watcher) send(u Update) {
 	w.ch <- u
 }
 
-// follow keeps the mirror of the stored games until ctx ends: the games
-// hosted elsewhere reach this server's watchers from it, and it is where
-// this server looks for games to take over (adopt).
-func (h *Hub) follow(ctx context.Context, events <-chan store.GameEvent) {
+// follow keeps the mirror of the stored games until the events end: the
+// games hosted elsewhere reach this server's watchers from it, and it is
+// where this server looks for games to take over (adopt).
+func (h *Hub) follow(events <-chan store.GameEvent) {
 	for ev := range events {
-		h.mu.Lock()
-		_, here := h.tables[ev.ID]
-		if ev.Game == nil {
-			delete(h.mirror, ev.ID)
-			if !here {
-				for w := range h.watchers[ev.ID] {
-					h.dropWatcher(ev.ID, w)
-				}
-			}
-			h.mu.Unlock()
-			continue
-		}
-		m := h.mirror[ev.ID]
-		if m == nil {
-			m = &mirrored{}
-			h.mirror[ev.ID] = m
-		}
-		if ev.Rev < m.rev {
-			h.mu.Unlock()
-			continue
-		}
-		m.rec, m.rev = *ev.Game, ev.Rev
-		// The clocks are as they were when the record was written: on this
-		// server's clock, that is now (less the store's delay), whatever
-		// the writer's clock said.
-		m.rec.Game.Saved = h.now()
-		if m.rec.End != nil && m.ended.IsZero() {
-			m.ended = h.now()
-		}
-		u := updateOf(m.rec, m.rev)
+		h.observe(ev)
+	}
+}
+
+// observe takes a stored game's new record (or its drop) into the mirror,
+// and to the game's watchers here if it is hosted elsewhere. A record
+// older than the mirror's is ignored: the watch and the reads of keep
+// both bring records.
+func (h *Hub) observe(ev store.GameEvent) {
+	h.mu.Lock()
+	_, here := h.tables[ev.ID]
+	m := h.mirror[ev.ID]
+	if m != nil && ev.Rev <= m.rev {
 		h.mu.Unlock()
+		return
+	}
+	if ev.Game == nil {
+		delete(h.mirror, ev.ID)
 		if !here {
-			h.publish(u)
+			for w := range h.watchers[ev.ID] {
+				h.dropWatcher(ev.ID, w)
+			}
+		}
+		h.mu.Unlock()
+		return
+	}
+	if m == nil {
+		m = &mirrored{}
+		h.mirror[ev.ID] = m
+	}
+	m.rec, m.rev = *ev.Game, ev.Rev
+	// The clocks are as they were when the record was written: on this
+	// server's clock, that is now (less the store's delay), whatever the
+	// writer's clock said.
+	m.rec.Game.Saved = h.now()
+	if m.rec.End != nil && m.ended.IsZero() {
+		m.ended = h.now()
+	}
+	u := updateOf(m.rec, m.rev)
+	h.mu.Unlock()
+	if !here {
+		h.publish(u)
+	}
+}
+
+// refresh reads the watched games hosted elsewhere from the store: a
+// watch of the store can stall for a while when the NATS node serving it
+// dies (until the client notices and makes it again), and spectators
+// should not.
+func (h *Hub) refresh(ctx context.Context) error {
+	h.mu.Lock()
+	var ids []string
+	for id := range h.watchers {
+		if _, here := h.tables[id]; !here {
+			ids = append(ids, id)
 		}
 	}
+	h.mu.Unlock()
+	var errs []error
+	for _, id := range ids {
+		rec, rev, found, err := h.st.Game(ctx, id)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case found:
+			h.observe(store.GameEvent{ID: id, Game: &rec, Rev: rev})
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -113,7 +113,8 @@ func NewMirror(ttl time.Duration, now func() time.Time) *Mirror {
 	return &Mirror{ttl: ttl, now: now, recs: map[string]mirrorRec{}}
 }
 
-// Follow keeps the mirror of e until ctx ends.
+// Follow keeps the mirror of e until ctx ends, or the watch breaks (the
+// connection closed): it returns why.
 func (m *Mirror) Follow(ctx context.Context, e *Ephemeral) error {
 	w, err := e.kv.WatchAll(ctx)
 	if err != nil {
@@ -134,7 +135,10 @@ func (m *Mirror) Follow(ctx context.Context, e *Ephemeral) error {
 		}
 		m.Note(r)
 	}
-	return ctx.Err()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("the watch of %s ended", e.kv.Bucket())
 }
 
 // Note records r in the mirror (a write this server made shows at once,

@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"context"
 	"sync"
 
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/presence"
 )
 
 // gameWatch is the session's watch of a game: the one piece of the play
@@ -13,7 +15,7 @@ type gameWatch struct {
 	stop     func()
 	closed   bool
 	lobby    *lobby.Lobby
-	presence *Presence
+	presence *presence.Presence
 	handle   string // whose seeks go, and who leaves, when the session does
 	review   func() // ends an open review (its search and engine)
 }
@@ -83,7 +85,9 @@ func (w *gameWatch) release() {
 	defer w.mu.Unlock()
 	if w.handle != "" && !w.closed {
 		if w.lobby != nil {
-			w.lobby.Leave(w.handle)
+			ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+			w.lobby.Leave(ctx, w.handle) // what fails lapses with the seeks' ttl
+			cancel()
 		}
 		if w.presence != nil {
 			w.presence.Leave(w.handle)

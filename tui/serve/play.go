@@ -17,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -44,7 +45,7 @@ type Play struct {
 	Seats *Seats
 	// Presence knows who is connected, for claims against a player who
 	// left (nil: no claims).
-	Presence *Presence
+	Presence *presence.Presence
 	// NewEngine opens the engine of a finished game's review (nil: no
 	// review); the session closes it when the review ends.
 	NewEngine func() (engine.Analyzer, error)

@@ -17,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -39,7 +40,21 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	go func() { pool.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	seats := NewSeats(hub, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
-	p := &Play{Store: st, Hub: hub, Lobby: lobby.New(hub, nil, 1), Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: NewPresence(nil),
+	lb, err := lobby.New(context.Background(), hub, st, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lobbyDone := make(chan struct{})
+	go func() { defer close(lobbyDone); lb.Run(ctx, func(err error) { t.Error(err) }) }()
+	t.Cleanup(func() { cancel(); <-lobbyDone })
+	pres, err := presence.New(context.Background(), st, hub.Node(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	presDone := make(chan struct{})
+	go func() { defer close(presDone); pres.Run(ctx, func(err error) { t.Error(err) }) }()
+	t.Cleanup(func() { cancel(); <-presDone })
+	p := &Play{Store: st, Hub: hub, Lobby: lb, Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: pres,
 		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil }, Reviews: make(chan struct{}, 2)}
 	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
 	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first

@@ -105,7 +105,7 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.sel < len(m.seeks) {
 			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
 			if s.Handle == handle {
-				return m, action(func(context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(handle, s.ID) })
+				return m, action(func(ctx context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(ctx, handle, s.ID) })
 			}
 			return m, action(func(ctx context.Context) (string, error) {
 				_, _, err := lb.Accept(ctx, handle, s.ID)
@@ -203,8 +203,8 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	m.input.Reset()
 	m.input.Blur()
 	lb, handle := m.p.Lobby, m.handle
-	return action(func(context.Context) (string, error) {
-		_, err := lb.Seek(handle, tc, c, true, to)
+	return action(func(ctx context.Context) (string, error) {
+		_, err := lb.Seek(ctx, handle, tc, c, true, to)
 		if to != "" {
 			return "challenge sent to " + to + ": " + tc.String(), err
 		}

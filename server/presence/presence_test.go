@@ -1,0 +1,84 @@
+package presence
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/store"
+)
+
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// running is a presence of server node on st, running until the test ends.
+func running(t *testing.T, st *store.Store, node string, clk *fakeClock) *Presence {
+	t.Helper()
+	p, err := New(context.Background(), st, node, clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); p.Run(ctx, func(err error) { t.Error(err) }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return p
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after 10 s", what)
+		}
+	}
+}
+
+// TestTwoServers: a player connected to server a is here for server b
+// too; two sessions on a keep them here until both end; once gone, b
+// says since when; a player never seen is not gone until marked Away.
+func TestTwoServers(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() }) // after the presences stop
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	a, b := running(t, st, "a", clk), running(t, st, "b", clk)
+	if _, gone := b.Gone("ann"); gone {
+		t.Error("ann, never seen, is gone")
+	}
+	b.Away("ann") // her game was resumed here: the grace runs from now
+	if since, gone := b.Gone("ann"); !gone || !since.Equal(clk.Now()) {
+		t.Errorf("ann marked away: %v %v", since, gone)
+	}
+	a.Join("ann")
+	a.Join("ann")
+	waitUntil(t, "ann here on b", func() bool { _, gone := b.Gone("ann"); return !gone })
+	clk.Advance(5 * time.Second) // less than a TTL: the records are live
+	a.Leave("ann")
+	time.Sleep(200 * time.Millisecond)
+	if _, gone := b.Gone("ann"); gone {
+		t.Error("ann gone with one of her two sessions still open")
+	}
+	a.Leave("ann")
+	if since, gone := a.Gone("ann"); !gone || !since.Equal(clk.Now()) {
+		t.Errorf("on a, where she left: gone %v since %v", gone, since)
+	}
+	left := clk.Now()
+	waitUntil(t, "ann gone on b", func() bool { _, gone := b.Gone("ann"); return gone })
+	if since, _ := b.Gone("ann"); since.Before(left) {
+		t.Errorf("on b, gone since %v, before she left at %v", since, left)
+	}
+}
