@@ -72,9 +72,7 @@ func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (_
 	if err != nil {
 		return nil, nil, err
 	}
-	chats := chat.NewRooms()
 	hub.OnEnd(func(e play.Ended, p play.Players) {
-		chats.Forget(e.ID) // a game's chat ends with it
 		logf("game %s: %s vs %s: %s", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
 	})
 	// Squall's seats follow their games: taken again here with every game
@@ -112,6 +110,26 @@ func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (_
 		pres.Away(g.Players.White)
 		pres.Away(g.Players.Black)
 	}
+	chats, err := chat.NewRooms(st.Conn())
+	if err != nil {
+		return nil, nil, err
+	}
+	stops.add(chats.Close)
+	stops.goRun(func(ctx context.Context) { // a game's chat ends with it, wherever it was hosted
+		for tk := time.NewTicker(30 * time.Second); ; {
+			select {
+			case <-ctx.Done():
+				tk.Stop()
+				return
+			case <-tk.C:
+			}
+			var ids []string
+			for _, g := range hub.Games() {
+				ids = append(ids, g.ID)
+			}
+			chats.Keep(ids)
+		}
+	})
 	pool, err := analysisPool(o, &stops)
 	if err != nil {
 		return nil, nil, err

@@ -1,7 +1,9 @@
 // Package chat is a game's chat: players and spectators post short lines,
 // each checked before it is kept — length, rate, and no byte that could act
 // on a terminal (the one sanitiser's rule, tui/termtext) — and players may
-// mute the spectators, whose lines then reach only other spectators.
+// mute the spectators, whose lines then reach only other spectators. On
+// several servers of one NATS, each server's copy of a game's chat hears
+// the others' lines (Rooms).
 package chat
 
 import (
@@ -51,15 +53,17 @@ type Room struct {
 	limits  map[string]*rate.Limiter
 	muted   bool // spectators muted by a player
 	maxKeep int
+	// tell, if set, sends a line posted or a mute made here to the other
+	// servers of a cluster (Rooms); called with mu held, it must not
+	// block.
+	tell func(event)
 }
 
 // New is an empty chat.
 func New() *Room { return &Room{limits: map[string]*rate.Limiter{}, maxKeep: MaxLines} }
 
-// Post adds handle's line at now, or says why not. Spectators' lines are
-// refused while the players have them muted.
-func (r *Room) Post(handle string, spectator bool, text string, now time.Time) error {
-	text = strings.TrimSpace(text)
+// check says why text cannot be a line, if it cannot.
+func check(text string) error {
 	switch {
 	case text == "":
 		return ErrEmpty
@@ -68,6 +72,16 @@ func (r *Room) Post(handle string, spectator bool, text string, now time.Time) e
 	}
 	if _, _, ok := termtext.Unsafe(text, true); !ok {
 		return ErrControl
+	}
+	return nil
+}
+
+// Post adds handle's line at now, or says why not. Spectators' lines are
+// refused while the players have them muted.
+func (r *Room) Post(handle string, spectator bool, text string, now time.Time) error {
+	text = strings.TrimSpace(text)
+	if err := check(text); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -82,18 +96,30 @@ func (r *Room) Post(handle string, spectator bool, text string, now time.Time) e
 	if !l.AllowN(now, 1) {
 		return ErrTooFast
 	}
-	r.lines = append(r.lines, Line{Handle: handle, Text: text, At: now, Spectator: spectator})
+	line := Line{Handle: handle, Text: text, At: now, Spectator: spectator}
+	r.add(line)
+	if r.tell != nil {
+		r.tell(event{Line: &line})
+	}
+	return nil
+}
+
+// add keeps l; called with r.mu held.
+func (r *Room) add(l Line) {
+	r.lines = append(r.lines, l)
 	if len(r.lines) > r.maxKeep {
 		r.lines = append(r.lines[:0:0], r.lines[len(r.lines)-r.maxKeep:]...)
 	}
-	return nil
 }
 
 // Mute mutes (or unmutes) the spectators, as a player asks.
 func (r *Room) Mute(on bool) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.muted = on
-	r.mu.Unlock()
+	if r.tell != nil {
+		r.tell(event{Muted: &on})
+	}
 }
 
 // Lines are the last n lines a reader sees: a player does not see the
@@ -111,33 +137,4 @@ func (r *Room) Lines(player bool, n int) []Line {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
-}
-
-// Rooms are the chats of the games, by game id. Its methods are safe for
-// concurrent use.
-type Rooms struct {
-	mu    sync.Mutex
-	rooms map[string]*Room
-}
-
-// NewRooms is an empty set of chats.
-func NewRooms() *Rooms { return &Rooms{rooms: map[string]*Room{}} }
-
-// Room is game id's chat, made at its first use.
-func (rs *Rooms) Room(id string) *Room {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	r, ok := rs.rooms[id]
-	if !ok {
-		r = New()
-		rs.rooms[id] = r
-	}
-	return r
-}
-
-// Forget drops game id's chat (the game is over and its screens gone).
-func (rs *Rooms) Forget(id string) {
-	rs.mu.Lock()
-	delete(rs.rooms, id)
-	rs.mu.Unlock()
 }

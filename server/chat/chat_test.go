@@ -1,10 +1,14 @@
 package chat
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/squall-chess/squall/server/store"
 )
 
 var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -90,7 +94,7 @@ func TestKeepsLast(t *testing.T) {
 }
 
 func TestRooms(t *testing.T) {
-	rs := NewRooms()
+	rs, _ := NewRooms(nil)
 	if a, b := rs.Room("g1"), rs.Room("g1"); a != b || a == rs.Room("g2") {
 		t.Fatal("one chat per game")
 	}
@@ -98,5 +102,64 @@ func TestRooms(t *testing.T) {
 	rs.Forget("g1")
 	if len(rs.Room("g1").Lines(false, 10)) != 0 {
 		t.Error("a forgotten chat kept its lines")
+	}
+}
+
+// TestRoomsAcrossServers: two servers' chats of one game on one NATS: a
+// line posted on either reaches the other, and so does a mute; a server
+// that opens the chat later gets the lines so far; a forged line with a
+// control byte reaches no one.
+func TestRoomsAcrossServers(t *testing.T) {
+	st, err := store.Open(context.Background(), store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rooms := func() *Rooms {
+		rs, err := NewRooms(st.Conn())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rs.Close)
+		return rs
+	}
+	a, b := rooms(), rooms()
+	ra, rb := a.Room("g1"), b.Room("g1")
+	texts := func(r *Room, player bool) string {
+		var out []string
+		for _, l := range r.Lines(player, 10) {
+			out = append(out, l.Handle+": "+l.Text)
+		}
+		return strings.Join(out, " | ")
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s after 10 s: a has %q, b %q", what, texts(ra, false), texts(rb, false))
+			}
+		}
+	}
+	if err := ra.Post("ann", false, "good luck", t0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("ann's line on b", func() bool { return texts(rb, false) == "ann: good luck" })
+	if err := rb.Post("bob", false, "you too", t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("bob's line on a", func() bool { return texts(ra, false) == "ann: good luck | bob: you too" })
+	forged, _ := json.Marshal(event{Origin: "elsewhere", Line: &Line{Handle: "eve", Text: "\x1b[2Jgotcha"}})
+	st.Conn().Publish(subject("g1"), forged)
+	if err := ra.Post("eve", true, "hello", t0.Add(2*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	all := "ann: good luck | bob: you too | eve: hello"
+	waitFor("eve's line on b", func() bool { return texts(rb, false) == all })
+	rb.Mute(true)
+	waitFor("the mute on a", func() bool { return texts(ra, true) == "ann: good luck | bob: you too" })
+	c := rooms().Room("g1") // a third server opens the chat now
+	waitFor("the lines so far on c", func() bool { return texts(c, false) == all })
+	if c.Post("eve", true, "hi", t0.Add(3*time.Second)) != ErrMuted {
+		t.Error("the mute did not reach the late server")
 	}
 }

@@ -54,7 +54,12 @@ func startPlayServer(t *testing.T) (*testServer, *Play) {
 	presDone := make(chan struct{})
 	go func() { defer close(presDone); pres.Run(ctx, func(err error) { t.Error(err) }) }()
 	t.Cleanup(func() { cancel(); <-presDone })
-	p := &Play{Store: st, Hub: hub, Lobby: lb, Pool: pool, Chats: chat.NewRooms(), Seats: seats, Presence: pres,
+	chats, err := chat.NewRooms(st.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(chats.Close)
+	p := &Play{Store: st, Hub: hub, Lobby: lb, Pool: pool, Chats: chats, Seats: seats, Presence: pres,
 		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil }, Reviews: make(chan struct{}, 2)}
 	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
 	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first
