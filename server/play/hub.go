@@ -413,6 +413,13 @@ func (h *Hub) GameOf(handle string) (string, bool) {
 	return best, best != ""
 }
 
+// Hosts reports whether this server hosts game id (analysis runs on a
+// game's host).
+func (h *Hub) Hosts(id string) bool {
+	_, ok := h.local(id)
+	return ok
+}
+
 // local is the table of game id if this server hosts it.
 func (h *Hub) local(id string) (*table, bool) {
 	h.mu.Lock()

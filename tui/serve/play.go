@@ -25,6 +25,14 @@ import (
 	"github.com/squall-chess/squall/tui/view"
 )
 
+// Analysis is the spectators' analysis: each screen watches its game's
+// results and asks for the position it shows (analysis.Relay; a lone
+// analysis.Pool in tests).
+type Analysis interface {
+	Watch(id string) (<-chan analysis.Result, func())
+	Analyse(id string, g engine.Game)
+}
+
 // Play connects the SSH server to games between people (`ssh -t host
 // play`): the store of accounts, the lobby and the hub. Nil in Config: the
 // server has rooms only.
@@ -32,9 +40,10 @@ type Play struct {
 	Store *store.Store
 	Lobby *lobby.Lobby
 	Hub   *play.Hub
-	// Pool analyses the games spectators watch (`ssh -t host watch`);
-	// nil: spectators see no analysis.
-	Pool *analysis.Pool
+	// Pool analyses the games spectators watch (`ssh -t host watch`):
+	// an analysis.Relay on a server, which asks the game's host; nil:
+	// spectators see no analysis.
+	Pool Analysis
 	// Delay is how far behind the game spectators see it (a broadcast
 	// delay, so that no one relays the analysis to a player in time).
 	Delay time.Duration

@@ -12,57 +12,27 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
-	"github.com/squall-chess/squall/server/analysis"
-	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
-	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
-	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
 )
 
-// startPlayServer is a test server with play: a store in a temporary
-// directory, its lobby and hub.
+// startPlayServer is a test server with play, started as `squall serve`
+// starts it (StartPlay): a store in a temporary directory, fake engines
+// for Squall's seats and the spectators' analysis.
 func startPlayServer(t *testing.T) (*testServer, *Play) {
 	t.Helper()
-	st, err := store.Open(context.Background(), store.Options{Dir: t.TempDir()})
+	p, stop, err := StartPlay(context.Background(), PlayOptions{
+		Store: store.Options{Dir: t.TempDir()}, Site: "squall test",
+		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
+		Analysts:  1, AnalysisBudget: engine.Limits{Depth: 3, MultiPV: 2}, MaxReviews: 2,
+		Log: t.Output(), Stdout: t.Output(), Stderr: t.Output(),
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	hub, err := play.NewHub(context.Background(), st, play.Config{Site: "squall test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := analysis.New([]engine.Analyzer{&enginetest.Engine{}}, engine.Limits{Depth: 3, MultiPV: 2})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { pool.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	seats := NewSeats(hub, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
-	lb, err := lobby.New(context.Background(), hub, st, nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lobbyDone := make(chan struct{})
-	go func() { defer close(lobbyDone); lb.Run(ctx, func(err error) { t.Error(err) }) }()
-	t.Cleanup(func() { cancel(); <-lobbyDone })
-	pres, err := presence.New(context.Background(), st, hub.Node(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	presDone := make(chan struct{})
-	go func() { defer close(presDone); pres.Run(ctx, func(err error) { t.Error(err) }) }()
-	t.Cleanup(func() { cancel(); <-presDone })
-	chats, err := chat.NewRooms(st.Conn())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(chats.Close)
-	p := &Play{Store: st, Hub: hub, Lobby: lb, Pool: pool, Chats: chats, Seats: seats, Presence: pres,
-		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil }, Reviews: make(chan struct{}, 2)}
+	t.Cleanup(stop)
 	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
-	t.Cleanup(seats.Close) // before the server's shutdown: cleanups run last first
 	return ts, p
 }
 
