@@ -1,0 +1,337 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store/storetest"
+	"github.com/squall-chess/squall/tui/serve"
+)
+
+// loadScript is the game every pair of the load test plays, again and
+// again: 46 plies, Black mates.
+var loadScript = strings.Fields(`b1a3 d7d6 b2b3 h7h5 e2e4 c7c5 g2g3 h8h6 f1g2 e8d7 e1f1 f7f6 d1e1 d7e8
+	h2h3 c8h3 g3g4 h3g2 f1e2 g2h1 e1f1 h5g4 g1h3 g4h3 f2f4 h1e4 d2d3 e4d3 e2f2 d3f1 a3b1 h6h4
+	c2c4 f1c4 f2g1 c4b3 c1d2 b3a2 a1a2 h4f4 a2a5 d8a5 b1a3 a5d2 g1h1 f4f1`)
+
+// screen is what one player's or spectator's screen saw of a game: when
+// each ply first reached it, and the moves, which may only grow.
+type screen struct {
+	mu     sync.Mutex
+	seen   map[int]time.Time
+	moves  []string
+	over   bool
+	desync string
+}
+
+// follow draws game id's updates on s until the game ends or stop; each
+// update goes to onUpdate too (a player's turn, a spectator's request for
+// analysis).
+func follow(updates <-chan play.Update, s *screen, onUpdate func(play.Update)) {
+	for u := range updates {
+		now := time.Now()
+		s.mu.Lock()
+		for ply := len(s.moves) + 1; ply <= len(u.State.Moves); ply++ {
+			if _, ok := s.seen[ply]; !ok {
+				s.seen[ply] = now
+			}
+		}
+		if len(u.State.Moves) < len(s.moves) || !slices.Equal(u.State.Moves[:len(s.moves)], s.moves) {
+			s.desync = fmt.Sprintf("moves %v after %v", u.State.Moves, s.moves)
+		}
+		s.moves, s.over = u.State.Moves, u.Over
+		s.mu.Unlock()
+		if onUpdate != nil {
+			onUpdate(u)
+		}
+	}
+}
+
+// loadStats gathers the test's measurements.
+type loadStats struct {
+	mu                  sync.Mutex
+	toOpponent, toWatch []time.Duration
+	games, plies        int
+	problems            []string
+}
+
+func (st *loadStats) problem(format string, args ...any) {
+	st.mu.Lock()
+	st.problems = append(st.problems, fmt.Sprintf(format, args...))
+	st.mu.Unlock()
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[min(len(d)-1, int(p*float64(len(d))))]
+}
+
+// TestServeClusterLoad (issue 22, acceptance 4): two servers on a
+// three-node NATS cluster, each started as squall serve starts it (its
+// analysis pool at the default: one fewer engine than the cores, Squall's
+// own, 2,000,000 nodes a position). Pairs of scripted players meet in the
+// lobby across the servers (the seek on one, the acceptance on the other,
+// so each server hosts half the games) and play the script, a move every
+// ~0.5 s, game after game; four spectators a game, two on each server,
+// ask for the analysis of every position they see, as their screens do.
+// No move may be lost or duplicated, no two screens of a game may
+// disagree, and once everyone has left the goroutines are back to what
+// they were. The latencies (player → opponent's screen, player →
+// spectator's screen) and the CPU are logged.
+//
+// By default 4 games for 20 s; the issue's load — 50 games (100 players),
+// 200 spectators, 5 minutes — with SQUALL_CLUSTER_LOAD=50x5m go test
+// ./cmd/squall -run ClusterLoad -v (GAMESxDURATION).
+func TestServeClusterLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a NATS cluster and two servers")
+	}
+	pairs, dur := 4, 20*time.Second
+	if s := os.Getenv("SQUALL_CLUSTER_LOAD"); s != "" {
+		n, d, ok := strings.Cut(s, "x")
+		var err error
+		if _, err = fmt.Sscan(n, &pairs); err == nil && ok {
+			dur, err = time.ParseDuration(d)
+		}
+		if err != nil || !ok || pairs < 1 {
+			t.Fatalf("SQUALL_CLUSTER_LOAD=%q: want GAMESxDURATION, e.g. 50x5m", s)
+		}
+	}
+	_, urls := storetest.Cluster(t, 3)
+	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
+	var servers [2]*serve.Play
+	for i, node := range []string{"a", "b"} {
+		o := serveOptions{threads: 1, hash: 16, natsURL: strings.Join(append(urls[i:], urls[:i]...), ","), replicas: 3, node: node,
+			analysts: max(runtime.NumCPU()-1, 1), analysisNodes: 2_000_000}
+		if err := o.check(); err != nil {
+			t.Fatal(err)
+		}
+		o.cfg.Log = t.Output()
+		p, stop, err := startPlay(context.Background(), o, io.Discard, t.Output())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		servers[i] = p
+	}
+	time.Sleep(time.Second)
+	runtime.GC()
+	baseline := runtime.NumGoroutine()
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	started := time.Now()
+	deadline := started.Add(dur)
+
+	st := &loadStats{}
+	var wg sync.WaitGroup
+	for pair := range pairs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; time.Now().Before(deadline); round++ {
+				if !playLoadGame(t, servers, pair, round, st) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(started)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
+
+	for _, p := range st.problems {
+		t.Error(p)
+	}
+	t.Logf("%d games (%d plies) in %v by %d pairs, %d spectators", st.games, st.plies, elapsed.Round(time.Second), pairs, 4*pairs)
+	t.Logf("player → opponent's screen: p50 %v, p99 %v (%d moves)", percentile(st.toOpponent, 0.5), percentile(st.toOpponent, 0.99), len(st.toOpponent))
+	t.Logf("player → spectator's screen: p50 %v, p99 %v (%d)", percentile(st.toWatch, 0.5), percentile(st.toWatch, 0.99), len(st.toWatch))
+	t.Logf("CPU of the process (both servers with their analysis engines, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play",
+		cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/(elapsed.Minutes()*float64(pairs)))
+	if st.games < pairs {
+		t.Errorf("%d games finished, want at least %d", st.games, pairs)
+	}
+	var now int
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		runtime.GC()
+		if now = runtime.NumGoroutine(); now <= baseline {
+			break
+		}
+		if time.Now().After(end) {
+			t.Errorf("goroutines: %d after everyone left, %d before anyone came", now, baseline)
+			break
+		}
+	}
+	t.Logf("goroutines: %d before anyone came, %d after everyone left", baseline, now)
+}
+
+// playLoadGame plays one game of pair on the servers: White seeks on one
+// server, Black accepts on the other; both play the script; four
+// spectators watch. It reports the game into st, and whether to go on.
+func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loadStats) bool {
+	ctx := context.Background()
+	white, black := fmt.Sprintf("w%d", pair), fmt.Sprintf("b%d", pair)
+	ws, bs := servers[pair%2], servers[1-pair%2]
+	if _, err := ws.Lobby.Seek(ctx, white, game.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, lobby.White, true, ""); err != nil {
+		st.problem("pair %d: seek: %v", pair, err)
+		return false
+	}
+	var id string
+	for until := time.Now().Add(10 * time.Second); id == ""; time.Sleep(20 * time.Millisecond) {
+		for _, s := range bs.Lobby.Seeks(black) {
+			if s.Handle == white {
+				var err error
+				if id, _, err = bs.Lobby.Accept(ctx, black, s.ID); err != nil {
+					st.problem("pair %d: accept: %v", pair, err)
+					return false
+				}
+			}
+		}
+		if time.Now().After(until) {
+			st.problem("pair %d: the seek never reached the other server", pair)
+			return false
+		}
+	}
+	// Every screen waits for the game on its server, then follows it.
+	watchOn := func(p *serve.Play) <-chan play.Update {
+		for until := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if u, stop, err := p.Hub.Watch(id); err == nil {
+				_ = stop // the channel closes with the game's end
+				return u
+			}
+			if time.Now().After(until) {
+				return nil
+			}
+		}
+	}
+	sent := make([]time.Time, len(loadScript)+1) // by ply, when its move was sent
+	var sentMu sync.Mutex
+	var screens []*screen
+	var wg sync.WaitGroup
+	rng := rand.New(rand.NewPCG(uint64(pair), uint64(round)))
+	var rngMu sync.Mutex
+	for side, p := range []*serve.Play{ws, bs} {
+		s := &screen{seen: map[int]time.Time{}}
+		screens = append(screens, s)
+		updates := watchOn(p)
+		if updates == nil {
+			st.problem("pair %d: game %s never reached %s's server", pair, id, []string{white, black}[side])
+			return false
+		}
+		handle := []string{white, black}[side]
+		moves := make(chan int, 1)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			defer close(moves)
+			follow(updates, s, func(u play.Update) {
+				if n := len(u.State.Moves); !u.Over && n%2 == side {
+					select {
+					case moves <- n:
+					default:
+					}
+				}
+			})
+		}()
+		go func() { // the player: a move about half a second after its turn comes
+			defer wg.Done()
+			for ply := range moves {
+				rngMu.Lock()
+				think := 400*time.Millisecond + time.Duration(rng.IntN(200))*time.Millisecond
+				rngMu.Unlock()
+				time.Sleep(think)
+				sentMu.Lock()
+				sent[ply+1] = time.Now()
+				sentMu.Unlock()
+				if _, err := p.Hub.Move(ctx, id, handle, loadScript[ply]); err != nil {
+					st.problem("game %s: %s's ply %d %s: %v", id, handle, ply+1, loadScript[ply], err)
+				}
+			}
+		}()
+	}
+	for i := range 4 { // two spectators on each server
+		p := servers[i%2]
+		s := &screen{seen: map[int]time.Time{}}
+		screens = append(screens, s)
+		updates := watchOn(p)
+		if updates == nil {
+			st.problem("game %s never reached a spectator's server", id)
+			return false
+		}
+		results, stopAnalysis := p.Pool.Watch(id)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			defer stopAnalysis()
+			follow(updates, s, func(u play.Update) {
+				if !u.Over {
+					p.Pool.Analyse(id, engineGame(u.State.Moves))
+				}
+			})
+		}()
+		go func() { // the analysis panel
+			defer wg.Done()
+			for range results {
+			}
+		}()
+	}
+	wg.Wait()
+	// Every screen saw the whole game, each ply once, in order.
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.games++
+	st.plies += len(loadScript)
+	for i, s := range screens {
+		if s.desync != "" || !s.over || !slices.Equal(s.moves, loadScript) {
+			st.problems = append(st.problems, fmt.Sprintf("game %s, screen %d: over %v, desync %q, saw %d plies", id, i, s.over, s.desync, len(s.moves)))
+			continue
+		}
+		for ply := 1; ply <= len(loadScript); ply++ {
+			mover := (ply - 1) % 2
+			d := s.seen[ply].Sub(sent[ply])
+			switch {
+			case i == mover: // the mover's own screen
+			case i < 2:
+				st.toOpponent = append(st.toOpponent, d)
+			default:
+				st.toWatch = append(st.toWatch, d)
+			}
+		}
+	}
+	return true
+}
+
+// engineGame is the game of moves for the analysis, as a screen replays it.
+func engineGame(moves []string) engine.Game {
+	g := engine.Game{Start: chess.NewPosition()}
+	p := g.Start.Clone()
+	var u chess.Undo
+	for _, s := range moves {
+		m, err := p.ParseUCI(s)
+		if err != nil {
+			break
+		}
+		g.Moves = append(g.Moves, m)
+		p.MakeMove(m, &u)
+	}
+	return g
+}
