@@ -102,9 +102,11 @@ type table struct {
 }
 
 // SaveEvery bounds the thinking time a crash can forgive: a game's clocks
-// are written at least this often (each action writes them too), and a
-// restarted server charges nobody for the time since the last write.
-const SaveEvery = 10 * time.Second
+// are written at least this often (each action writes them too), and the
+// server that resumes the game (this one restarted, or another) charges
+// nobody for the time since the last write. Each write is also a clock
+// update for the screens of the other servers.
+const SaveEvery = 2 * time.Second
 
 // Ended is a finished game: its result and, for a rated game, both
 // players' ratings before and after.
