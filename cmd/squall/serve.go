@@ -94,6 +94,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.cfg.MaxSessionsPerAddr, "max-sessions-per-addr", 8, "most SSH sessions open at once from one client address")
 	fs.Float64Var(&o.cfg.RatePerIP, "rate", 1, "new connections per second allowed from one address (after the burst)")
 	fs.IntVar(&o.cfg.RateBurst, "rate-burst", 10, "connections one address may open at once before --rate applies")
+	fs.StringSliceVar(&o.cfg.ProxyFrom, "proxy-from", nil, "load balancers in front (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
 	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "most analysing rooms (each runs one engine)")
 	fs.StringVar(&o.room, "room", "main", "room opened at start, analysing (empty: none)")
 	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")

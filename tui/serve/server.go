@@ -20,6 +20,7 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/charmbracelet/wish/ratelimiter"
 	"github.com/muesli/termenv"
+	proxyproto "github.com/pires/go-proxyproto"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
@@ -44,7 +45,13 @@ type Config struct {
 	MaxSessionTime time.Duration // default 12 hours
 	// MaxEngines caps the analysing rooms, and so the engine threads of
 	// the whole server (each room's engine uses one thread); default 2.
-	MaxEngines  int
+	MaxEngines int
+	// ProxyFrom lists the load balancers (addresses or CIDR ranges) in
+	// front of the server: a connection from one of them must begin with a
+	// PROXY protocol header (v1 or v2, as HAProxy's send-proxy), whose
+	// client address then counts for the per-address limits and the log;
+	// anyone else may not send one. Empty: no PROXY headers.
+	ProxyFrom   []string
 	NewAnalyzer AnalyzerFactory
 	Log         io.Writer // connection log; default stderr
 	// Play, when set, lets people play each other: `ssh -t host play`.
@@ -168,6 +175,17 @@ func (s *Server) Listen() (net.Addr, error) {
 	l, err := net.Listen("tcp", s.cfg.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if len(s.cfg.ProxyFrom) > 0 {
+		// Behind a TCP load balancer every connection comes from the
+		// balancer; the PROXY header carries the client's address, and is
+		// believed only from the balancers named.
+		policy, err := proxyproto.PolicyFromRanges(s.cfg.ProxyFrom, proxyproto.REQUIRE, proxyproto.REJECT)
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("serve: proxy-from: %w", err)
+		}
+		l = &proxyproto.Listener{Listener: l, ConnPolicy: policy, ReadHeaderTimeout: 5 * time.Second}
 	}
 	s.listener = l
 	return l.Addr(), nil

@@ -6,7 +6,9 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -550,4 +552,99 @@ func TestServerConnectionFlood(t *testing.T) {
 	c := connect(t, ts.addr, newSigner(t), "", true)
 	defer c.close()
 	c.waitFor(t, "Squall rooms") // the room list, after the flood
+}
+
+// TestServerProxyProtocol: behind a load balancer named in ProxyFrom, a
+// connection's PROXY header gives the client's address, which the log
+// and the per-address limits then use; a connection from the balancer
+// without a header is refused, and so is a header from anyone else.
+func TestServerProxyProtocol(t *testing.T) {
+	ts := startServerWith(t, false, func(c *Config) {
+		c.ProxyFrom = []string{"127.0.0.1/32"}
+		c.MaxSessionsPerAddr = 1
+	})
+	viaProxy := func(client string) (*gossh.Client, error) {
+		conn, err := net.DialTimeout("tcp", ts.addr, 5*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(conn, "PROXY TCP4 %s 127.0.0.1 40000 2222\r\n", client)
+		cfg := &gossh.ClientConfig{User: "tester", HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second,
+			Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))}}
+		c, chans, reqs, err := gossh.NewClientConn(conn, ts.addr, cfg)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return gossh.NewClient(c, chans, reqs), nil
+	}
+	open := func(conn *gossh.Client) string {
+		t.Helper()
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sess.Close()
+		out, _ := sess.CombinedOutput("")
+		return string(out)
+	}
+	a, err := viaProxy("203.0.113.7")
+	if err != nil {
+		t.Fatalf("a connection through the balancer: %v", err)
+	}
+	defer a.Close()
+	sess, err := a.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := sess.RequestPty("xterm", 40, 120, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the client's address in the log", func() bool { return strings.Contains(ts.log.String(), "connect 203.0.113.7:40000") })
+	// One session per address: another client of the balancer gets in,
+	// the same client does not.
+	b, err := viaProxy("198.51.100.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if out := open(b); strings.Contains(out, "already") {
+		t.Errorf("another client behind the balancer refused: %q", out)
+	}
+	c, err := viaProxy("203.0.113.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if out := open(c); !strings.Contains(out, "open from your address already") {
+		t.Errorf("the same client's second session let in: %q", out)
+	}
+	if conn, err := dial(t, ts.addr, newSigner(t)); err == nil {
+		conn.Close()
+		t.Error("a connection from the balancer without a PROXY header was served")
+	}
+}
+
+// TestServerProxyHeaderFromOthers: a PROXY header from an address not in
+// ProxyFrom is refused (anyone could claim any address), while that
+// address's plain connections are served.
+func TestServerProxyHeaderFromOthers(t *testing.T) {
+	ts := startServerWith(t, false, func(c *Config) { c.ProxyFrom = []string{"10.0.0.0/8"} })
+	conn, err := net.DialTimeout("tcp", ts.addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "PROXY TCP4 203.0.113.7 127.0.0.1 40000 2222\r\n")
+	cfg := &gossh.ClientConfig{User: "tester", HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second}
+	if c, _, _, err := gossh.NewClientConn(conn, ts.addr, cfg); err == nil {
+		c.Close()
+		t.Error("a PROXY header from outside ProxyFrom was accepted")
+	}
+	c := connect(t, ts.addr, newSigner(t), "", true)
+	c.waitFor(t, "Squall rooms")
 }
