@@ -45,7 +45,7 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
 	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222, or several, comma-separated) instead of the embedded one")
 	cmd.Flags().StringVar(&o.node, "node", "", "this server's name among the servers on one NATS (default: squall alone, HOST-LISTEN with --nats); unique per running server")
-	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 1, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die)")
+	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 0, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die); 0 leaves them as they are, 1 when new")
 	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
 	durationVar(cmd.Flags(), &o.delay, "spectator-delay", 0, "how far behind the game spectators see it and its analysis (e.g. 15s)")
@@ -54,6 +54,9 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := o.check(); err != nil {
 			return err
+		}
+		if o.replicas > 1 && o.natsURL == "" {
+			return usagef("--nats-replicas %d needs --nats: the embedded NATS server is one node", o.replicas)
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()

@@ -4,9 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/server/store/storetest"
 )
 
@@ -55,4 +60,64 @@ func TestClusterStore(t *testing.T) {
 		}
 		return err // a try that claimed the handle and failed after may be finished by the next
 	})
+}
+
+// TestClusterStoreSetUp: servers started together on a new cluster all
+// open the store at their first try (they race to make the same buckets;
+// the losers find the winners'), and a tool opening it with no replicas
+// given (serve export) leaves the buckets as the servers made them.
+func TestClusterStoreSetUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-node NATS cluster")
+	}
+	_, urls := storetest.Cluster(t, 3)
+	url := strings.Join(urls, ",")
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			s, err := store.Open(ctx, store.Options{URL: url, Replicas: 3})
+			if err == nil {
+				_, err = s.Ephemeral(ctx, "squall_test_ttl", time.Minute)
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("server %d: %v", i, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := store.Open(ctx, store.Options{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ephemeral(ctx, "squall_test_ttl", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"KV_squall_accounts", "KV_squall_games", "KV_squall_test_ttl", "SQUALL_ARCHIVE"} {
+		st, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r := st.CachedInfo().Config.Replicas; r != 3 {
+			t.Errorf("%s kept by %d servers after a store opened without replicas, want 3", name, r)
+		}
+	}
 }

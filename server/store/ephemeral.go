@@ -34,11 +34,13 @@ type Record struct {
 // Ephemeral opens (making it if needed) the bucket name of records
 // lasting ttl.
 func (s *Store) Ephemeral(ctx context.Context, name string, ttl time.Duration) (*Ephemeral, error) {
-	kv, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: name, Description: "Squall records lasting while renewed", TTL: ttl, History: 1, Storage: jetstream.FileStorage, Replicas: s.replicas,
+	ctx, cancel := context.WithTimeout(ctx, setUpTime)
+	defer cancel()
+	kv, err := s.bucket(ctx, jetstream.KeyValueConfig{
+		Bucket: name, Description: "Squall records lasting while renewed", TTL: ttl, History: 1, Storage: jetstream.FileStorage,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("bucket %s: %w", name, err)
+		return nil, err
 	}
 	return &Ephemeral{kv: kv, ttl: ttl}, nil
 }

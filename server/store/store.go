@@ -38,9 +38,11 @@ type Options struct {
 	// disk (0: 64 MB and 1 GB): the defaults would claim a share of the
 	// whole machine.
 	MaxMemory, MaxStore int64
-	// Replicas is how many NATS servers keep each bucket and stream (0:
-	// 1). On a three-node cluster, 3: any one node may die and nothing is
-	// lost.
+	// Replicas is how many NATS servers keep each bucket and stream. On a
+	// three-node cluster, 3: any one node may die and nothing is lost. 0
+	// leaves the buckets as they are (1 for one made new), so that a tool
+	// reading the store (serve export) does not rewrite what the servers
+	// made; a number changes them to it.
 	Replicas int
 }
 
@@ -68,7 +70,7 @@ const (
 // Open starts (or connects to) NATS and makes the buckets and the stream
 // if they do not exist.
 func Open(ctx context.Context, opt Options) (*Store, error) {
-	s := &Store{replicas: max(opt.Replicas, 1)}
+	s := &Store{replicas: max(opt.Replicas, 0)}
 	var err error
 	if opt.URL != "" {
 		s.nc, err = nats.Connect(opt.URL, nats.Name("squall serve"))
@@ -129,17 +131,23 @@ func startEmbedded(opt Options) (*server.Server, error) {
 	return ns, nil
 }
 
+// setUpTime bounds the making of the buckets: a new cluster may take
+// seconds to elect each one's leader.
+const setUpTime = time.Minute
+
+// setUpTry bounds one try: a request to a cluster still forming may go
+// unanswered, and the next one is.
+const setUpTry = 5 * time.Second
+
 func (s *Store) setUp(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, setUpTime)
+	defer cancel()
 	var err error
 	if s.js, err = jetstream.New(s.nc); err != nil {
 		return fmt.Errorf("jetstream: %w", err)
 	}
 	kv := func(name, what string) (jetstream.KeyValue, error) {
-		b, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what, Storage: jetstream.FileStorage, History: 1, Replicas: s.replicas})
-		if err != nil {
-			return nil, fmt.Errorf("bucket %s: %w", name, err)
-		}
-		return b, nil
+		return s.bucket(ctx, jetstream.KeyValueConfig{Bucket: name, Description: what, Storage: jetstream.FileStorage, History: 1})
 	}
 	if s.accounts, err = kv(accountsBucket, "Squall accounts: SSH key to handle, and handle claims"); err != nil {
 		return err
@@ -150,17 +158,96 @@ func (s *Store) setUp(ctx context.Context) error {
 	if s.games, err = kv(gamesBucket, "Squall games in progress"); err != nil {
 		return err
 	}
-	s.archive, err = s.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	cfg := jetstream.StreamConfig{
 		Name: archiveStream, Description: "Squall's finished games, PGN", Subjects: []string{archiveSubject + ".>"},
-		Storage: jetstream.FileStorage, MaxMsgSize: 1 << 20, Replicas: s.replicas,
-		// A game archived again after a crash (see FinishGame) is
+		Storage: jetstream.FileStorage, MaxMsgSize: 1 << 20,
+		// A game archived again after a crash (see ArchiveGame) is
 		// recognised by its id for this long.
 		Duplicates: 24 * time.Hour,
+	}
+	s.archive, err = retrySetUp(ctx, func(ctx context.Context) (jetstream.Stream, error) {
+		cfg.Replicas = s.replicas
+		if s.replicas == 0 {
+			r, err := s.replicasOf(ctx, archiveStream)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Replicas = r
+		}
+		return s.js.CreateOrUpdateStream(ctx, cfg)
 	})
 	if err != nil {
 		return fmt.Errorf("stream %s: %w", archiveStream, err)
 	}
 	return nil
+}
+
+// bucket opens the key-value bucket cfg names, making it (or bringing it
+// to cfg) on the way, with the store's replicas: 0 keeps those it has.
+func (s *Store) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kv, err := retrySetUp(ctx, func(ctx context.Context) (jetstream.KeyValue, error) {
+		cfg.Replicas = s.replicas
+		if s.replicas == 0 {
+			r, err := s.replicasOf(ctx, "KV_"+cfg.Bucket)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Replicas = r
+		}
+		return s.js.CreateOrUpdateKeyValue(ctx, cfg)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bucket %s: %w", cfg.Bucket, err)
+	}
+	return kv, nil
+}
+
+// replicasOf is how many servers keep the stream (a bucket's is KV_name),
+// 1 for one not made yet.
+func (s *Store) replicasOf(ctx context.Context, stream string) (int, error) {
+	st, err := s.js.Stream(ctx, stream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return st.CachedInfo().Config.Replicas, nil
+}
+
+// retrySetUp runs make until it succeeds, fails for good, or ctx ends.
+// Servers starting together race to make the same bucket (the loser is
+// told the name or its subjects are taken, and finds it made on the next
+// try), and a cluster still electing leaders answers late or not at all.
+func retrySetUp[T any](ctx context.Context, try func(context.Context) (T, error)) (T, error) {
+	for {
+		tctx, cancel := context.WithTimeout(ctx, setUpTry)
+		v, err := try(tctx)
+		cancel()
+		if err == nil || !setUpRetryable(err) || ctx.Err() != nil {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+func setUpRetryable(err error) bool {
+	var api *jetstream.APIError
+	if errors.As(err, &api) {
+		switch api.ErrorCode {
+		case jetstream.JSErrCodeStreamNameInUse,
+			10065, // subjects overlap with an existing stream: made meanwhile
+			10008: // JetStream system temporarily unavailable: electing
+			return true
+		}
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) ||
+		errors.Is(err, nats.ErrNoResponders)
 }
 
 // Close closes the connection and stops the embedded server, waiting for

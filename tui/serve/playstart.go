@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"time"
 
 	"github.com/squall-chess/squall/engine"
@@ -74,7 +75,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 		}
 	}()
 	stops.add(func() { st.Close() })
-	logf := func(format string, args ...any) { fmt.Fprintf(o.Log, format+"\n", args...) }
+	logf := log.New(o.Log, "", log.LstdFlags).Printf // as the connection log
 	hub, err := play.NewHub(ctx, st, play.Config{Node: o.Node, Site: o.Site})
 	if err != nil {
 		return nil, nil, err
@@ -87,6 +88,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	seats := NewSeats(hub, o.NewEngine, func(err error) { logf("seat: %v", err) })
 	stops.add(seats.Close)
 	hub.OnHost(func(id string, p play.Players) {
+		logf("game %s: %s vs %s: taken over here", id, termtext.SafeLine(p.White), termtext.SafeLine(p.Black))
 		if err := seats.Follow(id, p); err != nil {
 			logf("seat: %v", err)
 		}
