@@ -121,6 +121,17 @@ func Resume(st State, now time.Time) (*Game, error) {
 	return g, nil
 }
 
+// Clone is a copy of the game that shares nothing changeable with it: the
+// server keeps one to go back to when an action cannot be stored.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.pos = g.pos.Clone()
+	c.moves = append([]chess.Move(nil), g.moves...)
+	c.sans = append([]string(nil), g.sans...)
+	c.left = append([]time.Duration(nil), g.left...)
+	return &c
+}
+
 // TimeControl is the game's.
 func (g *Game) TimeControl() TimeControl { return g.tc }
 

@@ -192,10 +192,14 @@ func (h *Hub) keep(ctx context.Context) error {
 		t.mu.Lock()
 		if !t.gone {
 			rev, err := h.leases.Renew(ctx, t.id, h.node, t.lease)
-			if errors.Is(err, store.ErrLost) {
+			switch {
+			case err == nil:
+				t.lease = rev
+			case errors.Is(err, store.ErrLost):
 				h.unhost(t)
 			}
-			t.lease = rev
+			// Another error (the store out of reach a moment) keeps the
+			// revision held: the next keep renews it, if still in time.
 			errs = append(errs, err)
 		}
 		t.mu.Unlock()

@@ -302,6 +302,7 @@ func (h *Hub) actHere(ctx context.Context, t *table, handle string, a action) (*
 		return nil, ErrNotPlayer
 	}
 	now := h.now()
+	before := t.g.Clone()
 	if err := a.apply(t.g, side, now); err != nil {
 		if _, over := t.g.Result(); over && errors.Is(err, game.ErrOver) {
 			// The action found the game lost on time: finish it.
@@ -314,7 +315,14 @@ func (h *Hub) actHere(ctx context.Context, t *table, handle string, a action) (*
 	if _, over := t.g.Result(); over {
 		return h.finish(ctx, t)
 	}
-	return nil, h.save(ctx, t, now)
+	if err := h.save(ctx, t, now); err != nil {
+		// Not stored, so not made: the player is told so and may try
+		// again, and the game must not hold it either (the next write of
+		// the clocks would store it unannounced).
+		t.g = before
+		return nil, err
+	}
+	return nil, nil
 }
 
 // Tick ends the games hosted here that time has decided (a flag, a first

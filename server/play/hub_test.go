@@ -241,3 +241,35 @@ func TestClaim(t *testing.T) {
 		t.Errorf("claim after the grace: %+v %v", ended, err)
 	}
 }
+
+// TestUnstoredMoveNotMade: a move whose write to the store fails is
+// refused and not made — the player may make it again, and no later
+// write of the clocks stores it unannounced.
+func TestUnstoredMoveNotMade(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	id, err := h.Start(ctx, "ann", "bob", blitz, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, cancel := context.WithCancel(ctx)
+	cancel() // the store cannot be reached with it
+	if _, err := h.Move(dead, id, "ann", "e2e4"); err == nil {
+		t.Fatal("a move that could not be stored was answered as made")
+	}
+	clk.Advance(SaveEvery + time.Second)
+	if _, err := h.Tick(ctx); err != nil { // writes the clocks
+		t.Fatal(err)
+	}
+	g, _, found, err := st.Game(ctx, id)
+	if err != nil || !found {
+		t.Fatal(found, err)
+	}
+	if len(g.Game.Moves) != 0 {
+		t.Fatalf("the refused move was stored: %v", g.Game.Moves)
+	}
+	if _, err := h.Move(ctx, id, "ann", "e2e4"); err != nil {
+		t.Fatalf("the move again: %v", err)
+	}
+}
