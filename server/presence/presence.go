@@ -200,6 +200,20 @@ func (p *Presence) Run(ctx context.Context, errs func(error)) {
 	}
 }
 
+// retake renews a live record under this server's key that this
+// presence did not know of: its own, written by this server before a
+// restart, or by a write that timed out here but reached the store.
+func (p *Presence) retake(ctx context.Context, k string, data []byte) (uint64, error) {
+	r, live, err := p.recs.Get(ctx, k)
+	switch {
+	case err != nil:
+		return 0, err
+	case !live: // lapsed meanwhile
+		return p.recs.Create(ctx, k, data)
+	}
+	return p.recs.Renew(ctx, k, data, r.Rev)
+}
+
 // sync makes the store's records of this server follow its sessions: a
 // record for each handle with a session (renewed too if renew), none for
 // the others.
@@ -242,6 +256,9 @@ func (p *Presence) sync(ctx context.Context, renew bool, errs func(error)) {
 			fallthrough // lapsed while the store was away: anew
 		default:
 			rev, err = p.recs.Create(ctx, k, data)
+			if errors.Is(err, store.ErrStale) {
+				rev, err = p.retake(ctx, k, data)
+			}
 		}
 		p.mu.Lock()
 		switch {

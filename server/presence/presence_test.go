@@ -82,3 +82,30 @@ func TestTwoServers(t *testing.T) {
 		t.Errorf("on b, gone since %v, before she left at %v", since, left)
 	}
 }
+
+// TestOwnRecordRetaken: a record under this server's key that it did not
+// write in this run (written before a restart under the same name, or by
+// a write that timed out but reached the store) is taken back, not
+// refused until it lapses.
+func TestOwnRecordRetaken(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	recs, err := st.Ephemeral(ctx, bucket, TTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := recs.Create(ctx, "ann\x00a", []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	a := running(t, st, "a", clk) // reports any failed write as the test's error
+	a.Join("ann")
+	waitUntil(t, "ann's record renewed", func() bool {
+		r, live, err := recs.Get(ctx, "ann\x00a")
+		return err == nil && live && r.Rev > 1
+	})
+}

@@ -44,10 +44,11 @@ type End struct {
 	PGN string `json:"pgn,omitempty"`
 }
 
-// ErrStale refuses a game's write made at a revision that is no longer
-// the game's last: another server has written it since (it took the game
-// over), or it is gone.
-var ErrStale = errors.New("the game was written by another server")
+// ErrStale refuses a write made at a revision that is no longer the
+// record's last: another server has written it since (a game taken over,
+// a seek taken), a write of this server's that timed out reached the
+// store after all, or the record is gone.
+var ErrStale = errors.New("the record was written since")
 
 func gameKey(id string) string { return "game." + key(id) }
 
