@@ -59,3 +59,47 @@ func TestTrainFromDatagen(t *testing.T) {
 		t.Errorf("--init, no epochs: a different network (%v); it said:\n%s", err, stdout.String())
 	}
 }
+
+// TestNNUEPipeline is docs/NNUE.md's pipeline in small: datagen writes
+// packed records, train fits and quantises a network from them, eval
+// loads it and prints its score beside the hand-crafted one, and a
+// search runs on it (a suite position through the EvalFile and UseNNUE
+// options, as a match uses them).
+func TestNNUEPipeline(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "round0.bin")
+	var stdout, stderr bytes.Buffer
+	run := func(cmd string, args ...string) string {
+		t.Helper()
+		stdout.Reset()
+		stderr.Reset()
+		if err := execute(cmd, args, &stdout, &stderr); err != nil {
+			t.Fatalf("squall %s %s: %v\n%s", cmd, strings.Join(args, " "), err, stderr.String())
+		}
+		t.Logf("squall %s %s:\n%s", cmd, strings.Join(args, " "), stdout.String())
+		return stdout.String()
+	}
+	run("datagen", "--openings", "balanced", "--out", data, "--games", "16", "--nodes", "500", "--threads", "2",
+		"--random-plies", "4", "--seed", "7", "--max-plies", "120")
+	fi, err := os.Stat(data)
+	if err != nil || fi.Size() == 0 || fi.Size()%32 != 0 {
+		t.Fatalf("datagen wrote %v (%v): want whole 32-byte records", fi, err)
+	}
+	net := filepath.Join(dir, "next.sqnn")
+	out := run("train", "--data", data, "--out", net, "--epochs", "2", "--batch", "256", "--threads", "2")
+	if !strings.Contains(out, "epoch 2: training loss") {
+		t.Fatalf("train said:\n%s", out)
+	}
+	out = run("eval", "--net", net, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	if !strings.Contains(out, "network") {
+		t.Errorf("eval --net printed no network score:\n%s", out)
+	}
+	epd := filepath.Join(dir, "one.epd")
+	if err := os.WriteFile(epd, []byte("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5 Bc4 d4 Nc3; id \"smoke\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = run("suite", epd, "--nodes", "20000", "--option", "EvalFile="+net, "--option", "UseNNUE=true")
+	if !strings.Contains(out, "smoke") || !strings.Contains(out, "solved ") {
+		t.Errorf("suite on the network said:\n%s", out)
+	}
+}
