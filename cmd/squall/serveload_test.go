@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -69,6 +72,19 @@ type loadStats struct {
 	toOpponent, toWatch []time.Duration
 	games, plies        int
 	problems            []string
+	retried             atomic.Int64 // moves tried again while their game changed servers
+}
+
+// takeovers counts the servers' log lines of games taken over (passing
+// them on to w): under load without failures there should be none.
+type takeovers struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *takeovers) Write(p []byte) (int, error) {
+	c.n.Add(int64(bytes.Count(p, []byte("taken over here"))))
+	return c.w.Write(p)
 }
 
 func (st *loadStats) problem(format string, args ...any) {
@@ -100,7 +116,9 @@ func percentile(d []time.Duration, p float64) time.Duration {
 //
 // By default 4 games for 20 s; the load — 50 games (100 players),
 // 200 spectators, 5 minutes — with SQUALL_CLUSTER_LOAD=50x5m go test
-// ./cmd/squall -run ClusterLoad -v (GAMESxDURATION).
+// ./cmd/squall -run ClusterLoad -v (GAMESxDURATION). SQUALL_CLUSTER_ANALYSTS
+// sets each server's analysis engines (default serve's; 0 measures the
+// serving alone).
 func TestServeClusterLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS cluster and two servers")
@@ -116,16 +134,23 @@ func TestServeClusterLoad(t *testing.T) {
 			t.Fatalf("SQUALL_CLUSTER_LOAD=%q: want GAMESxDURATION, e.g. 50x5m", s)
 		}
 	}
+	analysts := max(runtime.NumCPU()-1, 1) // serve's default
+	if s := os.Getenv("SQUALL_CLUSTER_ANALYSTS"); s != "" {
+		if _, err := fmt.Sscan(s, &analysts); err != nil || analysts < 0 {
+			t.Fatalf("SQUALL_CLUSTER_ANALYSTS=%q: want a number of engines, 0 for no analysis", s)
+		}
+	}
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
 	var servers [2]*serve.Play
+	moved := &takeovers{w: t.Output()}
 	for i, node := range []string{"a", "b"} {
 		o := serveOptions{threads: 1, hash: 16, natsURL: strings.Join(append(urls[i:], urls[:i]...), ","), replicas: 3, node: node,
-			analysts: max(runtime.NumCPU()-1, 1), analysisNodes: 2_000_000}
+			analysts: analysts, analysisNodes: 2_000_000}
 		if err := o.check(); err != nil {
 			t.Fatal(err)
 		}
-		o.cfg.Log = t.Output()
+		o.cfg.Log = moved
 		p, stop, err := startPlay(context.Background(), o, io.Discard, t.Output())
 		if err != nil {
 			t.Fatal(err)
@@ -181,6 +206,7 @@ func TestServeClusterLoad(t *testing.T) {
 			break
 		}
 	}
+	t.Logf("games taken over by the other server: %d; moves tried again meanwhile: %d", moved.n.Load(), st.retried.Load())
 	t.Logf("goroutines: %d before anyone came, %d after everyone left", baseline, now)
 }
 
@@ -254,7 +280,15 @@ func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loa
 		}()
 		go func() { // the player: a move about half a second after its turn comes
 			defer wg.Done()
+			last := -1
 			for ply := range moves {
+				if ply <= last {
+					// The same turn again: a clock update, or the game
+					// published anew by a server taking it over. A person
+					// moves once a turn, and so does the script.
+					continue
+				}
+				last = ply
 				rngMu.Lock()
 				think := 400*time.Millisecond + time.Duration(rng.IntN(200))*time.Millisecond
 				rngMu.Unlock()
@@ -262,7 +296,13 @@ func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loa
 				sentMu.Lock()
 				sent[ply+1] = time.Now()
 				sentMu.Unlock()
-				if _, err := p.Hub.Move(ctx, id, handle, loadScript[ply]); err != nil {
+				_, err := p.Hub.Move(ctx, id, handle, loadScript[ply])
+				for try := 0; errors.Is(err, play.ErrNoHost) && try < 5; try++ {
+					st.retried.Add(1) // the game changing servers: a person tries again
+					time.Sleep(500 * time.Millisecond)
+					_, err = p.Hub.Move(ctx, id, handle, loadScript[ply])
+				}
+				if err != nil {
 					st.problem("game %s: %s's ply %d %s: %v", id, handle, ply+1, loadScript[ply], err)
 				}
 			}

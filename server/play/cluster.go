@@ -158,6 +158,22 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 			}
 		}
 	}()
+	wg.Add(1)
+	go func() { // the leases, on their own: a slow tick or keep must not let one lapse
+		defer wg.Done()
+		renew := time.NewTicker(h.lease / 3)
+		defer renew.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-renew.C:
+				if err := h.renew(ctx); err != nil {
+					report(nil, err)
+				}
+			}
+		}
+	}()
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	keep := time.NewTicker(h.lease / 3)
@@ -182,11 +198,9 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 	}
 }
 
-// keep renews the leases of the games hosted here (a game whose lease is
-// lost goes), reads the watched games hosted elsewhere (refresh), takes
-// over the games no server hosts, and drops the records of games over for
-// KeepEnded.
-func (h *Hub) keep(ctx context.Context) error {
+// renew renews the leases of the games hosted here; a game whose lease
+// is lost goes.
+func (h *Hub) renew(ctx context.Context) error {
 	var errs []error
 	for _, t := range h.hosted() {
 		t.mu.Lock()
@@ -199,11 +213,19 @@ func (h *Hub) keep(ctx context.Context) error {
 				h.unhost(t)
 			}
 			// Another error (the store out of reach a moment) keeps the
-			// revision held: the next keep renews it, if still in time.
+			// revision held: the next renewal tries it, if still in time.
 			errs = append(errs, err)
 		}
 		t.mu.Unlock()
 	}
+	return errors.Join(errs...)
+}
+
+// keep reads the watched games hosted elsewhere (refresh), takes over the
+// games no server hosts, and drops the records of games over for
+// KeepEnded.
+func (h *Hub) keep(ctx context.Context) error {
+	var errs []error
 	errs = append(errs, h.refresh(ctx))
 	h.mu.Lock()
 	var orphans []string
