@@ -198,13 +198,20 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 	}
 }
 
-// renew renews the leases of the games hosted here; a game whose lease
-// is lost goes.
+// renew renews the leases of the games hosted here, all at once (one
+// after another, 25 games at 50 ms a write under load took longer than a
+// lease); a game whose lease is lost goes.
 func (h *Hub) renew(ctx context.Context) error {
-	var errs []error
-	for _, t := range h.hosted() {
-		t.mu.Lock()
-		if !t.gone {
+	hosted := h.hosted()
+	errs := make([]error, len(hosted))
+	var wg sync.WaitGroup
+	for i, t := range hosted {
+		wg.Go(func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			if t.gone {
+				return
+			}
 			rev, err := h.leases.Renew(ctx, t.id, h.node, t.lease)
 			switch {
 			case err == nil:
@@ -214,10 +221,10 @@ func (h *Hub) renew(ctx context.Context) error {
 			}
 			// Another error (the store out of reach a moment) keeps the
 			// revision held: the next renewal tries it, if still in time.
-			errs = append(errs, err)
-		}
-		t.mu.Unlock()
+			errs[i] = err
+		})
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 

@@ -398,7 +398,11 @@ func (h *Hub) Games() []Summary {
 	h.mu.Unlock()
 	for _, t := range h.hosted() { // the hosted ones as they are now
 		t.mu.Lock()
-		if !t.gone {
+		if _, over := t.g.Result(); over {
+			// Its end may be published a moment before the game is let
+			// go: its players may start another at once.
+			delete(byID, t.id)
+		} else if !t.gone {
 			byID[t.id] = Summary{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, TC: t.g.TimeControl(), Plies: len(t.g.Moves())}
 		}
 		t.mu.Unlock()
@@ -477,6 +481,9 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 		return err
 	}
 	t.saved, t.rev = now, rev
+	// The mirror has it at once, not when the store's echo comes: the
+	// lobby asks it who is playing as soon as a game's end is shown.
+	h.observe(store.GameEvent{ID: t.id, Game: &rec, Rev: rev})
 	h.publish(updateOf(rec, rev))
 	return nil
 }
