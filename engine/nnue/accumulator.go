@@ -15,7 +15,12 @@ func (n *Net) Refresh(acc *Accumulator, p *chess.Position) {
 		*v = n.FeatureBias
 		for occ := p.Occupied(); occ != 0; {
 			sq := occ.PopLSB()
-			addColumn(v, &n.FeatureWeights[Feature(persp, p.Piece(sq), sq)])
+			w := &n.FeatureWeights[Feature(persp, p.Piece(sq), sq)]
+			if useAVX2 {
+				addSubAVX2(v, v, w, &zeroColumn) // v += w: the loop reads each lane before it writes it
+				continue
+			}
+			addColumn(v, w)
 		}
 	}
 }
@@ -74,6 +79,9 @@ func (n *Net) Update(to, from *Accumulator, m chess.Move) {
 		}
 	}
 }
+
+// zeroColumn is subtracted where a loop of Update serves Refresh.
+var zeroColumn [Hidden]int16
 
 type feature struct {
 	pc chess.Piece
