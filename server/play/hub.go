@@ -99,6 +99,9 @@ type table struct {
 	lease        uint64    // the lease's revision, to renew it at
 	sub          *nats.Subscription
 	gone         bool // over, or lost to another host: no more writes
+	// ended is the game's end once archived and rated: a finish whose
+	// last write failed is tried again from there, not rated again.
+	ended *Ended
 }
 
 // SaveEvery bounds the thinking time a crash can forgive: a game's clocks
@@ -488,20 +491,18 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 	return nil
 }
 
-// finish archives the table's ended game, rates a decided rated game,
-// writes its last record and lets the game go; called with t.mu held.
-func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
+// conclude archives a game over, rates it and adds it to both players'
+// recent games: everything its end needs before the final record.
+func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 	r, _ := t.g.Result()
 	e := &Ended{ID: t.id, Result: r}
-	end := &store.End{Result: r}
 	if r.Decided() {
 		event := "Casual " + t.g.TimeControl().Speed().String() + " game"
 		if t.rated {
 			event = "Rated " + t.g.TimeControl().Speed().String() + " game"
 		}
 		e.PGN = t.g.PGN(event, h.site, t.white, t.black)
-		end.PGN = e.PGN.String()
-		if err := h.st.ArchiveGame(ctx, t.id, end.PGN); err != nil {
+		if err := h.st.ArchiveGame(ctx, t.id, e.PGN.String()); err != nil {
 			return nil, err
 		}
 		if t.rated {
@@ -520,6 +521,24 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 				return nil, err
 			}
 		}
+	}
+	return e, nil
+}
+
+// finish archives the table's ended game, rates a decided rated game,
+// writes its last record and lets the game go; called with t.mu held.
+func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
+	if t.ended == nil {
+		e, err := h.conclude(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		t.ended = e
+	}
+	e := t.ended
+	end := &store.End{Result: e.Result}
+	if e.PGN != nil {
+		end.PGN = e.PGN.String()
 	}
 	end.Before, end.After = e.Before, e.After
 	rec := h.record(t, h.now())
