@@ -16,7 +16,7 @@ func (n *Net) Evaluate(acc *Accumulator, stm chess.Color) int {
 		dot = screluDotAVX2
 	}
 	sum := dot(&acc.Values[stm], &n.OutputWeights[0]) + dot(&acc.Values[stm^1], &n.OutputWeights[1])
-	return int((int64(sum)/QA + int64(n.OutputBias)) * Scale / (QA * QB))
+	return int((int64(sum)/QA + int64(n.OutputBias)) * Scale / (QA * int64(n.QB)))
 }
 
 func screluDot(v, w *[Hidden]int16) int32 {

@@ -17,7 +17,7 @@ import (
 //	8       4             inputs (768)
 //	12      4             hidden (Hidden)
 //	16      4             QA
-//	20      4             QB
+//	20      4             QB (the network's: a power of two from 64 to 1024)
 //	24      4             Scale
 //	28      2·768·hidden  feature weights, feature by feature (int16)
 //	…       2·hidden      feature biases (int16)
@@ -47,7 +47,7 @@ func (n *Net) Write(w io.Writer) error {
 	var b bytes.Buffer
 	b.Grow(FileSize)
 	b.WriteString(magic)
-	for _, v := range []uint32{version, Inputs, Hidden, QA, QB, Scale} {
+	for _, v := range []uint32{version, Inputs, Hidden, QA, uint32(n.QB), Scale} {
 		_ = binary.Write(&b, binary.LittleEndian, v)
 	}
 	_ = binary.Write(&b, binary.LittleEndian, &n.FeatureWeights)
@@ -68,11 +68,15 @@ func Parse(data []byte) (*Net, error) {
 	if v := le.Uint32(data[4:]); v != version {
 		return nil, fmt.Errorf("%w: version %d, this build reads %d", ErrFormat, v, version)
 	}
-	for i, want := range []uint32{Inputs, Hidden, QA, QB, Scale} {
+	for i, want := range []uint32{Inputs, Hidden, QA, 0, Scale} {
 		name := [...]string{"inputs", "hidden", "QA", "QB", "scale"}[i]
-		if got := le.Uint32(data[8+4*i:]); got != want {
+		if got := le.Uint32(data[8+4*i:]); got != want && name != "QB" {
 			return nil, fmt.Errorf("%w: %s %d, this build has %d", ErrFormat, name, got, want)
 		}
+	}
+	qb := le.Uint32(data[20:])
+	if qb < QB || qb > MaxQB || qb&(qb-1) != 0 {
+		return nil, fmt.Errorf("%w: QB %d, not a power of two from %d to %d", ErrFormat, qb, QB, MaxQB)
 	}
 	if len(data) != FileSize {
 		return nil, fmt.Errorf("%w: %d bytes, want %d", ErrFormat, len(data), FileSize)
@@ -81,7 +85,7 @@ func Parse(data []byte) (*Net, error) {
 	if got := crc32.ChecksumIEEE(body); got != sum {
 		return nil, fmt.Errorf("%w: checksum %08x, file says %08x (damaged)", ErrFormat, got, sum)
 	}
-	n := new(Net)
+	n := &Net{QB: int32(qb)}
 	r := bytes.NewReader(body[headerSize:])
 	for _, v := range []any{&n.FeatureWeights, &n.FeatureBias, &n.OutputWeights, &n.OutputBias} {
 		if err := binary.Read(r, le, v); err != nil {

@@ -14,7 +14,7 @@ import (
 // stay far inside int16.
 func randomNet(seed uint64) *Net {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e37))
-	n := new(Net)
+	n := &Net{QB: QB}
 	for f := range n.FeatureWeights {
 		for i := range n.FeatureWeights[f] {
 			n.FeatureWeights[f][i] = int16(rng.IntN(161) - 80)
@@ -102,7 +102,7 @@ func TestEvaluateReference(t *testing.T) {
 					sum += a * a * int64(n.OutputWeights[k][i])
 				}
 			}
-			want := int((sum/QA + int64(n.OutputBias)) * Scale / (QA * QB))
+			want := int((sum/QA + int64(n.OutputBias)) * Scale / (QA * int64(n.QB)))
 			if got := n.Evaluate(&acc, stm); got != want {
 				t.Errorf("seed %d, %s: %d, want %d", seed, fen, got, want)
 			}

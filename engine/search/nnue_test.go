@@ -36,7 +36,7 @@ func TestCancelledSearchMoves(t *testing.T) {
 func netFile(t *testing.T) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	n := new(nnue.Net)
+	n := &nnue.Net{QB: nnue.QB}
 	for f := range n.FeatureWeights {
 		for i := range n.FeatureWeights[f] {
 			n.FeatureWeights[f][i] = int16(rng.IntN(121) - 60)

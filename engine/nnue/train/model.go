@@ -75,10 +75,10 @@ func FromNet(n *nnue.Net) *Model {
 	}
 	for i := range m.H {
 		m.B[i] = float64(n.FeatureBias[i]) / nnue.QA
-		m.O[i] = float64(n.OutputWeights[0][i]) / nnue.QB
-		m.O[m.H+i] = float64(n.OutputWeights[1][i]) / nnue.QB
+		m.O[i] = float64(n.OutputWeights[0][i]) / float64(n.QB)
+		m.O[m.H+i] = float64(n.OutputWeights[1][i]) / float64(n.QB)
 	}
-	*m.OB() = float64(n.OutputBias) / (nnue.QA * nnue.QB)
+	*m.OB() = float64(n.OutputBias) / (nnue.QA * float64(n.QB))
 	return m
 }
 
@@ -184,8 +184,9 @@ func (m *Model) Quantise() (*nnue.Net, error) {
 	if m.H != nnue.Hidden {
 		return nil, errWidth(m.H)
 	}
-	n := new(nnue.Net)
+	n := &nnue.Net{QB: m.outputScale()}
 	q := func(v, scale, lim float64) int16 { return int16(max(min(math.Round(v*scale), lim), -lim)) }
+	qb := float64(n.QB)
 	for f := range nnue.Inputs {
 		for i := range m.H {
 			n.FeatureWeights[f][i] = q(m.W[f*m.H+i], nnue.QA, 32767)
@@ -193,9 +194,25 @@ func (m *Model) Quantise() (*nnue.Net, error) {
 	}
 	for i := range m.H {
 		n.FeatureBias[i] = q(m.B[i], nnue.QA, 32767)
-		n.OutputWeights[0][i] = q(m.O[i], nnue.QB, nnue.MaxOutputWeight)
-		n.OutputWeights[1][i] = q(m.O[m.H+i], nnue.QB, nnue.MaxOutputWeight)
+		n.OutputWeights[0][i] = q(m.O[i], qb, nnue.MaxOutputWeight)
+		n.OutputWeights[1][i] = q(m.O[m.H+i], qb, nnue.MaxOutputWeight)
 	}
-	n.OutputBias = int32(math.Round(*m.OB() * nnue.QA * nnue.QB))
+	n.OutputBias = int32(math.Round(*m.OB() * nnue.QA * qb))
 	return n, nil
+}
+
+// outputScale is the finest power-of-two scale, from nnue.QB to
+// nnue.MaxQB, at which every output weight rounds within
+// ±nnue.MaxOutputWeight (training keeps them within ±MaxOutputWeight/QB,
+// so nnue.QB always does).
+func (m *Model) outputScale() int32 {
+	biggest := 0.0
+	for _, w := range m.O {
+		biggest = max(biggest, math.Abs(w))
+	}
+	qb := int32(nnue.MaxQB)
+	for qb > nnue.QB && math.Round(biggest*float64(qb)) > nnue.MaxOutputWeight {
+		qb /= 2
+	}
+	return qb
 }
