@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // evalCommand prints the static evaluation of a position term by term, or
@@ -22,12 +23,12 @@ func evalCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval [FEN]",
 		Short: "print the static evaluation of a position, term by term",
-		Long:  "Prints the hand-crafted evaluation of FEN (default: the start position) term by term;\nwith --net also the network's score; with --epd the score of every position of a file.",
+		Long:  "Prints the hand-crafted evaluation of FEN (default: the start position) term by term,\nthen the built-in network's score (or --net's); with --epd the score of every position of a file.",
 		Args:  cobra.ArbitraryArgs,
 	}
 	fs := cmd.Flags()
 	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
-	netPath := fs.String("net", "", "also print this evaluation network's score (squall train's output)")
+	netPath := fs.String("net", "", "print this evaluation network's score instead of the built-in one's (squall train's output)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout := cmd.OutOrStdout()
 		e := eval.New()
@@ -43,24 +44,25 @@ func evalCommand() *cobra.Command {
 			return fmt.Errorf("position %q: %w", fen, err)
 		}
 		e.Trace(p).Print(stdout)
+		net, name := nnue.Default(), nnue.DefaultName
 		if *netPath != "" {
 			data, err := os.ReadFile(*netPath)
 			if err != nil {
 				return err
 			}
-			net, err := nnue.Parse(data)
-			if err != nil {
+			if net, err = nnue.Parse(data); err != nil {
 				return fmt.Errorf("%s: %w", *netPath, err)
 			}
-			var acc nnue.Accumulator
-			net.Refresh(&acc, p)
-			v := net.Evaluate(&acc, p.SideToMove())
-			hce := e.Evaluate(p)
-			if p.SideToMove() == chess.Black {
-				v, hce = -v, -hce
-			}
-			fmt.Fprintf(stdout, "network %s: %+.2f (hand-crafted %+.2f), White's view\n", filepath.Base(*netPath), float64(v)/100, float64(hce)/100)
+			name = filepath.Base(*netPath)
 		}
+		var acc nnue.Accumulator
+		net.Refresh(&acc, p)
+		v := net.Evaluate(&acc, p.SideToMove())
+		hce := e.Evaluate(p)
+		if p.SideToMove() == chess.Black {
+			v, hce = -v, -hce
+		}
+		fmt.Fprintf(stdout, "network %s: %+.2f (hand-crafted %+.2f), White's view\n", termtext.SafeLine(name), float64(v)/100, float64(hce)/100)
 		return nil
 	}
 	return cmd

@@ -10,8 +10,12 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/engine/nnue"
 )
 
+// TestEvalCommandEndsWithTotal: the hand-crafted breakdown ends with its
+// total, and the built-in network's score follows it beside the
+// hand-crafted one (issue 20: squall eval FEN prints both).
 func TestEvalCommandEndsWithTotal(t *testing.T) {
 	fen := "r1bq1rk1/pp2bppp/2n2n2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R b KQ - 0 9"
 	var out, errb bytes.Buffer
@@ -21,8 +25,15 @@ func TestEvalCommandEndsWithTotal(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	p, _ := chess.ParseFEN(fen)
 	want := fmt.Sprintf("total %d", -eval.New().Evaluate(p)) // White's view, Black to move
-	if last := lines[len(lines)-1]; last != want {
-		t.Errorf("last line %q, want %q", last, want)
+	if total := lines[len(lines)-2]; total != want {
+		t.Errorf("the breakdown ends with %q, want %q", total, want)
+	}
+	var acc nnue.Accumulator
+	nnue.Default().Refresh(&acc, p)
+	net := -nnue.Default().Evaluate(&acc, p.SideToMove())
+	wantNet := fmt.Sprintf("network %s: %+.2f (hand-crafted %+.2f), White's view", nnue.DefaultName, float64(net)/100, float64(-eval.New().Evaluate(p))/100)
+	if last := lines[len(lines)-1]; last != wantNet {
+		t.Errorf("last line %q, want %q", last, wantNet)
 	}
 	for _, term := range []string{"material", "mobility", "king safety", "passed pawns", "threats", "tempo", "phase"} {
 		if !strings.Contains(out.String(), term) {

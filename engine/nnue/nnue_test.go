@@ -257,3 +257,20 @@ func BenchmarkRefresh(b *testing.B) {
 		n.Refresh(&acc, p)
 	}
 }
+
+// TestDefault: the built-in network reads, is small, and evaluates.
+func TestDefault(t *testing.T) {
+	if len(defaultFile) > 2<<20 {
+		t.Errorf("the built-in network is %d bytes; keep it well under 2 MB", len(defaultFile))
+	}
+	n := Default()
+	var acc Accumulator
+	p := chess.NewPosition()
+	n.Refresh(&acc, p)
+	if v := n.Evaluate(&acc, p.SideToMove()); v < -100 || v > 100 {
+		t.Errorf("the built-in network scores the start position %d cp", v)
+	}
+	if Default() != n {
+		t.Error("the built-in network parsed twice")
+	}
+}

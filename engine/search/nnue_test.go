@@ -64,17 +64,47 @@ func netFile(t *testing.T) string {
 // evaluated node.
 func TestUseNNUE(t *testing.T) {
 	s := New()
-	if err := s.SetOption("UseNNUE", "true"); err == nil || !strings.Contains(err.Error(), "set EvalFile first") {
-		t.Errorf("UseNNUE without a network: %v", err)
-	}
-	if err := s.SetOption("EvalFile", filepath.Join(t.TempDir(), "missing.sqnn")); err == nil {
-		t.Error("a missing EvalFile accepted")
-	}
-	if err := s.SetOption("EvalFile", netFile(t)); err != nil {
+	hce, _ := run(t, New(), game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	// The built-in network, with no EvalFile (a new searcher's first search
+	// starts from an empty table and history, as after NewGame).
+	if err := s.SetOption("UseNNUE", "true"); err != nil {
 		t.Fatal(err)
 	}
-	hce, _ := run(t, New(), game(t, chess.StartFEN), engine.Limits{Depth: 6})
-	if err := s.SetOption("UseNNUE", "true"); err != nil {
+	builtin, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	if builtin.Last.Score == hce.Last.Score && builtin.Last.Nodes == hce.Last.Nodes {
+		t.Error("the search with the built-in network scores and searches exactly as the hand-crafted one")
+	}
+	// A file that is missing, damaged or cut short is refused, and the
+	// network stays the one there was.
+	good := netFile(t)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(t.TempDir(), "damaged.sqnn")
+	flipped := append([]byte(nil), data...)
+	flipped[len(flipped)/2] ^= 1
+	short := filepath.Join(t.TempDir(), "short.sqnn")
+	if err := os.WriteFile(damaged, flipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, data[:len(data)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		filepath.Join(t.TempDir(), "missing.sqnn"): "no such file",
+		damaged: "checksum",
+		short:   "bytes, want",
+	} {
+		if err := s.SetOption("EvalFile", file); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("EvalFile %s: %v, want an error saying %q", filepath.Base(file), err, want)
+		}
+	}
+	s.NewGame() // each comparison from an empty table and history
+	if again, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6}); again.Last.Nodes != builtin.Last.Nodes || again.Last.Score != builtin.Last.Score {
+		t.Error("a refused EvalFile changed the network")
+	}
+	if err := s.SetOption("EvalFile", good); err != nil {
 		t.Fatal(err)
 	}
 	s.checkNNUE = true // evaluate compares each accumulator with a refresh
@@ -89,11 +119,16 @@ func TestUseNNUE(t *testing.T) {
 			t.Errorf("%s: no move", fen)
 		}
 	}
+	s.NewGame()
 	res, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
-	if res.Last.Score == hce.Last.Score && res.Last.Nodes == hce.Last.Nodes {
-		t.Error("the search with the network scores and searches exactly as the hand-crafted one: the network is not used")
+	if res.Last.Score == builtin.Last.Score && res.Last.Nodes == builtin.Last.Nodes {
+		t.Error("the search with EvalFile's network searches exactly as with the built-in one: EvalFile is not used")
 	}
-	if err := s.SetOption("EvalFile", ""); err == nil {
-		t.Error("the network unloaded while UseNNUE is on")
+	if err := s.SetOption("EvalFile", ""); err != nil {
+		t.Fatal(err)
+	}
+	s.NewGame()
+	if back, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6}); back.Last.Nodes != builtin.Last.Nodes {
+		t.Error("EvalFile empty did not bring the built-in network back")
 	}
 }

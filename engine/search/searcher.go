@@ -6,7 +6,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -40,7 +39,7 @@ type settings struct {
 // SetTablebase must not be called concurrently with Search.
 type Searcher struct {
 	set settings
-	net *nnue.Net // loaded from EvalFile; used when UseNNUE is set
+	net *nnue.Net // loaded from EvalFile (nil: the built-in network); used when UseNNUE is set
 	// checkNNUE makes every evaluation check its accumulator against a
 	// refresh (tests).
 	checkNNUE bool
@@ -82,7 +81,7 @@ func (s *Searcher) Options() []engine.Option {
 		{Name: "UCI_Elo", Type: "spin", Default: "1500", Min: minElo, Max: maxElo},
 		{Name: "Skill Level", Type: "spin", Default: "20", Min: 0, Max: 20},
 		{Name: "UCI_ShowWDL", Type: "check", Default: "false"},
-		{Name: "EvalFile", Type: "string", Default: ""},
+		{Name: "EvalFile", Type: "string", Default: ""}, // empty: the built-in network
 		{Name: "UseNNUE", Type: "check", Default: "false"},
 	}
 }
@@ -134,12 +133,10 @@ func (s *Searcher) SetOption(name, value string) error {
 		s.set.showWDL = b
 	case "EvalFile":
 		if value == "" {
-			if s.set.useNNUE {
-				return errors.New("search: EvalFile: UseNNUE is on; turn it off before unloading the network")
-			}
-			s.net, s.set.evalFile = nil, ""
+			s.net, s.set.evalFile = nil, "" // the built-in one
 			break
 		}
+		// A file that does not read leaves the network as it was.
 		data, err := os.ReadFile(value)
 		if err != nil {
 			return fmt.Errorf("search: EvalFile: %w", err)
@@ -150,9 +147,6 @@ func (s *Searcher) SetOption(name, value string) error {
 		}
 		s.net, s.set.evalFile = net, value
 	case "UseNNUE":
-		if b && s.net == nil {
-			return errors.New("search: UseNNUE: no network loaded; set EvalFile first")
-		}
 		s.set.useNNUE = b
 	}
 	return nil
@@ -323,6 +317,9 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		t.net = nil
 		if s.set.useNNUE {
 			t.net = s.net
+			if t.net == nil {
+				t.net = nnue.Default()
+			}
 			t.net.Refresh(&t.acc[0], t.p)
 			t.checkNNUE = s.checkNNUE
 		}

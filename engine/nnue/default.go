@@ -1,0 +1,26 @@
+package nnue
+
+import (
+	_ "embed"
+	"sync"
+)
+
+// defaultFile is the network built into the binary: the kept round-0
+// network (docs/NNUE.md), until a stronger one replaces it.
+//
+//go:embed nets/round0.sqnn
+var defaultFile []byte
+
+// DefaultName names the built-in network where an engine reports which
+// network it evaluates with.
+const DefaultName = "round0.sqnn (built in)"
+
+// Default is the built-in network, parsed once on first use: a
+// precomputed table, shared read-only by every search.
+var Default = sync.OnceValue(func() *Net {
+	n, err := Parse(defaultFile)
+	if err != nil {
+		panic("nnue: the built-in network does not read: " + err.Error()) // TestDefault keeps this from shipping
+	}
+	return n
+})
