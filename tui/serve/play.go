@@ -263,10 +263,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		u := msg.u
 		m.upd, m.updAt, m.rep = &u, time.Now(), replay(&u)
 		if u.Over {
-			back := " · r review · enter: back to the lobby"
-			m.status, m.isErr = u.Result.String()+back, false
+			m.status, m.isErr = u.Result.String(), false
 			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
-				m.status = u.Result.String() + " · " + ratingNote(e) + back
+				m.status = u.Result.String() + " · " + ratingNote(e)
 			}
 			return m, nil
 		}
@@ -354,6 +353,11 @@ func (m *playModel) View() string {
 			s = m.st.warn
 		}
 		lines = append(lines, "", s.Render(termtext.SafeLine(m.status)))
+	}
+	if m.screen == atBoard && m.upd != nil && m.upd.Over {
+		// A line of its own: after the result and both ratings it was cut
+		// off at 110 columns.
+		lines = append(lines, m.st.dim.Render("r review · enter: back to the lobby"))
 	}
 	return strings.Join(lines, "\n")
 }
