@@ -102,6 +102,9 @@ type table struct {
 	// ended is the game's end once archived and rated: a finish whose
 	// last write failed is tried again from there, not rated again.
 	ended *Ended
+	// rating is both players' ratings before and after the game, once
+	// computed (see rate).
+	rating *[2][2]rating.Rating
 }
 
 // SaveEvery bounds the thinking time a crash can forgive: a game's clocks
@@ -559,18 +562,27 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error {
 	h.ratings.Lock()
 	defer h.ratings.Unlock()
-	speed := t.g.TimeControl().Speed().String()
-	names := [2]string{t.white, t.black}
-	for side := range names {
-		var err error
-		if e.Before[side], err = h.st.Rating(ctx, names[side], speed); err != nil {
-			return err
+	if t.rating == nil {
+		// Read and computed once: if a write below fails, the next try
+		// writes the same ratings, not one player's rating moved twice.
+		speed := t.g.TimeControl().Speed().String()
+		names := [2]string{t.white, t.black}
+		var rt [2][2]rating.Rating // before, after
+		for side := range names {
+			var err error
+			if rt[0][side], err = h.st.Rating(ctx, names[side], speed); err != nil {
+				return err
+			}
 		}
+		for side := range names {
+			rt[1][side] = rt[0][side].Update([]rating.Result{{Opponent: rt[0][1-side], Score: r.Score(chess.Color(side))}}, rating.Tau)
+		}
+		t.rating = &rt
 	}
-	for side := range names {
-		c := chess.Color(side)
-		e.After[side] = e.Before[side].Update([]rating.Result{{Opponent: e.Before[1-side], Score: r.Score(c)}}, rating.Tau)
-		if err := h.st.PutRating(ctx, names[side], speed, e.After[side]); err != nil {
+	e.Before, e.After = t.rating[0], t.rating[1]
+	speed := t.g.TimeControl().Speed().String()
+	for side, name := range [2]string{t.white, t.black} {
+		if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
 			return err
 		}
 	}
