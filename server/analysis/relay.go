@@ -138,7 +138,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		return err
 	}
 	defer sub.Unsubscribe()
-	tk := time.NewTicker(ProxyIdle / 3)
+	tk := time.NewTicker(time.Second) // a game over or gone elsewhere leaves the pool within a second
 	defer tk.Stop()
 	for {
 		select {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
@@ -272,11 +273,18 @@ func TestPlayNoLeaks(t *testing.T) {
 			c.close()
 		}
 	}
+	// The analysis of a game stays in the pool until nobody has asked for
+	// it for analysis.ProxyIdle or the game ends (the abandoned one ends
+	// when its first move is overdue): that long, not for ever.
 	var now int
-	waitUntil(t, "goroutines to return to baseline", func() bool {
-		now = runtime.NumGoroutine()
-		return now <= base
-	})
+	for deadline := time.Now().Add(analysis.ProxyIdle + patience); ; time.Sleep(50 * time.Millisecond) {
+		if now = runtime.NumGoroutine(); now <= base {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("goroutines: baseline %d, still %d after %v", base, now, analysis.ProxyIdle+patience)
+		}
+	}
 	t.Logf("goroutines: baseline %d, after 3 games with a spectator each: %d", base, now)
 }
 
