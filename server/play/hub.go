@@ -562,11 +562,11 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error {
 	h.ratings.Lock()
 	defer h.ratings.Unlock()
+	speed := t.g.TimeControl().Speed().String()
+	names := [2]string{t.white, t.black}
 	if t.rating == nil {
 		// Read and computed once: if a write below fails, the next try
 		// writes the same ratings, not one player's rating moved twice.
-		speed := t.g.TimeControl().Speed().String()
-		names := [2]string{t.white, t.black}
 		var rt [2][2]rating.Rating // before, after
 		for side := range names {
 			var err error
@@ -580,8 +580,7 @@ func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error
 		t.rating = &rt
 	}
 	e.Before, e.After = t.rating[0], t.rating[1]
-	speed := t.g.TimeControl().Speed().String()
-	for side, name := range [2]string{t.white, t.black} {
+	for side, name := range names {
 		if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
 			return err
 		}

@@ -166,13 +166,9 @@ func (s *Store) setUp(ctx context.Context) error {
 		Duplicates: 24 * time.Hour,
 	}
 	s.archive, err = retrySetUp(ctx, func(ctx context.Context) (jetstream.Stream, error) {
-		cfg.Replicas = s.replicas
-		if s.replicas == 0 {
-			r, err := s.replicasOf(ctx, archiveStream)
-			if err != nil {
-				return nil, err
-			}
-			cfg.Replicas = r
+		var err error
+		if cfg.Replicas, err = s.replicasOf(ctx, archiveStream); err != nil {
+			return nil, err
 		}
 		return s.js.CreateOrUpdateStream(ctx, cfg)
 	})
@@ -186,13 +182,9 @@ func (s *Store) setUp(ctx context.Context) error {
 // to cfg) on the way, with the store's replicas: 0 keeps those it has.
 func (s *Store) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	kv, err := retrySetUp(ctx, func(ctx context.Context) (jetstream.KeyValue, error) {
-		cfg.Replicas = s.replicas
-		if s.replicas == 0 {
-			r, err := s.replicasOf(ctx, "KV_"+cfg.Bucket)
-			if err != nil {
-				return nil, err
-			}
-			cfg.Replicas = r
+		var err error
+		if cfg.Replicas, err = s.replicasOf(ctx, "KV_"+cfg.Bucket); err != nil {
+			return nil, err
 		}
 		return s.js.CreateOrUpdateKeyValue(ctx, cfg)
 	})
@@ -202,9 +194,13 @@ func (s *Store) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetst
 	return kv, nil
 }
 
-// replicasOf is how many servers keep the stream (a bucket's is KV_name),
-// 1 for one not made yet.
+// replicasOf is how many servers the stream (a bucket's is KV_name)
+// is to be kept by: the store's replicas if given, else as many as keep
+// it now (1 for one not made yet).
 func (s *Store) replicasOf(ctx context.Context, stream string) (int, error) {
+	if s.replicas > 0 {
+		return s.replicas, nil
+	}
 	st, err := s.js.Stream(ctx, stream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		return 1, nil
