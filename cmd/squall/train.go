@@ -34,6 +34,7 @@ func trainCommand() *cobra.Command {
 	lr := fs.Float64("lr", 0.001, "Adam's learning rate")
 	lrDrop := fs.Int("lr-drop", 0, "from this epoch (counted from 0) on, a tenth of --lr (0: never)")
 	lambda := fs.Float64("lambda", 0.25, "weight of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
+	wdlScale := fs.Float64("wdl-scale", 0, "centipawns of one unit of the logistic that turns scores into win probabilities (0: fitted to the training data's results)")
 	batch := fs.Int("batch", 16384, "positions per Adam step")
 	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
 	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
@@ -58,7 +59,14 @@ func trainCommand() *cobra.Command {
 			return errors.New("too little data to train and validate on")
 		}
 
-		opt := train.Options{Lambda: *lambda, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
+		scale := *wdlScale
+		if scale == 0 {
+			scale = train.FitScale(tr)
+			fmt.Fprintf(stdout, "WDL scale %.0f: fitted to the training games' results\n", scale)
+		} else if scale < 0 {
+			return usagef("--wdl-scale %v: want a positive number of centipawns", scale)
+		}
+		opt := train.Options{Lambda: *lambda, WDLScale: scale, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
 		model := train.NewModel(nnue.Hidden, *seed)
 		if *initPath != "" {
 			data, err := os.ReadFile(*initPath)
@@ -82,7 +90,7 @@ func trainCommand() *cobra.Command {
 				}
 				t.Opt.Threads = *threads // the machine's, not the saved one's
 				t.Opt.LRDrop = *lrDrop   // the schedule as given now
-				fmt.Fprintf(stdout, "resumed from %s after %d epochs\n", *ckPath, t.Epochs)
+				fmt.Fprintf(stdout, "resumed from %s after %d epochs (WDL scale %.0f, as saved)\n", *ckPath, t.Epochs, t.Opt.WDLScale)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err
 			}

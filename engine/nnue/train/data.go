@@ -60,15 +60,15 @@ func (r *Position) each(fn func(pc chess.Piece, sq chess.Square)) {
 }
 
 // Target is what the network learns for r: lambda of the game result and
-// 1 − lambda of the search score as a win probability (σ(score/400)),
+// 1 − lambda of the search score as a win probability, σ(score/scale),
 // both from the side to move's view. lambda = 1 learns results only,
-// lambda = 0 scores only.
-func (r *Position) Target(lambda float64) float64 {
+// lambda = 0 scores only; scale is Options.WDLScale.
+func (r *Position) Target(lambda, scale float64) float64 {
 	result := float64(r.Result) / 2
 	if r.STM == 1 {
 		result = 1 - result
 	}
-	return lambda*result + (1-lambda)*sigmoid(float64(r.Score)/400)
+	return lambda*result + (1-lambda)*sigmoid(float64(r.Score)/scale)
 }
 
 // append appends the record in the binary format.

@@ -144,11 +144,12 @@ func (m *Model) Eval(r *Position) float64 {
 }
 
 // lossGrad adds r's loss gradient to s.grad and returns its loss,
-// (σ(y) − target)².
-func (m *Model) lossGrad(r *Position, target float64, s *scratch) float64 {
+// (σ(y·c) − target)², c being nnue.Scale/WDLScale: the output's win
+// probability on the scale of the target's scores.
+func (m *Model) lossGrad(r *Position, target, c float64, s *scratch) float64 {
 	y, n := m.forward(r, s)
-	p := sigmoid(y)
-	g := 2 * (p - target) * p * (1 - p) // dL/dy
+	p := sigmoid(y * c)
+	g := 2 * (p - target) * p * (1 - p) * c // dL/dy
 	gr := s.grad
 	*gr.OB() += g
 	stm := int(r.STM)

@@ -58,19 +58,20 @@ func TestGradientCheck(t *testing.T) {
 		m.B[i] = 0.3 // most activations inside (0, 1), where SCReLU has a slope
 	}
 	ps := randomPositions(6, 3)
+	const scale float64 = 160 // a WDL scale other than nnue.Scale, so its factor is checked too
 	loss := func() float64 {
 		s := m.newScratch()
 		sum := 0.0
 		for i := range ps {
 			y, _ := m.forward(&ps[i], s)
-			d := sigmoid(y) - ps[i].Target(0.3)
+			d := sigmoid(y*nnue.Scale/scale) - ps[i].Target(0.3, scale)
 			sum += d * d
 		}
 		return sum
 	}
 	s := m.newScratch()
 	for i := range ps {
-		m.lossGrad(&ps[i], ps[i].Target(0.3), s)
+		m.lossGrad(&ps[i], ps[i].Target(0.3, scale), nnue.Scale/scale, s)
 	}
 	// Parameters worth checking: every bias and output weight, and the
 	// feature weights of the first position's pieces.
@@ -274,7 +275,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 20; c9 "1-0";
 	// White won, Black to move: the target from Black's view is a loss.
 	r := Pack(chess.NewPosition(), 0, 1, 0)
 	r.STM = 1
-	if got := r.Target(1); got != 0 {
+	if got := r.Target(1, 400); got != 0 {
 		t.Errorf("a lost game from the loser's side: target %v", got)
 	}
 	if _, _, err := ReadEPD(strings.NewReader("not/a/fen w - - ce 1; c9 \"1-0\";\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
@@ -367,5 +368,36 @@ func TestQuantiseTolerance(t *testing.T) {
 		len(positions), size/n, sum/n, worst, nNear, near/float64(max(nNear, 1)))
 	if worst > 100 || sum/n > 30 {
 		t.Errorf("quantised network off the float model by %.2f cp at worst, %.2f on average", worst, sum/n)
+	}
+}
+
+// TestFitScale: results drawn from σ(score/k) for a known k are fitted
+// back to about k, whatever the scores' spread; scores beyond ±2000 do
+// not count.
+func TestFitScale(t *testing.T) {
+	for _, k := range []float64{120, 400} {
+		rng := rand.New(rand.NewPCG(uint64(k), 3))
+		ps := make([]Position, 20000)
+		for i := range ps {
+			score := rng.IntN(1201) - 600
+			win := rng.Float64() < sigmoid(float64(score)/k)
+			ps[i] = Position{Score: int16(score), Result: 0}
+			if win {
+				ps[i].Result = 2
+			}
+			if i%2 == 1 { // Black to move: the result is White's
+				ps[i].STM = 1
+				ps[i].Result = 2 - ps[i].Result
+			}
+		}
+		// Mate-bound scores the losers reached anyway would pull the fit
+		// up if they counted.
+		for i := range 2000 {
+			ps[i].Score, ps[i].Result, ps[i].STM = 3000, 0, 0
+		}
+		got := FitScale(ps)
+		if math.Abs(got-k) > 0.1*k {
+			t.Errorf("results drawn at scale %v: fitted %v", k, got)
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/squall-chess/squall/engine/nnue"
 )
 
 // Options are the trainer's settings.
@@ -15,6 +17,14 @@ type Options struct {
 	// that of the search score (Position.Target): 0 learns the scores
 	// alone, 1 the results alone.
 	Lambda float64
+	// WDLScale is the centipawns of one unit of the logistic: a score s
+	// means a win probability of σ(s/WDLScale), for the search scores in
+	// the target and the network's output alike (zero: 400). It belongs
+	// to the data — how surely a search score of the engine that played
+	// the games wins them (FitScale) — and a scale that does not match it
+	// lets the result part of the target stretch or squeeze every score
+	// the network learns, which the search's margins then misread.
+	WDLScale float64
 	// LR is Adam's learning rate; Beta1, Beta2 and Epsilon its constants
 	// (zero: 0.9, 0.999, 1e-8).
 	LR, Beta1, Beta2, Epsilon float64
@@ -31,6 +41,9 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
+	if o.WDLScale == 0 {
+		o.WDLScale = 400
+	}
 	if o.Beta1 == 0 {
 		o.Beta1 = 0.9
 	}
@@ -73,7 +86,7 @@ func (t *Trainer) scratches() []*scratch {
 // returns the summed loss.
 func (t *Trainer) gradient(batch []Position) float64 {
 	return t.each(batch, func(s *scratch) { clear(s.grad.P) }, func(r *Position, s *scratch) float64 {
-		return t.Model.lossGrad(r, r.Target(t.Opt.Lambda), s)
+		return t.Model.lossGrad(r, r.Target(t.Opt.Lambda, t.Opt.WDLScale), nnue.Scale/t.Opt.WDLScale, s)
 	})
 }
 
@@ -159,7 +172,7 @@ func (t *Trainer) rate() float64 {
 func (t *Trainer) Loss(data []Position) float64 {
 	sum := t.each(data, func(*scratch) {}, func(r *Position, s *scratch) float64 {
 		y, _ := t.Model.forward(r, s)
-		d := sigmoid(y) - r.Target(t.Opt.Lambda)
+		d := sigmoid(y*nnue.Scale/t.Opt.WDLScale) - r.Target(t.Opt.Lambda, t.Opt.WDLScale)
 		return d * d
 	})
 	return sum / float64(max(len(data), 1))
@@ -200,4 +213,42 @@ func Load(r io.Reader) (*Trainer, error) {
 	copy(t.V, c.V)
 	t.Step, t.Epochs = c.Step, c.Epochs
 	return t, nil
+}
+
+// FitScale returns the WDLScale at which the search scores of ps best
+// predict their games' results (least squares of σ(score/scale) against
+// the result, Texel's K): the data's own exchange rate between
+// centipawns and winning chances. Scores beyond ±2000 (won positions on
+// their way to mate) are left out.
+func FitScale(ps []Position) float64 {
+	loss := func(scale float64) float64 {
+		sum := 0.0
+		for i := range ps {
+			r := &ps[i]
+			if r.Score > 2000 || r.Score < -2000 {
+				continue
+			}
+			d := sigmoid(float64(r.Score)/scale) - r.Target(1, scale)
+			sum += d * d
+		}
+		return sum
+	}
+	// Golden-section search on log(scale) over 25 … 2000 centipawns: the
+	// loss has one minimum there.
+	lo, hi := math.Log(25), math.Log(2000)
+	const g = 0.6180339887498949
+	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
+	fa, fb := loss(math.Exp(a)), loss(math.Exp(b))
+	for range 40 {
+		if fa < fb {
+			hi, b, fb = b, a, fa
+			a = hi - g*(hi-lo)
+			fa = loss(math.Exp(a))
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + g*(hi-lo)
+			fb = loss(math.Exp(b))
+		}
+	}
+	return math.Round(math.Exp((lo + hi) / 2))
 }
