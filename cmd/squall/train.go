@@ -35,6 +35,7 @@ func trainCommand() *cobra.Command {
 	lrDrop := fs.Int("lr-drop", 0, "from this epoch (counted from 0) on, a tenth of --lr (0: never)")
 	lambda := fs.Float64("lambda", 0.25, "weight of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
 	wdlScale := fs.Float64("wdl-scale", 0, "centipawns of one unit of the logistic that turns scores into win probabilities (0: fitted to the training data's results)")
+	mirror := fs.Bool("mirror", true, "train on each position or its left-right mirror image, one at random each epoch")
 	batch := fs.Int("batch", 16384, "positions per Adam step")
 	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
 	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
@@ -66,7 +67,7 @@ func trainCommand() *cobra.Command {
 		} else if scale < 0 {
 			return usagef("--wdl-scale %v: want a positive number of centipawns", scale)
 		}
-		opt := train.Options{Lambda: *lambda, WDLScale: scale, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
+		opt := train.Options{Lambda: *lambda, WDLScale: scale, Mirror: *mirror, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
 		model := train.NewModel(nnue.Hidden, *seed)
 		if *initPath != "" {
 			data, err := os.ReadFile(*initPath)
@@ -90,6 +91,7 @@ func trainCommand() *cobra.Command {
 				}
 				t.Opt.Threads = *threads // the machine's, not the saved one's
 				t.Opt.LRDrop = *lrDrop   // the schedule as given now
+				t.Opt.Mirror = *mirror
 				fmt.Fprintf(stdout, "resumed from %s after %d epochs (WDL scale %.0f, as saved)\n", *ckPath, t.Epochs, t.Opt.WDLScale)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err

@@ -59,6 +59,25 @@ func (r *Position) each(fn func(pc chess.Piece, sq chess.Square)) {
 	}
 }
 
+// Mirrored is r with the board mirrored left to right (a1 <-> h1): the
+// same position for the network, which sees neither castling rights nor
+// en passant, so the same score and result. Training on both halves the
+// data each square's weights must be learnt from.
+func (r *Position) Mirrored() Position {
+	var board [64]chess.Piece
+	var occ chess.Bitboard
+	r.each(func(pc chess.Piece, sq chess.Square) {
+		board[sq^7] = pc
+		occ |= chess.Bitboard(1) << (sq ^ 7)
+	})
+	m := Position{Occ: uint64(occ), Score: r.Score, Result: r.Result, STM: r.STM, Game: r.Game}
+	i := 0
+	for b := occ; b != 0; i++ {
+		m.Pieces[i/2] |= uint8(board[b.PopLSB()]) << (4 * (i % 2))
+	}
+	return m
+}
+
 // Target is what the network learns for r: lambda of the game result and
 // 1 − lambda of the search score as a win probability, σ(score/scale),
 // both from the side to move's view. lambda = 1 learns results only,

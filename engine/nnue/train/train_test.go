@@ -401,3 +401,24 @@ func TestFitScale(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrored: a record's mirror image is the position with every piece
+// moved to the other side of the board (file a <-> h), the rest the same,
+// and mirroring twice gives the record back.
+func TestMirrored(t *testing.T) {
+	for _, r := range randomPositions(200, 21) {
+		m := r.Mirrored()
+		if m.Mirrored() != r {
+			t.Fatalf("mirrored twice: %+v, want %+v", m.Mirrored(), r)
+		}
+		p, q := r.position(t), m.position(t)
+		for sq := chess.Square(0); sq < 64; sq++ {
+			if p.Piece(sq) != q.Piece(sq^7) {
+				t.Fatalf("%s mirrored to %s: %v on %v, %v on %v", p.FEN(), q.FEN(), p.Piece(sq), sq, q.Piece(sq^7), sq^7)
+			}
+		}
+		if m.Score != r.Score || m.Result != r.Result || m.STM != r.STM || m.Game != r.Game {
+			t.Fatalf("mirrored %+v to %+v", r, m)
+		}
+	}
+}

@@ -25,6 +25,10 @@ type Options struct {
 	// lets the result part of the target stretch or squeeze every score
 	// the network learns, which the search's margins then misread.
 	WDLScale float64
+	// Mirror trains on each position or its left-right mirror image, one
+	// of the two at random each epoch (Position.Mirrored): more data for
+	// the same games, where data is what the network lacks.
+	Mirror bool
 	// LR is Adam's learning rate; Beta1, Beta2 and Epsilon its constants
 	// (zero: 0.9, 0.999, 1e-8).
 	LR, Beta1, Beta2, Epsilon float64
@@ -128,7 +132,11 @@ func (t *Trainer) Epoch(data []Position) float64 {
 	for start := 0; start < len(order); start += t.Opt.BatchSize {
 		batch = batch[:0]
 		for _, i := range order[start:min(start+t.Opt.BatchSize, len(order))] {
-			batch = append(batch, data[i])
+			p := data[i]
+			if t.Opt.Mirror && rng.IntN(2) == 1 {
+				p = p.Mirrored()
+			}
+			batch = append(batch, p)
 		}
 		total += t.gradient(batch)
 		t.adam(len(batch))
