@@ -136,3 +136,24 @@ func (e *Evaluator) scale(p *chess.Position, eg int) int {
 	}
 	return ScaleNormal
 }
+
+// Knowledge corrects v, another evaluation's score of p from the side to
+// move's view (the network's), by the endgame knowledge a network trained
+// on games seldom sees: where special decides the position its score
+// stands instead of v, and where the side v favours cannot win (a lone
+// minor piece, two knights, a bishop of the wrong colour for its rook
+// pawns) the score is a draw. The finer scale factors (opposite bishops,
+// one pawn up) are left out: the network learnt them with its data.
+func (e *Evaluator) Knowledge(p *chess.Position, v int) int {
+	sign := 1
+	if p.SideToMove() == chess.Black {
+		sign = -1
+	}
+	if w, ok := e.special(p); ok {
+		return sign * w
+	}
+	if v != 0 && e.scale(p, sign*v) == 0 {
+		return 0
+	}
+	return v
+}

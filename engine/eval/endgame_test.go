@@ -281,3 +281,41 @@ func TestPromotionIsProgress(t *testing.T) {
 		t.Errorf("a won KPK scores %d, at or above the weakest KQK (%d): promoting would not look like progress", bestKPK, worstKQK)
 	}
 }
+
+// TestKnowledge: another evaluation's score (the network's) gives way to
+// the endgame knowledge where it decides, is a draw where the side it
+// favours cannot win, and passes through elsewhere.
+func TestKnowledge(t *testing.T) {
+	e := New()
+	for _, c := range []struct {
+		fen     string
+		v, want int // want: 1 the special's own score, else the exact result
+	}{
+		// Decided by special: KQK with the weak side to move, whatever v says.
+		{"8/8/8/4k3/8/8/8/KQ6 b - - 0 1", 50, 1},
+		{"8/8/8/4k3/8/8/8/KQ6 w - - 0 1", -50, 1},
+		// KPK by bitbase: drawn (the defending king in front of a rook pawn).
+		{"k7/8/K7/P7/8/8/8/8 w - - 0 1", 300, 0},
+		// A lone bishop against pawns cannot win: drawn if v favours it ...
+		{"8/8/4k3/6p1/8/8/2B5/4K3 w - - 0 1", 120, 0},
+		// ... but the side with the pawn may still be better.
+		{"8/8/4k3/6p1/8/8/2B5/4K3 w - - 0 1", -40, -40},
+		// The middlegame passes through.
+		{"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1", 77, 77},
+	} {
+		p, err := chess.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.want
+		if want == 1 {
+			want = e.Evaluate(p) // the special's score, side to move's view
+			if want == c.v || want == 0 {
+				t.Fatalf("%s: the special's score %d does not tell it from v", c.fen, want)
+			}
+		}
+		if got := e.Knowledge(p, c.v); got != want {
+			t.Errorf("%s with v %d: %d, want %d", c.fen, c.v, got, want)
+		}
+	}
+}

@@ -87,7 +87,9 @@ func (t *thread) evaluate(ply int) int {
 				panic("search: accumulator at ply " + strconv.Itoa(ply) + " differs from a refresh of " + t.p.FEN())
 			}
 		}
-		v = t.net.Evaluate(&t.acc[ply], t.p.SideToMove())
+		// The network, corrected by the endgame knowledge its games
+		// seldom teach it (KPK, the mating drives, no winning material).
+		v = t.ev.Knowledge(t.p, t.net.Evaluate(&t.acc[ply], t.p.SideToMove()))
 	} else {
 		v = t.ev.Evaluate(t.p)
 	}
