@@ -129,7 +129,7 @@ func TestLossFalls(t *testing.T) {
 // the whole run does.
 func TestDeterministicAndResumable(t *testing.T) {
 	ps := randomPositions(1500, 9)
-	opt := Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 42}
+	opt := Options{Lambda: 0.5, WDLScale: 150, Mirror: true, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 42}
 	whole := New(NewModel(8, 2), opt)
 	whole.Epoch(ps)
 	whole.Epoch(ps)
