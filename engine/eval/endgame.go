@@ -145,6 +145,14 @@ func (e *Evaluator) scale(p *chess.Position, eg int) int {
 // pawns) the score is a draw. The finer scale factors (opposite bishops,
 // one pawn up) are left out: the network learnt them with its data.
 func (e *Evaluator) Knowledge(p *chess.Position, v int) int {
+	// Each case below has a side without rook or queen (a bare king, a
+	// lone minor piece, two knights): with both sides holding one, the
+	// score stands, at the cost of two ANDs per evaluation — this runs at
+	// every node.
+	heavy := p.ByType(chess.Rook) | p.ByType(chess.Queen)
+	if p.ByColor(chess.White)&heavy != 0 && p.ByColor(chess.Black)&heavy != 0 {
+		return v
+	}
 	sign := 1
 	if p.SideToMove() == chess.Black {
 		sign = -1
