@@ -132,3 +132,29 @@ func TestUseNNUE(t *testing.T) {
 		t.Error("EvalFile empty did not bring the built-in network back")
 	}
 }
+
+// TestLevelsKeepHandCrafted: a limited strength (UCI_Elo, Skill Level)
+// searches with the hand-crafted evaluation its levels were calibrated
+// with, UseNNUE or not; full strength uses the network.
+func TestLevelsKeepHandCrafted(t *testing.T) {
+	search := func(opts ...string) engine.Result {
+		s := New()
+		for i := 0; i < len(opts); i += 2 {
+			if err := s.SetOption(opts[i], opts[i+1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 5})
+		return res
+	}
+	for _, weak := range [][]string{{"UCI_LimitStrength", "true", "UCI_Elo", "2400"}, {"Skill Level", "15"}} {
+		hce := search(weak...)
+		net := search(append([]string{"UseNNUE", "true"}, weak...)...)
+		if hce.Last.Nodes != net.Last.Nodes || hce.Last.Score != net.Last.Score {
+			t.Errorf("%v: with UseNNUE %d nodes, score %v; without %d, %v", weak, net.Last.Nodes, net.Last.Score, hce.Last.Nodes, hce.Last.Score)
+		}
+	}
+	if full, hce := search("UseNNUE", "true"), search(); full.Last.Nodes == hce.Last.Nodes && full.Last.Score == hce.Last.Score {
+		t.Error("at full strength UseNNUE searched as the hand-crafted evaluation does")
+	}
+}

@@ -315,7 +315,10 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		t.nmpMinPly = 0
 		t.completed = 0
 		t.net = nil
-		if s.set.useNNUE {
+		// The playing levels keep the hand-crafted evaluation: they are
+		// calibrated with it (docs/ELO.md), and a weak level's few
+		// nodes gain nothing from a faster evaluation.
+		if s.set.useNNUE && !lv.limited {
 			t.net = s.net
 			if t.net == nil {
 				t.net = nnue.Default()
