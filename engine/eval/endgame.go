@@ -106,7 +106,7 @@ func (e *Evaluator) scale(p *chess.Position, eg int) int {
 		case snp == 6 && p.Pieces(strong, chess.Knight).Count() == 2 && wnp == 0:
 			return 0 // two knights cannot force mate
 		case snp-wnp <= 3:
-			return 8 // a minor piece up is not enough without pawns
+			return pawnlessScale // a minor piece up is not enough without pawns
 		}
 	}
 	sb, wb := p.Pieces(strong, chess.Bishop), p.Pieces(weak, chess.Bishop)
@@ -137,20 +137,26 @@ func (e *Evaluator) scale(p *chess.Position, eg int) int {
 	return ScaleNormal
 }
 
+// pawnlessScale is the scale of a pawnless ending without a decisive
+// material edge (KRkr, KRkn, KRBkr …): all but drawn.
+const pawnlessScale = 8
+
 // Knowledge corrects v, another evaluation's score of p from the side to
 // move's view (the network's), by the endgame knowledge a network trained
 // on games seldom sees: where special decides the position its score
-// stands instead of v, and where the side v favours cannot win (a lone
-// minor piece, two knights, a bishop of the wrong colour for its rook
-// pawns) the score is a draw. The finer scale factors (opposite bishops,
-// one pawn up) are left out: the network learnt them with its data.
+// stands instead of v; where the side v favours cannot win (a lone minor
+// piece, two knights, a bishop of the wrong colour for its rook pawns)
+// the score is a draw, and a pawnless ending without a decisive material
+// edge is scaled as the hand-crafted evaluation scales it. The finer
+// scale factors (opposite bishops, one pawn up) are left out: the network
+// learnt them with its data.
 func (e *Evaluator) Knowledge(p *chess.Position, v int) int {
 	// Each case below has a side without rook or queen (a bare king, a
-	// lone minor piece, two knights): with both sides holding one, the
-	// score stands, at the cost of two ANDs per evaluation — this runs at
-	// every node.
+	// lone minor piece) or without pawns: with both sides holding both,
+	// the score stands after a few ANDs — this runs at every node.
 	heavy := p.ByType(chess.Rook) | p.ByType(chess.Queen)
-	if p.ByColor(chess.White)&heavy != 0 && p.ByColor(chess.Black)&heavy != 0 {
+	white, black := p.ByColor(chess.White), p.ByColor(chess.Black)
+	if white&heavy != 0 && black&heavy != 0 && white&p.ByType(chess.Pawn) != 0 && black&p.ByType(chess.Pawn) != 0 {
 		return v
 	}
 	sign := 1
@@ -160,8 +166,10 @@ func (e *Evaluator) Knowledge(p *chess.Position, v int) int {
 	if w, ok := e.special(p); ok {
 		return sign * w
 	}
-	if v != 0 && e.scale(p, sign*v) == 0 {
-		return 0
+	if v != 0 {
+		if f := e.scale(p, sign*v); f <= pawnlessScale {
+			return v * f / ScaleNormal
+		}
 	}
 	return v
 }

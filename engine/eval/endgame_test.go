@@ -300,6 +300,9 @@ func TestKnowledge(t *testing.T) {
 		{"8/8/4k3/6p1/8/8/2B5/4K3 w - - 0 1", 120, 0},
 		// ... but the side with the pawn may still be better.
 		{"8/8/4k3/6p1/8/8/2B5/4K3 w - - 0 1", -40, -40},
+		// A pawnless rook against a knight: scaled as the hand-crafted
+		// evaluation scales it (8/64), all but drawn.
+		{"8/8/8/8/5r2/8/3N2k1/3K4 w - - 0 1", -95, -95 * 8 / 64},
 		// The middlegame passes through.
 		{"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1", 77, 77},
 	} {
