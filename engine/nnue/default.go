@@ -8,12 +8,12 @@ import (
 // defaultFile is the network built into the binary: the kept round-0
 // network (docs/NNUE.md), until a stronger one replaces it.
 //
-//go:embed nets/round0.sqnn
+//go:embed nets/round0c.sqnn
 var defaultFile []byte
 
 // DefaultName names the built-in network where an engine reports which
 // network it evaluates with.
-const DefaultName = "round0.sqnn (built in)"
+const DefaultName = "round0c.sqnn (built in)"
 
 // Default is the built-in network, parsed once on first use: a
 // precomputed table, shared read-only by every search.
