@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/squall-chess/squall/engine/eval"
+	"github.com/squall-chess/squall/internal/minimize"
 )
 
 // Params are the weights as floats: [2i] middlegame, [2i+1] endgame of
@@ -90,17 +91,7 @@ func (d *Dataset) MSE(samples []Sample, p Params, k float64) float64 {
 // FitK finds the sigmoid scale that best explains the results with the
 // weights as they are (golden-section search over [0.1, 3]).
 func (d *Dataset) FitK(samples []Sample, p Params) float64 {
-	a, b := 0.1, 3.0
-	g := (math.Sqrt(5) - 1) / 2
-	for b-a > 1e-4 {
-		c, e := b-g*(b-a), a+g*(b-a)
-		if d.MSE(samples, p, c) < d.MSE(samples, p, e) {
-			b = e
-		} else {
-			a = c
-		}
-	}
-	return (a + b) / 2
+	return minimize.Golden(func(k float64) float64 { return d.MSE(samples, p, k) }, 0.1, 3, 1e-4)
 }
 
 // gradient returns dMSE/dp over samples.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/squall-chess/squall/engine/nnue"
+	"github.com/squall-chess/squall/internal/minimize"
 )
 
 // Options are the trainer's settings.
@@ -241,22 +242,8 @@ func FitScale(ps []Position) float64 {
 		}
 		return sum
 	}
-	// Golden-section search on log(scale) over 25 … 2000 centipawns: the
-	// loss has one minimum there.
-	lo, hi := math.Log(25), math.Log(2000)
-	const g = 0.6180339887498949
-	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
-	fa, fb := loss(math.Exp(a)), loss(math.Exp(b))
-	for range 40 {
-		if fa < fb {
-			hi, b, fb = b, a, fa
-			a = hi - g*(hi-lo)
-			fa = loss(math.Exp(a))
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + g*(hi-lo)
-			fb = loss(math.Exp(b))
-		}
-	}
-	return math.Round(math.Exp((lo + hi) / 2))
+	// On log(scale), over 25 … 2000 centipawns: the loss has one minimum
+	// there, and a relative precision suits a scale.
+	x := minimize.Golden(func(x float64) float64 { return loss(math.Exp(x)) }, math.Log(25), math.Log(2000), 1e-6)
+	return math.Round(math.Exp(x))
 }
