@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // trainCommand fits the evaluation network to self-play positions (squall
@@ -79,7 +80,7 @@ func trainCommand() *cobra.Command {
 				return fmt.Errorf("%s: %w", *initPath, err)
 			}
 			model = train.FromNet(net)
-			fmt.Fprintf(stdout, "starting from the weights of %s\n", *initPath)
+			fmt.Fprintf(stdout, "starting from the weights of %s\n", termtext.SafeLine(*initPath))
 		}
 		t := train.New(model, opt)
 		if *ckPath != "" {
@@ -92,7 +93,7 @@ func trainCommand() *cobra.Command {
 				t.Opt.Threads = *threads // the machine's, not the saved one's
 				t.Opt.LRDrop = *lrDrop   // the schedule as given now
 				t.Opt.Mirror = *mirror
-				fmt.Fprintf(stdout, "resumed from %s after %d epochs (WDL scale %.0f, as saved)\n", *ckPath, t.Epochs, t.Opt.WDLScale)
+				fmt.Fprintf(stdout, "resumed from %s after %d epochs (WDL scale %.0f, as saved)\n", termtext.SafeLine(*ckPath), t.Epochs, t.Opt.WDLScale)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
@@ -132,7 +133,7 @@ func trainCommand() *cobra.Command {
 		if err := atomicfile.WriteFile(*out, b.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", *out, b.Len())
+		fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", termtext.SafeLine(*out), b.Len())
 		return nil
 	}
 	return cmd
@@ -152,7 +153,7 @@ func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if tail > 0 {
-			fmt.Fprintf(stderr, "%s: %d bytes of a partial record at the end left out\n", path, tail)
+			fmt.Fprintf(stderr, "%s: %d bytes of a partial record at the end left out\n", termtext.SafeLine(path), tail)
 		}
 		return ps, nil
 	}
@@ -161,7 +162,7 @@ func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if skipped > 0 {
-		fmt.Fprintf(stderr, "%s: %d positions without a score and a result left out\n", path, skipped)
+		fmt.Fprintf(stderr, "%s: %d positions without a score and a result left out\n", termtext.SafeLine(path), skipped)
 	}
 	return ps, nil
 }
