@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/search"
+	"github.com/squall-chess/squall/engine/spec"
 )
 
 // benchFENs are varied positions (openings, middlegames full of tactics,
@@ -76,10 +77,12 @@ func benchCommand() *cobra.Command {
 		Short: "search fixed positions to a fixed depth; print the node count and speed",
 		Long: "Searches the bench positions, each with a fresh hash table, to DEPTH (default 12)\n" +
 			"and prints the total node count, which with one thread identifies the search and\n" +
-			"evaluation code, and the speed.",
+			"evaluation code, and the speed. --option UseNNUE=false benches the hand-crafted\n" +
+			"evaluation instead of the network.",
 		Args: argsBetween(0, 1, "at most one DEPTH"),
 	}
 	threads := cmd.Flags().Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
+	options := cmd.Flags().StringArray("option", nil, "engine option Name=Value (UseNNUE=false, EvalFile=…); repeatable")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		depth := 12
 		if len(args) == 1 {
@@ -92,8 +95,16 @@ func benchCommand() *cobra.Command {
 		if *threads < 1 {
 			return fmt.Errorf("--threads %d: want at least 1", *threads)
 		}
+		var opts []spec.Option
+		for _, o := range *options {
+			opt, err := spec.ParseOption(o)
+			if err != nil {
+				return fmt.Errorf("--option: %w", err)
+			}
+			opts = append(opts, opt)
+		}
 		stdout := cmd.OutOrStdout()
-		nodes, el, err := bench(depth, *threads, func(i int, fen string, n uint64, el time.Duration) {
+		nodes, el, err := bench(depth, *threads, opts, func(i int, fen string, n uint64, el time.Duration) {
 			fmt.Fprintf(stdout, "position %2d/%d %10d nodes %8.1f ms  %s\n", i+1, len(benchFENs), n, float64(el.Microseconds())/1000, fen)
 		})
 		if err != nil {
@@ -107,9 +118,10 @@ func benchCommand() *cobra.Command {
 
 // bench searches every bench position to depth with a fresh Searcher (so a
 // fresh hash table) and returns the total node count, which with one thread
-// depends only on the search and evaluation code. The time per position is
-// what the Lazy SMP measurement compares across thread counts.
-func bench(depth, threads int, each func(i int, fen string, nodes uint64, el time.Duration)) (uint64, time.Duration, error) {
+// depends only on the search and evaluation code (and opts, set after
+// Hash and Threads). The time per position is what the Lazy SMP
+// measurement compares across thread counts.
+func bench(depth, threads int, opts []spec.Option, each func(i int, fen string, nodes uint64, el time.Duration)) (uint64, time.Duration, error) {
 	var total uint64
 	var el time.Duration
 	s := search.New()
@@ -118,6 +130,9 @@ func bench(depth, threads int, each func(i int, fen string, nodes uint64, el tim
 		return 0, 0, err
 	}
 	if err := s.SetOption("Threads", strconv.Itoa(threads)); err != nil {
+		return 0, 0, err
+	}
+	if err := spec.Apply(s, opts); err != nil {
 		return 0, 0, err
 	}
 	for i, fen := range benchFENs {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/spec"
 )
 
 func TestBenchPositionsAreLegal(t *testing.T) {
@@ -28,7 +29,7 @@ func TestBenchPositionsAreLegal(t *testing.T) {
 func TestBenchNodeCountDeterministic(t *testing.T) {
 	count := func() uint64 {
 		var n uint64
-		total, _, err := bench(4, 1, func(_ int, _ string, nodes uint64, _ time.Duration) { n += nodes })
+		total, _, err := bench(4, 1, nil, func(_ int, _ string, nodes uint64, _ time.Duration) { n += nodes })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,5 +41,24 @@ func TestBenchNodeCountDeterministic(t *testing.T) {
 	a, b := count(), count()
 	if a != b || a == 0 {
 		t.Errorf("bench 4 gave %d then %d nodes", a, b)
+	}
+}
+
+// TestBenchOptions: --option reaches the searcher (UseNNUE=false benches
+// the hand-crafted evaluation: another node count) and a bad one is refused.
+func TestBenchOptions(t *testing.T) {
+	net, _, err := bench(3, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hce, _, err := bench(3, 1, []spec.Option{{Name: "UseNNUE", Value: "false"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if net == hce {
+		t.Errorf("bench 3 searched %d nodes with the network and without it", net)
+	}
+	if _, _, err := bench(3, 1, []spec.Option{{Name: "UseNNUE", Value: "maybe"}}, nil); err == nil {
+		t.Error("UseNNUE=maybe was accepted")
 	}
 }

@@ -179,12 +179,15 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		lmrDepth := max(depth-1-lmrTable[min(depth, 63)][min(moveCount, 63)], 0)
 
 		// Shallow-depth pruning is off once every move so far loses, to
-		// a mate or in the tablebases (Stockfish's guard: only the moves
-		// left can save the game), and while alpha is already a mate for
-		// the side to move (the margins below compare evaluations, so
-		// against a mate score every quiet move looks futile, even one
-		// that mates sooner).
-		if best > -tbWinBound && alpha < mateBound && hasNonPawnMaterial(p, p.SideToMove()) {
+		// a mate, in the tablebases or into an ending the evaluation
+		// knows is lost (Stockfish's guard: only the moves left can save
+		// the game; with the network, pruning the defence in KRkb let the
+		// search "win" the bishop of a drawn ending, which
+		// TestTablebaseDrawsSearchNearZero caught), and while alpha is
+		// already a mate for the side to move (the margins below compare
+		// evaluations, so against a mate score every quiet move looks
+		// futile, even one that mates sooner).
+		if best > -knownWin && alpha < mateBound && hasNonPawnMaterial(p, p.SideToMove()) {
 			if quiet && !inCheck && moveCount > lmpLimit(depth, improving) && depth <= 8 {
 				mp.skipQuiets = true
 				continue

@@ -63,16 +63,25 @@ func netFile(t *testing.T) string {
 // moves, captures, castling, promotions), equal a refresh at every
 // evaluated node.
 func TestUseNNUE(t *testing.T) {
+	hceSearcher := New()
+	if err := hceSearcher.SetOption("UseNNUE", "false"); err != nil {
+		t.Fatal(err)
+	}
+	hce, _ := run(t, hceSearcher, game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	// The built-in network, on by default with no EvalFile (a new
+	// searcher's first search starts from an empty table and history, as
+	// after NewGame).
 	s := New()
-	hce, _ := run(t, New(), game(t, chess.StartFEN), engine.Limits{Depth: 6})
-	// The built-in network, with no EvalFile (a new searcher's first search
-	// starts from an empty table and history, as after NewGame).
+	builtin, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
+	if builtin.Last.Score == hce.Last.Score && builtin.Last.Nodes == hce.Last.Nodes {
+		t.Error("the default search scores and searches exactly as the hand-crafted one")
+	}
 	if err := s.SetOption("UseNNUE", "true"); err != nil {
 		t.Fatal(err)
 	}
-	builtin, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
-	if builtin.Last.Score == hce.Last.Score && builtin.Last.Nodes == hce.Last.Nodes {
-		t.Error("the search with the built-in network scores and searches exactly as the hand-crafted one")
+	s.NewGame()
+	if on, _ := run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6}); on.Last.Nodes != builtin.Last.Nodes || on.Last.Score != builtin.Last.Score {
+		t.Error("UseNNUE true searched differently from the default: the network is not on by default")
 	}
 	// A file that is missing, damaged or cut short is refused, and the
 	// network stays the one there was.
@@ -148,13 +157,13 @@ func TestLevelsKeepHandCrafted(t *testing.T) {
 		return res
 	}
 	for _, weak := range [][]string{{"UCI_LimitStrength", "true", "UCI_Elo", "2400"}, {"Skill Level", "15"}} {
-		hce := search(weak...)
-		net := search(append([]string{"UseNNUE", "true"}, weak...)...)
+		hce := search(append([]string{"UseNNUE", "false"}, weak...)...)
+		net := search(weak...) // the network is on by default
 		if hce.Last.Nodes != net.Last.Nodes || hce.Last.Score != net.Last.Score {
 			t.Errorf("%v: with UseNNUE %d nodes, score %v; without %d, %v", weak, net.Last.Nodes, net.Last.Score, hce.Last.Nodes, hce.Last.Score)
 		}
 	}
-	if full, hce := search("UseNNUE", "true"), search(); full.Last.Nodes == hce.Last.Nodes && full.Last.Score == hce.Last.Score {
+	if full, hce := search(), search("UseNNUE", "false"); full.Last.Nodes == hce.Last.Nodes && full.Last.Score == hce.Last.Score {
 		t.Error("at full strength UseNNUE searched as the hand-crafted evaluation does")
 	}
 }

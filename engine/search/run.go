@@ -374,6 +374,8 @@ func (cs *search) softLimitReached(factor float64, rootMoves int) bool {
 
 // mateSearchDepth is how deep "go mate n" searches before it gives up, so
 // that it ends even where there is no mate: a mate in n is 2n−1 plies deep,
-// and seven more cover the reductions (LMR, pruning of quiet moves) that can
-// hide a quiet key move at its own depth.
-func mateSearchDepth(n int) int { return 2*n + 6 }
+// and eleven more cover the reductions (LMR, pruning of quiet moves) that
+// can hide a quiet key move at its own depth, and the stand-pat cut-offs
+// that hide a mating check behind a good static evaluation (the network's
+// scores hid 1.Nc3's mate in 2 in TestMates until depth 11).
+func mateSearchDepth(n int) int { return 2*n + 10 }

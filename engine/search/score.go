@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/eval"
 )
 
 // Score bounds. A mate found at ply n scores Mate-n for the winner, so
@@ -21,6 +22,10 @@ const (
 	tbWin      = mateBound - 1
 	tbWinBound = tbWin - maxPly
 	drawScore  = 0
+
+	// knownWin is the score from which the evaluation knows an ending
+	// is won (KRK, KQK, KBNK, KPK by bitbase).
+	knownWin = eval.KnownWin
 
 	// tbCP is how a tablebase win at the root is reported in centipawns
 	// (less a centipawn per ply to the tablebase position), Stockfish's

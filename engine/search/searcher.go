@@ -57,7 +57,7 @@ type Searcher struct {
 // New returns a Searcher with default options (64 MB hash, one thread).
 func New() *Searcher {
 	s := &Searcher{
-		set: settings{hash: 64, threads: 1, multiPV: 1, overhead: 30 * time.Millisecond, elo: 1500, skill: 20},
+		set: settings{hash: 64, threads: 1, multiPV: 1, overhead: 30 * time.Millisecond, elo: 1500, skill: 20, useNNUE: true},
 		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5eed)),
 	}
 	s.tt = newTable(s.set.hash)
@@ -82,7 +82,7 @@ func (s *Searcher) Options() []engine.Option {
 		{Name: "Skill Level", Type: "spin", Default: "20", Min: 0, Max: 20},
 		{Name: "UCI_ShowWDL", Type: "check", Default: "false"},
 		{Name: "EvalFile", Type: "string", Default: ""}, // empty: the built-in network
-		{Name: "UseNNUE", Type: "check", Default: "false"},
+		{Name: "UseNNUE", Type: "check", Default: "true"},
 	}
 }
 
