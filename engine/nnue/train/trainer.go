@@ -87,11 +87,16 @@ func (t *Trainer) scratches() []*scratch {
 	return t.workers[:t.Opt.Threads]
 }
 
+// outScale is c of the loss (σ(y·c) − target)²: the model's output y in
+// centipawns (nnue.Scale) over the WDL scale, one place for the gradient
+// and Loss alike.
+func (o *Options) outScale() float64 { return nnue.Scale / o.WDLScale }
+
 // gradient sums the loss gradient of batch into each worker's buffer and
 // returns the summed loss.
 func (t *Trainer) gradient(batch []Position) float64 {
 	return t.each(batch, func(s *scratch) { clear(s.grad.P) }, func(r *Position, s *scratch) float64 {
-		return t.Model.lossGrad(r, r.Target(t.Opt.Lambda, t.Opt.WDLScale), nnue.Scale/t.Opt.WDLScale, s)
+		return t.Model.lossGrad(r, r.Target(t.Opt.Lambda, t.Opt.WDLScale), t.Opt.outScale(), s)
 	})
 }
 
@@ -181,7 +186,7 @@ func (t *Trainer) rate() float64 {
 func (t *Trainer) Loss(data []Position) float64 {
 	sum := t.each(data, func(*scratch) {}, func(r *Position, s *scratch) float64 {
 		y, _ := t.Model.forward(r, s)
-		d := sigmoid(y*nnue.Scale/t.Opt.WDLScale) - r.Target(t.Opt.Lambda, t.Opt.WDLScale)
+		d := sigmoid(y*t.Opt.outScale()) - r.Target(t.Opt.Lambda, t.Opt.WDLScale)
 		return d * d
 	})
 	return sum / float64(max(len(data), 1))
