@@ -82,7 +82,8 @@ func benchCommand() *cobra.Command {
 		Args: argsBetween(0, 1, "at most one DEPTH"),
 	}
 	threads := cmd.Flags().Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
-	options := cmd.Flags().StringArray("option", nil, "engine option Name=Value (UseNNUE=false, EvalFile=…); repeatable")
+	var ef spec.Flags
+	ef.RegisterOptions(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		depth := 12
 		if len(args) == 1 {
@@ -95,16 +96,12 @@ func benchCommand() *cobra.Command {
 		if *threads < 1 {
 			return fmt.Errorf("--threads %d: want at least 1", *threads)
 		}
-		var opts []spec.Option
-		for _, o := range *options {
-			opt, err := spec.ParseOption(o)
-			if err != nil {
-				return fmt.Errorf("--option: %w", err)
-			}
-			opts = append(opts, opt)
+		sp, err := ef.Spec(spec.Builtin)
+		if err != nil {
+			return err
 		}
 		stdout := cmd.OutOrStdout()
-		nodes, el, err := bench(depth, *threads, opts, func(i int, fen string, n uint64, el time.Duration) {
+		nodes, el, err := bench(depth, *threads, sp.Options, func(i int, fen string, n uint64, el time.Duration) {
 			fmt.Fprintf(stdout, "position %2d/%d %10d nodes %8.1f ms  %s\n", i+1, len(benchFENs), n, float64(el.Microseconds())/1000, fen)
 		})
 		if err != nil {

@@ -21,6 +21,12 @@ type Flags struct {
 // are for, in the help ("the engine", "the engines, first and second").
 func (f *Flags) Register(fs *pflag.FlagSet, what string) {
 	fs.Var(&f.engines, "engine", what+`: "squall" (built in) or a UCI command line; repeatable where a command takes several`)
+	f.RegisterOptions(fs)
+}
+
+// RegisterOptions adds only --option to fs, for a command whose engine is
+// always the built-in one (bench).
+func (f *Flags) RegisterOptions(fs *pflag.FlagSet) {
 	fs.Var(&f.options, "option", `engine option [N:]Name=Value, N the engine's number (default 1); repeatable`)
 }
 
