@@ -4,7 +4,9 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"path/filepath"
 	"strings"
@@ -16,27 +18,68 @@ import (
 	"github.com/squall-chess/squall/server/store"
 )
 
-// freePort is a loopback port nobody listens on (for the moment).
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// Ports are picked below Linux's ephemeral range (32768–60999), where the
+// kernel hands out the local ports of outgoing connections and of
+// listeners on port 0: a port found free there can be taken by another
+// test process's connection before the NATS node listens on it, and the
+// node then never becomes ready (the cause of a CI failure, "a cluster
+// node is not ready").
+const lowPort, highPort = 20000, 32000
+
+// freePorts returns n distinct loopback ports nobody listens on, each
+// held until all are found so that none is returned twice.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			l.Close()
+		}
+	}()
+	for tries := 0; len(ports) < n; tries++ {
+		if tries > 1000 {
+			return nil, errors.New("no free loopback ports")
+		}
+		p := lowPort + rand.IntN(highPort-lowPort)
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue
+		}
+		held, ports = append(held, l), append(ports, p)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports, nil
 }
 
 // Cluster starts n NATS servers with JetStream, routed to each other on
 // loopback ports (an in-process-only server cannot join a cluster), and
-// returns them and their client URLs; they stop with the test.
+// returns them and their client URLs; they stop with the test. A port
+// can still be taken between its check and its use, by another process:
+// then the whole cluster is started again on other ports, up to three
+// times.
 func Cluster(t testing.TB, n int) ([]*server.Server, []string) {
 	t.Helper()
-	dir := t.TempDir()
-	var client, route []int
-	for range n {
-		client, route = append(client, freePort(t)), append(route, freePort(t))
+	var err error
+	for try := 1; try <= 3; try++ {
+		var servers []*server.Server
+		var urls []string
+		servers, urls, err = startCluster(t.TempDir(), n)
+		if err == nil {
+			t.Cleanup(func() { stopAll(servers) })
+			return servers, urls
+		}
+		t.Logf("cluster, try %d: %v", try, err)
 	}
+	t.Fatalf("cluster: %v", err)
+	return nil, nil
+}
+
+// startCluster is one try of Cluster: on an error nothing is left running.
+func startCluster(dir string, n int) ([]*server.Server, []string, error) {
+	ports, err := freePorts(2 * n)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, route := ports[:n], ports[n:]
 	var routes []string
 	for _, p := range route {
 		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", p))
@@ -51,24 +94,27 @@ func Cluster(t testing.TB, n int) ([]*server.Server, []string) {
 			Routes:  server.RoutesFromStr(strings.Join(routes, ",")), NoSigs: true, NoLog: true,
 		})
 		if err != nil {
-			t.Fatal(err)
+			stopAll(servers)
+			return nil, nil, err
 		}
 		go ns.Start()
 		servers = append(servers, ns)
 		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", client[i]))
 	}
-	t.Cleanup(func() {
-		for _, ns := range servers {
-			ns.Shutdown()
-			ns.WaitForShutdown()
-		}
-	})
-	for _, ns := range servers {
+	for i, ns := range servers {
 		if !ns.ReadyForConnections(20 * time.Second) {
-			t.Fatal("a cluster node is not ready")
+			stopAll(servers)
+			return nil, nil, fmt.Errorf("node n%d (client port %d, route port %d) is not ready after 20 s", i, client[i], route[i])
 		}
 	}
-	return servers, urls
+	return servers, urls, nil
+}
+
+func stopAll(servers []*server.Server) {
+	for _, ns := range servers {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+	}
 }
 
 // Open opens a store on the cluster at urls (the client connects to the
