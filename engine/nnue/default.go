@@ -5,15 +5,15 @@ import (
 	"sync"
 )
 
-// defaultFile is the network built into the binary: the kept round-0
-// network (docs/NNUE.md), until a stronger one replaces it.
+// defaultFile is the network built into the binary: the newest network
+// that has been measured stronger than the one before it (docs/NNUE.md).
 //
-//go:embed nets/round0c.sqnn
+//go:embed nets/round1a.sqnn
 var defaultFile []byte
 
 // DefaultName names the built-in network where an engine reports which
 // network it evaluates with.
-const DefaultName = "round0c.sqnn (built in)"
+const DefaultName = "round1a.sqnn (built in)"
 
 // Default is the built-in network, parsed once on first use: a
 // precomputed table, shared read-only by every search.
