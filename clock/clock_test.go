@@ -85,3 +85,29 @@ func TestTimeControl(t *testing.T) {
 		}
 	}
 }
+
+func TestParseSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want TimeControl
+		tag  string
+	}{
+		{"10+0.1", TimeControl{10 * time.Second, 100 * time.Millisecond}, "10+0.1"},
+		{"60", TimeControl{Base: time.Minute}, "60+0"},
+		{" 0.5+0.005 ", TimeControl{500 * time.Millisecond, 5 * time.Millisecond}, "0.5+0.005"},
+	} {
+		got, err := ParseSeconds(tc.in)
+		if err != nil || got != tc.want || got.PGNTag() != tc.tag {
+			t.Errorf("ParseSeconds(%q) = %+v %q, %v", tc.in, got, got.PGNTag(), err)
+		}
+	}
+	for _, bad := range []string{"", "+1", "0+1", "-5", "10+-1", "x+1", "10+y", "NaN", "1e300", "10+0.1+2", "1e-12"} {
+		if _, err := ParseSeconds(bad); err == nil {
+			t.Errorf("ParseSeconds(%q): no error", bad)
+		}
+	}
+	_, err := ParseSeconds("10+y")
+	if want := `time control "10+y": increment: "y" is not a number; want SECONDS+SECONDS, e.g. 10+0.1`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/match"
@@ -52,7 +53,7 @@ func matchCommand() *cobra.Command {
 	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout := cmd.OutOrStdout()
-		tc, err := match.ParseTimeControl(*tcFlag)
+		tc, err := clock.ParseSeconds(*tcFlag)
 		if err != nil {
 			return err
 		}

@@ -229,7 +229,7 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 		}
 		if timed {
 			lim.WTime, lim.BTime = clock[chess.White], clock[chess.Black]
-			lim.WInc, lim.BInc = r.cfg.TC.Inc, r.cfg.TC.Inc
+			lim.WInc, lim.BInc = r.cfg.TC.Increment, r.cfg.TC.Increment
 			// The deadline stops an engine that would never answer; the
 			// forfeit itself is judged on the time measured below.
 			sctx, cancel = context.WithTimeout(ctx, clock[side]+r.cfg.Margin)
@@ -275,7 +275,7 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 			// Time used within the margin is forgiven down to an empty
 			// clock; a millisecond keeps the next search timed rather
 			// than unbounded.
-			clock[side] = max(clock[side]-used, 0) + r.cfg.TC.Inc
+			clock[side] = max(clock[side]-used, 0) + r.cfg.TC.Increment
 			clock[side] = max(clock[side], time.Millisecond)
 		}
 	}

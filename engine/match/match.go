@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 )
@@ -36,7 +37,7 @@ type Config struct {
 	Games int
 	// TC is the clock. With a zero TC a game has no clock and moves are
 	// bounded by Nodes or Depth only.
-	TC TimeControl
+	TC clock.TimeControl
 	// Margin is how far an engine may overrun its clock before it loses
 	// on time, to forgive the scheduling noise of a busy machine.
 	Margin time.Duration
@@ -312,7 +313,7 @@ func check(cfg *Config) error {
 	if cfg.TC.Base > 0 && cfg.MoveTime > 0 {
 		return errors.New("match: both a clock and a move time: choose one")
 	}
-	if cfg.TC.Base < 0 || cfg.TC.Inc < 0 || cfg.Margin < 0 || cfg.MoveTime < 0 {
+	if cfg.TC.Base < 0 || cfg.TC.Increment < 0 || cfg.Margin < 0 || cfg.MoveTime < 0 {
 		return errors.New("match: negative time")
 	}
 	cfg.Concurrency = max(cfg.Concurrency, 1)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
@@ -161,7 +162,7 @@ func TestRulesEndGames(t *testing.T) {
 			scripted := func(e *enginetest.Engine) { e.Best = tc.best }
 			rep, err := Run(context.Background(), Config{
 				Players:  [2]Player{{Name: "A", New: fake("Scripted", scripted).New}, {Name: "B", New: fake("Scripted", scripted).New}},
-				Openings: positions(t, tc.fen), Games: 2, TC: TimeControl{Base: time.Minute}, PGN: &out,
+				Openings: positions(t, tc.fen), Games: 2, TC: clock.TimeControl{Base: time.Minute}, PGN: &out,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -211,7 +212,7 @@ func TestColoursPairsAndConcurrency(t *testing.T) {
 		first, greedy := fake("First", nil), fake("Greedy", func(e *enginetest.Engine) { e.Best = captureFirst })
 		rep, err := Run(context.Background(), Config{
 			Players:  [2]Player{first.player(), greedy.player()},
-			Openings: ops, Games: 7, TC: TimeControl{Base: time.Minute, Inc: time.Second},
+			Openings: ops, Games: 7, TC: clock.TimeControl{Base: time.Minute, Increment: time.Second},
 			MaxPlies: 300, Concurrency: concurrency,
 		})
 		if err != nil {
@@ -300,7 +301,7 @@ func TestTimeForfeit(t *testing.T) {
 			Openings: positions(t, chess.StartFEN), Games: 2,
 			// Generous enough that the quick engine, which answers at
 			// once, cannot lose on time even on a loaded machine.
-			TC: TimeControl{Base: 200 * time.Millisecond}, Margin: 50 * time.Millisecond,
+			TC: clock.TimeControl{Base: 200 * time.Millisecond}, Margin: 50 * time.Millisecond,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -360,7 +361,7 @@ func TestFirstToMoveAndMoveTime(t *testing.T) {
 	// A clock and a move time together are refused.
 	if _, err := Run(context.Background(), Config{
 		Players:  [2]Player{quick.player(), quick.player()},
-		Openings: ops, Games: 2, MoveTime: time.Second, TC: TimeControl{Base: time.Second},
+		Openings: ops, Games: 2, MoveTime: time.Second, TC: clock.TimeControl{Base: time.Second},
 	}); err == nil {
 		t.Error("clock and move time: no error")
 	}
@@ -388,7 +389,7 @@ func TestIllegalMovesAndCrashes(t *testing.T) {
 		// No pawn on e2 here, so e2e4 is illegal for both colours.
 		rep, err := Run(context.Background(), Config{
 			Players:  [2]Player{good.player(), tc.bad.player()},
-			Openings: positions(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"), Games: 4, TC: TimeControl{Base: time.Minute},
+			Openings: positions(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"), Games: 4, TC: clock.TimeControl{Base: time.Minute},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -423,7 +424,7 @@ func TestSPRTStopsMatch(t *testing.T) {
 			fake("Good", nil).player(),
 			fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }).player(),
 		},
-		Openings: positions(t, chess.StartFEN), Games: 1000, TC: TimeControl{Base: time.Minute},
+		Openings: positions(t, chess.StartFEN), Games: 1000, TC: clock.TimeControl{Base: time.Minute},
 		SPRT:     &SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05},
 		Progress: func(p Progress) { calls = append(calls, p) },
 	})
@@ -445,7 +446,7 @@ func TestCancel(t *testing.T) {
 	var once sync.Once
 	rep, err := Run(ctx, Config{
 		Players:  [2]Player{fake("A", nil).player(), fake("B", func(e *enginetest.Engine) { e.Best = captureFirst }).player()},
-		Openings: positions(t, chess.StartFEN), Games: 100, TC: TimeControl{Base: time.Minute}, MaxPlies: 50, Concurrency: 2,
+		Openings: positions(t, chess.StartFEN), Games: 100, TC: clock.TimeControl{Base: time.Minute}, MaxPlies: 50, Concurrency: 2,
 		Progress: func(p Progress) {
 			if p.Games == 3 {
 				once.Do(cancel)
@@ -464,32 +465,10 @@ func TestEngineStartFailure(t *testing.T) {
 			a.player(),
 			{New: func() (engine.Analyzer, error) { return nil, errors.New("no such file") }},
 		},
-		Openings: positions(t, chess.StartFEN), Games: 2, TC: TimeControl{Base: time.Second},
+		Openings: positions(t, chess.StartFEN), Games: 2, TC: clock.TimeControl{Base: time.Second},
 	})
 	if err == nil || !strings.Contains(err.Error(), "engine 2") || a.closed() != 1 {
 		t.Errorf("err %v, %d closed", err, a.closed())
-	}
-}
-
-func TestParseTimeControl(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want TimeControl
-		str  string
-	}{
-		{"10+0.1", TimeControl{10 * time.Second, 100 * time.Millisecond}, "10+0.1"},
-		{"60", TimeControl{Base: time.Minute}, "60"},
-		{" 0.5+0.005 ", TimeControl{500 * time.Millisecond, 5 * time.Millisecond}, "0.5+0.005"},
-	} {
-		got, err := ParseTimeControl(tc.in)
-		if err != nil || got != tc.want || got.String() != tc.str {
-			t.Errorf("ParseTimeControl(%q) = %+v %q, %v", tc.in, got, got.String(), err)
-		}
-	}
-	for _, bad := range []string{"", "+1", "0+1", "-5", "10+-1", "x+1", "10+y", "NaN", "1e300", "10+0.1+2"} {
-		if _, err := ParseTimeControl(bad); err == nil {
-			t.Errorf("ParseTimeControl(%q): no error", bad)
-		}
 	}
 }
 
@@ -511,7 +490,7 @@ func TestPGN(t *testing.T) {
 	g := &Game{Number: 3, White: 1, Start: start, Moves: moves, Date: time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)}
 	g.lose(chess.White, TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
 	var b bytes.Buffer
-	if err := writePGN(&b, g, [2]string{"One", `Big "Q"`}, Config{TC: TimeControl{Base: time.Second, Inc: 10 * time.Millisecond}}); err != nil {
+	if err := writePGN(&b, g, [2]string{"One", `Big "Q"`}, Config{TC: clock.TimeControl{Base: time.Second, Increment: 10 * time.Millisecond}}); err != nil {
 		t.Fatal(err)
 	}
 	want := `[Event "Squall match"]

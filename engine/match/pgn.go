@@ -19,7 +19,7 @@ func writePGN(w io.Writer, g *Game, names [2]string, cfg Config) error {
 	}
 	tc := "-"
 	if cfg.TC.Base > 0 {
-		tc = cfg.TC.String()
+		tc = cfg.TC.PGNTag()
 	}
 	for _, t := range [][2]string{
 		{"Event", event},
