@@ -75,7 +75,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (ok bool, err error) {
 		release()
 		return false, fmt.Errorf("game %s: %w", id, err)
 	}
-	t := &table{id: id, white: rec.White, black: rec.Black, rated: rec.Rated, g: g, rev: rev, lease: lease}
+	t := &table{id: id, white: rec.White, black: rec.Black, rated: rec.Rated, g: g, rev: rev, lease: lease, rating: rec.Ratings}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, over := g.Result(); over {
@@ -295,7 +295,7 @@ func (h *Hub) answer(id string, m *nats.Msg) {
 			}
 		}
 		if e != nil {
-			rp.End = &store.End{Result: e.Result, Before: e.Before, After: e.After}
+			rp.End = &store.End{Result: e.Result, Ratings: store.Ratings{Before: e.Before, After: e.After}}
 			if e.PGN != nil {
 				rp.End.PGN = e.PGN.String()
 			}

@@ -104,7 +104,7 @@ type table struct {
 	ended *Ended
 	// rating is both players' ratings before and after the game, once
 	// computed (see rate).
-	rating *[2][2]rating.Rating
+	rating *store.Ratings
 }
 
 // SaveEvery bounds the thinking time a crash can forgive: a game's clocks
@@ -461,7 +461,7 @@ func (t *table) side(handle string) (chess.Color, bool) {
 
 // record is the table's game as stored; called with t.mu held.
 func (h *Hub) record(t *table, now time.Time) store.GameState {
-	rec := store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now), Host: h.node}
+	rec := store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
 	for _, c := range []chess.Color{chess.White, chess.Black} {
 		rec.DrawOffer[c], rec.Takeback[c] = t.g.DrawOffered(c), t.g.TakebackRequested(c)
 	}
@@ -520,7 +520,7 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 		line := fmt.Sprintf("%s  %s vs %s  %s (%s)  %s %s", t.g.State(h.now()).Started.UTC().Format("2006-01-02"),
 			t.white, t.black, r.PGN(), r.Termination, t.g.TimeControl(), kind)
 		for _, p := range []string{t.white, t.black} {
-			if err := h.st.AddRecent(ctx, p, line); err != nil {
+			if err := h.st.AddRecent(ctx, p, t.id, line); err != nil {
 				return nil, err
 			}
 		}
@@ -565,21 +565,27 @@ func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error
 	speed := t.g.TimeControl().Speed().String()
 	names := [2]string{t.white, t.black}
 	if t.rating == nil {
-		// Read and computed once: if a write below fails, the next try
-		// writes the same ratings, not one player's rating moved twice.
-		var rt [2][2]rating.Rating // before, after
+		// Read and computed once, and stored with the game before either
+		// player's rating is: if a write below fails, the next try — this
+		// server's, or another's after this one died — writes the same
+		// ratings, not one player's rating moved twice.
+		var rt store.Ratings
 		for side := range names {
 			var err error
-			if rt[0][side], err = h.st.Rating(ctx, names[side], speed); err != nil {
+			if rt.Before[side], err = h.st.Rating(ctx, names[side], speed); err != nil {
 				return err
 			}
 		}
 		for side := range names {
-			rt[1][side] = rt[0][side].Update([]rating.Result{{Opponent: rt[0][1-side], Score: r.Score(chess.Color(side))}}, rating.Tau)
+			rt.After[side] = rt.Before[side].Update([]rating.Result{{Opponent: rt.Before[1-side], Score: r.Score(chess.Color(side))}}, rating.Tau)
 		}
 		t.rating = &rt
+		if err := h.save(ctx, t, h.now()); err != nil {
+			t.rating = nil
+			return err
+		}
 	}
-	e.Before, e.After = t.rating[0], t.rating[1]
+	e.Before, e.After = t.rating.Before, t.rating.After
 	for side, name := range names {
 		if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
 			return err

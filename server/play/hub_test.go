@@ -108,6 +108,59 @@ func TestRatedGame(t *testing.T) {
 	}
 }
 
+// TestFinishAfterHostDied: a host that dies after writing a rated game's
+// ratings, before its last record, leaves the game over by its moves and
+// without an end. The server that finishes it writes the ratings the host
+// computed — each player's moved once, not twice — and notes the game
+// once in each player's recent games.
+func TestFinishAfterHostDied(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, dir, clk)
+	id, err := h.Start(ctx, "ann", "bob", blitz, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ended *Ended
+	for i, m := range []string{"f2f3", "e7e5", "g2g4", "d8h4"} {
+		clk.Advance(3 * time.Second)
+		if ended, err = h.Move(ctx, id, []string{"ann", "bob"}[i%2], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ended == nil || ended.After[1].Rating <= 1500 {
+		t.Fatalf("ended %+v", ended)
+	}
+	// What the host had written when it died: its last record, without
+	// the end.
+	rec, rev, found, err := st.Game(ctx, id)
+	if err != nil || !found || rec.Ratings == nil || rec.Ratings.After != ended.After {
+		t.Fatalf("the game's ratings are not in its record: %+v %v %v", rec, found, err)
+	}
+	rec.End = nil
+	if _, err := st.SaveGame(ctx, rec, rev); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	h2, st2 := newHub(t, dir, clk)
+	if n, err := h2.Restore(ctx); n != 0 || err != nil {
+		t.Fatalf("restored %d, %v", n, err)
+	}
+	for side, handle := range []string{"ann", "bob"} {
+		if r, err := st2.Rating(ctx, handle, "blitz"); err != nil || r != ended.After[side] {
+			t.Errorf("%s's rating %+v (%v), want %+v: the game applied again", handle, r, err, ended.After[side])
+		}
+		if recent, err := st2.Recent(ctx, handle); err != nil || len(recent) != 1 {
+			t.Errorf("%s's recent games %q, %v", handle, recent, err)
+		}
+	}
+	if rec, _, found, err := st2.Game(ctx, id); err != nil || !found || rec.End == nil || rec.End.After != ended.After {
+		t.Errorf("the finished game's last record: %+v %v %v", rec, found, err)
+	}
+}
+
 // TestRestart: a hub that stops mid-game (a crash) and a new hub on the
 // same store resume the game with its moves and clocks; the time it was
 // down is charged to nobody.

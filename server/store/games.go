@@ -29,17 +29,27 @@ type GameState struct {
 	// DrawOffer and Takeback are the standing offers, by colour.
 	DrawOffer [2]bool `json:"draw_offer"`
 	Takeback  [2]bool `json:"takeback"`
+	// Ratings are a rated game's ratings as its end computed them,
+	// written before either player's rating is: a server that finishes
+	// the game after its host died writes these, not ratings computed
+	// again from ones that may already include the game.
+	Ratings *Ratings `json:"ratings,omitempty"`
 	// End is set once the game is over; the record stays a little while
 	// after (for the screens of other servers), then is dropped.
 	End *End `json:"end,omitempty"`
 }
 
+// Ratings are a rated game's ratings by colour, before and after it.
+type Ratings struct {
+	Before [2]rating.Rating `json:"before"`
+	After  [2]rating.Rating `json:"after"`
+}
+
 // End is how a game ended, as its last record says.
 type End struct {
 	Result game.Result `json:"result"`
-	// Before and After are a rated game's ratings by colour.
-	Before [2]rating.Rating `json:"before"`
-	After  [2]rating.Rating `json:"after"`
+	// Ratings are a rated game's (zero for a casual one).
+	Ratings
 	// PGN is the game as archived; "" for an aborted game.
 	PGN string `json:"pgn,omitempty"`
 }

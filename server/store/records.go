@@ -3,7 +3,9 @@ package store
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -113,19 +115,57 @@ func ratingKey(handle, speed string) string { return key(account.Key(handle)) + 
 // MaxRecent is how many of a handle's finished games Recent keeps.
 const MaxRecent = 10
 
-// AddRecent notes a finished game of handle's (a line for the lobby).
-func (s *Store) AddRecent(ctx context.Context, handle, line string) error {
-	recent, err := s.Recent(ctx, handle)
+// recentGame is one of Recent's lines, with the game it is about.
+type recentGame struct {
+	ID   string `json:"id"`
+	Line string `json:"line"`
+}
+
+// AddRecent notes game id, finished, among handle's recent games (line is
+// what the lobby shows). A game noted already is not noted again: a server
+// that finishes a game after its host died repeats what the host did.
+func (s *Store) AddRecent(ctx context.Context, handle, id, line string) error {
+	recent, err := s.recent(ctx, handle)
 	if err != nil {
 		return err
 	}
-	recent = append([]string{line}, recent...)
-	return putJSON(ctx, s.accounts, "recent."+key(account.Key(handle)), recent[:min(len(recent), MaxRecent)])
+	if slices.ContainsFunc(recent, func(r recentGame) bool { return r.ID == id }) {
+		return nil
+	}
+	recent = append([]recentGame{{ID: id, Line: line}}, recent...)
+	return putJSON(ctx, s.accounts, recentKey(handle), recent[:min(len(recent), MaxRecent)])
 }
 
 // Recent are handle's last finished games, newest first.
 func (s *Store) Recent(ctx context.Context, handle string) ([]string, error) {
-	var recent []string
-	_, err := getJSON(ctx, s.accounts, "recent."+key(account.Key(handle)), &recent)
-	return recent, err
+	recent, err := s.recent(ctx, handle)
+	var lines []string
+	for _, r := range recent {
+		lines = append(lines, r.Line)
+	}
+	return lines, err
 }
+
+// recent reads handle's recent games; a list stored before the games'
+// ids were (plain lines) reads as lines without ids.
+func (s *Store) recent(ctx context.Context, handle string) ([]recentGame, error) {
+	var raw json.RawMessage
+	if found, err := getJSON(ctx, s.accounts, recentKey(handle), &raw); err != nil || !found {
+		return nil, err
+	}
+	var recent []recentGame
+	if err := json.Unmarshal(raw, &recent); err == nil {
+		return recent, nil
+	}
+	var lines []string
+	if err := json.Unmarshal(raw, &lines); err != nil {
+		return nil, fmt.Errorf("recent games of %s: %w", handle, err)
+	}
+	recent = nil // what the failed read left
+	for _, l := range lines {
+		recent = append(recent, recentGame{Line: l})
+	}
+	return recent, nil
+}
+
+func recentKey(handle string) string { return "recent." + key(account.Key(handle)) }

@@ -159,13 +159,24 @@ func TestLeaderboardAndRecent(t *testing.T) {
 	if err != nil || len(board) != 2 || board[0].Handle != "bob" || board[1].Handle != "ann" {
 		t.Errorf("leaderboard %+v, %v", board, err)
 	}
+	// A list stored before the games' ids were still reads, and grows.
+	if err := putJSON(ctx, s.accounts, recentKey("ann"), []string{"an old game"}); err != nil {
+		t.Fatal(err)
+	}
 	for i := range MaxRecent + 3 {
-		if err := s.AddRecent(ctx, "ann", fmt.Sprint("game ", i)); err != nil {
-			t.Fatal(err)
+		for range 2 { // noted twice (a game finished again after its host died): kept once
+			if err := s.AddRecent(ctx, "ann", fmt.Sprint("id", i), fmt.Sprint("game ", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i == 0 {
+			if recent, err := s.Recent(ctx, "ann"); err != nil || strings.Join(recent, "|") != "game 0|an old game" {
+				t.Errorf("recent %q, %v", recent, err)
+			}
 		}
 	}
 	recent, err := s.Recent(ctx, "ANN")
-	if err != nil || len(recent) != MaxRecent || recent[0] != fmt.Sprint("game ", MaxRecent+2) {
+	if err != nil || len(recent) != MaxRecent || recent[0] != fmt.Sprint("game ", MaxRecent+2) || recent[1] != fmt.Sprint("game ", MaxRecent+1) {
 		t.Errorf("recent %q, %v", recent, err)
 	}
 }
