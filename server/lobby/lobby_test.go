@@ -164,6 +164,56 @@ func TestAcceptRace(t *testing.T) {
 	}
 }
 
+// TestRenewalAnswerLost: a renewal that reached the store but whose
+// answer did not (a timeout) leaves the lobby a revision behind its own
+// seek; the next renewal, refused as stale, finds the seek as this lobby
+// wrote it and goes on renewing it rather than letting it lapse.
+func TestRenewalAnswerLost(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	l, err := New(ctx, &fakeHub{}, st, nil, 1) // not running: the test renews
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := l.Seek(ctx, "ann", blitz, White, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeks, err := st.Ephemeral(ctx, seeksBucket, SeekTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, found, err := seeks.Get(ctx, s.ID)
+	if err != nil || !found {
+		t.Fatal(found, err)
+	}
+	landed, err := seeks.Renew(ctx, s.ID, r.Value, r.Rev) // the lobby's write, its answer lost
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.renew(ctx) // refused (stale): finds its own write
+	l.renew(ctx) // renews it
+	r, found, err = seeks.Get(ctx, s.ID)
+	if err != nil || !found || r.Rev <= landed {
+		t.Errorf("the seek at revision %d (found %v, %v), last renewed at %d: no longer renewed", r.Rev, found, err, landed)
+	}
+	// A seek taken meanwhile is no longer renewed.
+	if err := seeks.Remove(ctx, s.ID, r.Rev); err != nil {
+		t.Fatal(err)
+	}
+	l.renew(ctx)
+	if _, found, _ := seeks.Get(ctx, s.ID); found {
+		t.Error("a taken seek written again")
+	}
+	if len(l.own) != 0 {
+		t.Errorf("the lobby still renews %v", l.own)
+	}
+}
+
 // TestTwoServers: two lobbies on one store (two servers of a cluster):
 // each lists the other's seeks, a player on one accepts a seek made on
 // the other, and a seek taken on one is gone from both.
