@@ -12,7 +12,6 @@
 package lobby
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
@@ -157,19 +156,6 @@ func (l *Lobby) renew(ctx context.Context) {
 		}
 		data, _ := json.Marshal(s)
 		next, err := l.seeks.Renew(ctx, s.ID, data, rev)
-		if errors.Is(err, store.ErrStale) {
-			// Written since: taken or withdrawn (gone), or renewed by this
-			// server after all — a renewal whose answer was lost (a
-			// timeout) but which reached the store. That one is still
-			// this server's seek, to renew at the revision it wrote.
-			r, found, gerr := l.seeks.Get(ctx, s.ID)
-			switch {
-			case gerr != nil:
-				continue // unknown: asked again at the next renewal
-			case found && bytes.Equal(r.Value, data):
-				next, err = r.Rev, nil
-			}
-		}
 		l.mu.Lock()
 		switch {
 		case err == nil:

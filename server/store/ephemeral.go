@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -55,9 +56,24 @@ func (e *Ephemeral) Create(ctx context.Context, k string, value []byte) (uint64,
 }
 
 // Renew writes the record again (its age starts again) at revision rev,
-// the last written; ErrStale if it lapsed or was written since.
+// the last written; ErrStale if it lapsed or was written since by anyone
+// else. A record written since that holds value is the writer's own: a
+// renewal whose answer was lost (a timeout) after it reached the store,
+// which left the writer a revision behind. It is renewed at its revision,
+// rather than the writer giving up its lease or seek.
 func (e *Ephemeral) Renew(ctx context.Context, k string, value []byte, rev uint64) (uint64, error) {
 	next, err := e.kv.Update(ctx, key(k), value, rev)
+	if err = stale(err); !errors.Is(err, ErrStale) {
+		return next, err
+	}
+	r, found, gerr := e.Get(ctx, k)
+	if gerr != nil {
+		return 0, gerr // not known to be stale: the next renewal asks again
+	}
+	if !found || r.Rev == rev || !bytes.Equal(r.Value, value) {
+		return 0, err
+	}
+	next, err = e.kv.Update(ctx, key(k), value, r.Rev)
 	return next, stale(err)
 }
 

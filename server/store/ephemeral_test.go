@@ -87,3 +87,44 @@ func TestMirror(t *testing.T) {
 	mu.Unlock()
 	waitKeys(map[string]string{})
 }
+
+// TestRenewAfterLostAnswer: a renewal that reached the store but whose
+// answer was lost leaves the writer a revision behind; its next renewal
+// at the old revision finds its own record and renews it, while a record
+// someone else wrote since stays refused.
+func TestRenewAfterLostAnswer(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e, err := s.Ephemeral(ctx, "test_renew", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := e.Create(ctx, "seek", []byte("mine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	landed, err := e.Renew(ctx, "seek", []byte("mine"), rev) // its answer "lost": the writer keeps rev
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := e.Renew(ctx, "seek", []byte("mine"), rev)
+	if err != nil || next <= landed {
+		t.Fatalf("renewed at the old revision: %d, %v (the landed write was %d)", next, err, landed)
+	}
+	if _, err := e.Renew(ctx, "seek", []byte("theirs"), next); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Renew(ctx, "seek", []byte("mine"), next); !errors.Is(err, ErrStale) {
+		t.Errorf("another's record renewed as one's own: %v", err)
+	}
+	if err := e.Remove(ctx, "seek", next+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Renew(ctx, "seek", []byte("mine"), next); !errors.Is(err, ErrStale) {
+		t.Errorf("a removed record renewed: %v", err)
+	}
+}
