@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/internal/newest"
 )
 
 // Result is a position's analysis as it stands: the lines reported so far
@@ -31,7 +32,7 @@ type Pool struct {
 	wake    chan struct{}  // a pending request or a stop
 	pending []string       // games waiting for an engine, oldest first
 	want    map[string]req // each watched game's newest request
-	subs    map[string]map[chan Result]struct{}
+	subs    map[string]*newest.Readers[Result]
 }
 
 type req struct {
@@ -43,28 +44,28 @@ type req struct {
 // or depth limit; it must end by itself).
 func New(engines []engine.Analyzer, budget engine.Limits) *Pool {
 	return &Pool{engines: engines, budget: budget, wake: make(chan struct{}, 1),
-		want: map[string]req{}, subs: map[string]map[chan Result]struct{}{}}
+		want: map[string]req{}, subs: map[string]*newest.Readers[Result]{}}
 }
 
 // Watch subscribes to game id's analysis: the channel gets the newest
 // result after each report (a slow reader gets the latest). stop ends the
 // subscription; the game's analysis stops when its last watcher stops.
 func (p *Pool) Watch(id string) (<-chan Result, func()) {
-	ch := make(chan Result, 1)
 	p.mu.Lock()
-	if p.subs[id] == nil {
-		p.subs[id] = map[chan Result]struct{}{}
+	rs := p.subs[id]
+	if rs == nil {
+		rs = newest.New[Result](nil)
+		p.subs[id] = rs
 	}
-	p.subs[id][ch] = struct{}{}
+	wid, ch := rs.Add()
 	p.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
 			p.mu.Lock()
 			defer p.mu.Unlock()
-			delete(p.subs[id], ch)
-			close(ch)
-			if len(p.subs[id]) == 0 {
+			rs.Remove(wid)
+			if rs.Len() == 0 && p.subs[id] == rs {
 				delete(p.subs, id)
 				delete(p.want, id)
 			}
@@ -78,7 +79,7 @@ func (p *Pool) Watch(id string) (<-chan Result, func()) {
 func (p *Pool) Analyse(id string, g engine.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.subs[id]) == 0 {
+	if p.subs[id] == nil { // deleted with its last watcher
 		return
 	}
 	r, queued := p.want[id]
@@ -177,12 +178,8 @@ func (p *Pool) publish(id string, gen uint64, res Result) {
 	if r, ok := p.want[id]; !ok || r.gen != gen {
 		return
 	}
-	for ch := range p.subs[id] {
-		select {
-		case <-ch:
-		default:
-		}
-		ch <- res
+	if rs := p.subs[id]; rs != nil {
+		rs.Send(res)
 	}
 }
 

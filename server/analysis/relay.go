@@ -13,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/newest"
 )
 
 // Relay is the spectators' analysis on a server of a cluster: a game is
@@ -36,7 +37,7 @@ type Relay struct {
 // feed is one game's results for this server's watchers.
 type feed struct {
 	sub  *nats.Subscription
-	subs map[chan Result]struct{}
+	subs *newest.Readers[Result]
 }
 
 // proxy keeps a hosted game in the pool while requests come, forwarding
@@ -69,30 +70,29 @@ func NewRelay(pool *Pool, nc *nats.Conn, hosted func(id string) bool) *Relay {
 // the channel gets the newest result after each report (a slow reader gets
 // the latest). stop ends the subscription.
 func (r *Relay) Watch(id string) (<-chan Result, func()) {
-	ch := make(chan Result, 1)
 	r.mu.Lock()
 	f := r.watched[id]
 	if f == nil {
-		f = &feed{subs: map[chan Result]struct{}{}}
+		f = &feed{subs: newest.New[Result](nil)}
 		var err error
 		f.sub, err = r.nc.Subscribe(resultSubject(id), func(m *nats.Msg) { r.deliver(id, m.Data) })
 		if err != nil {
 			r.mu.Unlock()
+			ch := make(chan Result)
 			close(ch) // no analysis: the screen shows none
 			return ch, func() {}
 		}
 		r.watched[id] = f
 	}
-	f.subs[ch] = struct{}{}
+	wid, ch := f.subs.Add()
 	r.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			delete(f.subs, ch)
-			close(ch)
-			if len(f.subs) == 0 {
+			f.subs.Remove(wid)
+			if f.subs.Len() == 0 {
 				f.sub.Unsubscribe()
 				delete(r.watched, id)
 			}
@@ -112,13 +112,7 @@ func (r *Relay) deliver(id string, data []byte) {
 	if f == nil {
 		return
 	}
-	for ch := range f.subs {
-		select {
-		case <-ch:
-		default:
-		}
-		ch <- res
-	}
+	f.subs.Send(res)
 }
 
 // Analyse asks the host of game id for the analysis of g (the position a

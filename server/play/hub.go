@@ -24,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/newest"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
@@ -80,7 +81,7 @@ type Hub struct {
 	mu       sync.Mutex
 	tables   map[string]*table // the games hosted here
 	mirror   map[string]*mirrored
-	watchers map[string]map[*watcher]struct{}
+	watchers map[string]*newest.Readers[Update]
 	seq      int
 
 	ratings sync.Mutex // one rating update at a time: a player may end two games at once
@@ -153,7 +154,7 @@ func NewHub(ctx context.Context, st *store.Store, c Config) (*Hub, error) {
 	rand.Read(tag[:])
 	return &Hub{
 		st: st, nc: st.Conn(), leases: leases, now: c.Now, site: c.Site, node: c.Node, lease: c.Lease, tag: hex.EncodeToString(tag[:]),
-		tables: map[string]*table{}, mirror: map[string]*mirrored{}, watchers: map[string]map[*watcher]struct{}{},
+		tables: map[string]*table{}, mirror: map[string]*mirrored{}, watchers: map[string]*newest.Readers[Update]{},
 	}, nil
 }
 

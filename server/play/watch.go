@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/squall-chess/squall/internal/newest"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/store"
@@ -53,11 +54,10 @@ func endedOf(id string, e *store.End) *Ended {
 	return ended
 }
 
-// watcher is one Watch of a game: a channel holding the newest update.
-type watcher struct {
-	ch   chan Update
-	last uint64 // the revision last sent
-}
+// olderUpdate tells an update older than the one a watcher last got: the
+// hub's own writes and the store's echo of them reach the watchers by two
+// ways, and a watcher never gets an older revision after a newer.
+func olderUpdate(last, u Update) bool { return u.Rev < last.Rev }
 
 // mirrored is a game as the store last said, for the games hosted
 // elsewhere.
@@ -82,7 +82,6 @@ func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
 		}
 		t.mu.Unlock()
 	}
-	w := &watcher{ch: make(chan Update, 1)}
 	h.mu.Lock()
 	if first.ID == "" {
 		m, ok := h.mirror[id]
@@ -92,58 +91,45 @@ func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
 		}
 		first = updateOf(m.rec, m.rev)
 	}
-	if h.watchers[id] == nil {
-		h.watchers[id] = map[*watcher]struct{}{}
+	rs := h.watchers[id]
+	if rs == nil {
+		rs = newest.New(olderUpdate)
+		h.watchers[id] = rs
 	}
-	h.watchers[id][w] = struct{}{}
-	w.send(first)
+	wid, ch := rs.Add()
+	rs.Offer(wid, first)
 	h.mu.Unlock()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			if _, ok := h.watchers[id][w]; ok {
-				h.dropWatcher(id, w)
+			if rs.Remove(wid) && rs.Len() == 0 && h.watchers[id] == rs {
+				delete(h.watchers, id)
 			}
 		})
 	}
-	return w.ch, stop, nil
+	return ch, stop, nil
 }
 
 // publish sends u to the game's watchers, and closes them when it is over.
 func (h *Hub) publish(u Update) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for w := range h.watchers[u.ID] {
-		w.send(u)
+	if rs := h.watchers[u.ID]; rs != nil {
+		rs.Send(u)
 		if u.Over {
-			h.dropWatcher(u.ID, w)
+			h.dropWatchers(u.ID)
 		}
 	}
 }
 
-// dropWatcher closes w; called with h.mu held.
-func (h *Hub) dropWatcher(id string, w *watcher) {
-	close(w.ch)
-	delete(h.watchers[id], w)
-	if len(h.watchers[id]) == 0 {
+// dropWatchers closes game id's watchers; called with h.mu held.
+func (h *Hub) dropWatchers(id string) {
+	if rs := h.watchers[id]; rs != nil {
+		rs.CloseAll()
 		delete(h.watchers, id)
 	}
-}
-
-// send replaces the update waiting in the channel, if any, with u, unless
-// u is older than the last sent; called with h.mu held.
-func (w *watcher) send(u Update) {
-	if u.Rev < w.last {
-		return
-	}
-	w.last = u.Rev
-	select {
-	case <-w.ch:
-	default:
-	}
-	w.ch <- u
 }
 
 // follow keeps the mirror of the stored games until the events end: the
@@ -170,9 +156,7 @@ func (h *Hub) observe(ev store.GameEvent) {
 	if ev.Game == nil {
 		delete(h.mirror, ev.ID)
 		if !here {
-			for w := range h.watchers[ev.ID] {
-				h.dropWatcher(ev.ID, w)
-			}
+			h.dropWatchers(ev.ID)
 		}
 		h.mu.Unlock()
 		return

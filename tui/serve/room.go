@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/internal/newest"
 )
 
 // Snapshot is a room's state at one moment. It is never mutated after it is
@@ -74,9 +75,8 @@ type Room struct {
 	gameSAN   string
 	seq       uint64 // bumped on every change
 	sent      uint64 // seq of the last broadcast
-	subs      map[int]chan *Snapshot
+	subs      *newest.Readers[*Snapshot]
 	owners    map[int]bool // the subscriptions of owners, who are not counted as viewers
-	nextSub   int
 	analyzer  engine.Analyzer
 	runner    *live.Runner // nil without an analyzer
 	multiPV   int
@@ -106,7 +106,7 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		start:      chess.NewPosition(),
 		pos:        chess.NewPosition(),
 		gameSAN:    "",
-		subs:       map[int]chan *Snapshot{},
+		subs:       newest.New[*Snapshot](nil),
 		owners:     map[int]bool{},
 		analyzer:   analyzer,
 		runner:     newRunner(analyzer),
@@ -153,22 +153,20 @@ func (r *Room) SubscribeOwner() (id int, updates <-chan *Snapshot) {
 func (r *Room) subscribe(owner bool) (id int, updates <-chan *Snapshot) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch := make(chan *Snapshot, 1)
-	id = r.nextSub
-	r.nextSub++
 	if r.closed {
+		ch := make(chan *Snapshot)
 		close(ch)
-		return id, ch
+		return -1, ch // no subscriber: Unsubscribe(-1) does nothing
 	}
-	r.subs[id] = ch
+	id, updates = r.subs.Add()
+	r.subs.Offer(id, r.snapshotLocked())
 	if owner {
 		r.owners[id] = true
 	}
-	if len(r.subs) == 1 && r.analysing {
+	if r.subs.Len() == 1 && r.analysing {
 		r.restartLocked() // the first to arrive wakes the analysis
 	}
-	ch <- r.snapshotLocked()
-	return id, ch
+	return id, updates
 }
 
 // Unsubscribe removes a subscriber and closes its channel. When the last
@@ -177,12 +175,9 @@ func (r *Room) subscribe(owner bool) (id int, updates <-chan *Snapshot) {
 func (r *Room) Unsubscribe(id int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ch, ok := r.subs[id]; ok {
-		delete(r.subs, id)
-		delete(r.owners, id)
-		close(ch)
-	}
-	if len(r.subs) == 0 {
+	r.subs.Remove(id)
+	delete(r.owners, id)
+	if r.subs.Len() == 0 {
 		r.stopSearchLocked() // not waited for: the follower takes r.mu
 	}
 }
@@ -191,13 +186,13 @@ func (r *Room) Unsubscribe(id int) {
 func (r *Room) Viewers() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.subs) - len(r.owners)
+	return r.subs.Len() - len(r.owners)
 }
 
 // searchWantedLocked reports whether the room's engine should be searching:
 // analysis is on and somebody is in the room.
 func (r *Room) searchWantedLocked() bool {
-	return r.analysing && len(r.subs) > 0 && !r.closed
+	return r.analysing && r.subs.Len() > 0 && !r.closed
 }
 
 // Snapshot returns the current state.
@@ -248,23 +243,9 @@ func (r *Room) broadcastLoop() {
 			r.mu.Lock()
 			if r.seq != r.sent {
 				r.sent = r.seq
-				r.sendLocked(r.snapshotLocked())
+				r.subs.Send(r.snapshotLocked())
 			}
 			r.mu.Unlock()
-		}
-	}
-}
-
-// sendLocked offers s to every viewer, replacing an unread snapshot.
-func (r *Room) sendLocked(s *Snapshot) {
-	for _, ch := range r.subs {
-		select {
-		case <-ch: // drop the stale one
-		default:
-		}
-		select {
-		case ch <- s:
-		default:
 		}
 	}
 }
@@ -548,7 +529,7 @@ func (r *Room) shut(reason string, serverClosing bool) {
 	wait := r.stopSearchLocked()
 	if serverClosing {
 		r.closing = reason
-		r.sendLocked(r.snapshotLocked())
+		r.subs.Send(r.snapshotLocked())
 	} else {
 		r.ended = reason
 	}
@@ -561,10 +542,7 @@ func (r *Room) shut(reason string, serverClosing bool) {
 	close(r.stopTicker)
 	<-r.tickerDone
 	r.mu.Lock()
-	for id, ch := range r.subs {
-		delete(r.subs, id)
-		close(ch)
-	}
+	r.subs.CloseAll()
 	a := r.analyzer
 	r.mu.Unlock()
 	if a != nil {
