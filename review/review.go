@@ -292,6 +292,12 @@ func Build(start *chess.Position, moves []chess.Move, evals []PositionEval) (*Re
 		mv := Move{Ply: i + 1, Number: p.FullmoveNumber(), Color: c, Move: m, SAN: p.SAN(m),
 			Before: evals[i].Eval, After: evals[i+1].Eval}
 		judge(&mv)
+		if evals[i].Best == m {
+			// The engine's own choice is not a mistake: the drop is the
+			// next search seeing further, not the move (else the comment
+			// would name no better move).
+			mv.Judgment, mv.Reason = Good, ""
+		}
 		if mv.Judgment != Good && evals[i].Best != chess.NullMove && evals[i].Best != m {
 			mv.Best = evals[i].Best
 			mv.BestLine = strings.Join(p.LineSAN(evals[i].PV[:min(len(evals[i].PV), 6)]), " ")

@@ -491,7 +491,9 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 	// The mirror has it at once, not when the store's echo comes: the
 	// lobby asks it who is playing as soon as a game's end is shown.
 	h.observe(store.GameEvent{ID: t.id, Game: &rec, Rev: rev})
-	h.publish(updateOf(rec, rev))
+	if !endPending(rec) {
+		h.publish(updateOf(rec, rev))
+	}
 	return nil
 }
 

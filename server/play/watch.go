@@ -41,6 +41,11 @@ func updateOf(rec store.GameState, rev uint64) Update {
 	return u
 }
 
+// endPending tells the record a rated game's end writes before the
+// players' ratings (its ratings, not yet its end): the game is over by
+// its moves, and the watchers wait for the record of its end.
+func endPending(rec store.GameState) bool { return rec.End == nil && rec.Ratings != nil }
+
 // endedOf is the finished game a stored end says; nil for none.
 func endedOf(id string, e *store.End) *Ended {
 	if e == nil {
@@ -175,7 +180,7 @@ func (h *Hub) observe(ev store.GameEvent) {
 	}
 	u := updateOf(m.rec, m.rev)
 	h.mu.Unlock()
-	if !here {
+	if !here && !endPending(m.rec) {
 		h.publish(u)
 	}
 }
