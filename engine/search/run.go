@@ -353,9 +353,8 @@ func (s *stability) factor(depth int, best rootMove) float64 {
 }
 
 // softLimitReached reports whether a timed search should start no new
-// iteration: there is only one legal move, or 60 % of the soft budget
-// scaled by factor is spent (the next iteration would rarely finish in the
-// rest), or, for a fixed time per move, all of it. A pondering search has
+// iteration: there is only one legal move, or the soft budget scaled by
+// factor is spent, or, for a fixed time per move, all of it. A pondering search has
 // no clock of its own yet.
 func (cs *search) softLimitReached(factor float64, rootMoves int) bool {
 	if !cs.plan.timed || cs.pondering.Load() {
@@ -368,8 +367,7 @@ func (cs *search) softLimitReached(factor float64, rootMoves int) bool {
 	if cs.lim.MoveTime > 0 {
 		return el >= cs.plan.hard // a fixed time per move is used in full
 	}
-	soft := min(time.Duration(float64(cs.plan.soft)*factor), cs.plan.hard)
-	return el >= soft*6/10
+	return el >= min(time.Duration(float64(cs.plan.soft)*factor), cs.plan.hard)
 }
 
 // mateSearchDepth is how deep "go mate n" searches before it gives up, so

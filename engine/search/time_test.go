@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 )
 
 // TestTimedStopWaitsForDepthOne: running out of time stops the search only
@@ -46,6 +47,35 @@ func TestTinyBudgetStillMates(t *testing.T) {
 			if res.BestMove.String() != "a1a8" || res.Last.Depth < 1 {
 				t.Fatalf("%v: bestmove %v at depth %d, want a1a8 from a completed depth 1", lim, res.BestMove, res.Last.Depth)
 			}
+		}
+	}
+}
+
+// TestPlanNeverFlags plays out clocks in which every search runs to its
+// hard limit and every move then loses the whole Move Overhead on the way
+// to the clock: where the increment covers that loss the clock never runs
+// out. (Where it does not — sudden death, or an increment below the
+// overhead — no plan survives a lag that large on every move for ever:
+// the overhead is a reserve, not a rate.)
+func TestPlanNeverFlags(t *testing.T) {
+	const overhead = 30 * time.Millisecond
+	for _, tc := range []struct{ base, inc time.Duration }{
+		{10 * time.Second, 100 * time.Millisecond},
+		{5 * time.Second, 50 * time.Millisecond},
+		{2 * time.Second, 50 * time.Millisecond},
+		{300 * time.Second, 3 * time.Second},
+	} {
+		left := tc.base
+		for move := range 300 {
+			plan := planTime(engine.Limits{WTime: left, WInc: tc.inc}, chess.White, overhead)
+			if plan.soft > plan.hard || plan.hard <= 0 {
+				t.Fatalf("%v+%v move %d, %v left: soft %v, hard %v", tc.base, tc.inc, move+1, left, plan.soft, plan.hard)
+			}
+			left -= plan.hard + overhead
+			if left <= 0 {
+				t.Fatalf("%v+%v: flagged at move %d", tc.base, tc.inc, move+1)
+			}
+			left += tc.inc
 		}
 	}
 }
