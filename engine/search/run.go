@@ -354,8 +354,8 @@ func (s *stability) factor(depth int, best rootMove) float64 {
 
 // softLimitReached reports whether a timed search should start no new
 // iteration: there is only one legal move, or the soft budget scaled by
-// factor is spent, or, for a fixed time per move, all of it. A pondering search has
-// no clock of its own yet.
+// factor is spent, or, for a fixed time per move, all of it. A pondering
+// search has no clock of its own yet.
 func (cs *search) softLimitReached(factor float64, rootMoves int) bool {
 	if !cs.plan.timed || cs.pondering.Load() {
 		return false
