@@ -55,12 +55,18 @@ type Searcher struct {
 }
 
 // New returns a Searcher with default options (64 MB hash, one thread).
+// The defaults are the ones Options declares, set through SetOption, so
+// that what a GUI is told and what the engine does cannot drift apart.
 func New() *Searcher {
-	s := &Searcher{
-		set: settings{hash: 64, threads: 1, multiPV: 1, overhead: 30 * time.Millisecond, elo: 1500, skill: 20, useNNUE: true},
-		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5eed)),
+	s := &Searcher{rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5eed))}
+	for _, o := range s.Options() {
+		if o.Type == "button" {
+			continue
+		}
+		if err := s.SetOption(o.Name, o.Default); err != nil {
+			panic(err) // a default its own option refuses: a bug every test would meet
+		}
 	}
-	s.tt = newTable(s.set.hash)
 	return s
 }
 
