@@ -33,11 +33,8 @@ func pgnCommand() *cobra.Command {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		var out *atomicfile.File
 		if *reformat != "" {
-			if _, err := os.Stat(*reformat); err == nil && !*force {
-				return fmt.Errorf("%s exists: pass --force to replace it", *reformat)
-			}
 			var err error
-			if out, err = atomicfile.Create(*reformat); err != nil {
+			if out, err = createOutput(*reformat, *force, files...); err != nil {
 				return err
 			}
 			defer out.Discard()

@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -20,23 +23,22 @@ import (
 const reviewMoveTime = 200 * time.Millisecond
 
 // reviewCommand analyses one game of a PGN file and writes it annotated like
-// lichess: ?!/?/?? with "Best was …" comments and [%eval] on every move.
+// lichess: ?!/?/?? with "Best was …" comments and [%eval] on every move, to
+// --out or else to standard output (the summary then goes to standard
+// error, so that the output is the PGN alone).
 func reviewCommand() *cobra.Command {
 	var f searchFlags
 	cmd := &cobra.Command{
-		Use:   "review GAME.pgn --out OUT.pgn",
+		Use:   "review GAME.pgn [--out OUT.pgn]",
 		Short: "review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN",
 		Args:  argsBetween(1, 1, "one PGN file"),
 	}
 	fs := cmd.Flags()
 	gameNo := fs.Int("game", 1, "which game of the file to review (1-based)")
-	out := fs.String("out", "", "write the annotated game to this PGN file (required)")
+	out := fs.String("out", "", "write the annotated game to this PGN file instead of standard output")
+	force := fs.Bool("force", false, "replace the --out file if it exists (never the file reviewed)")
 	f.add(fs, reviewMoveTime)
 	cmd.RunE = func(cmd *cobra.Command, rest []string) error {
-		stdout := cmd.OutOrStdout()
-		if *out == "" {
-			return usagef("want --out")
-		}
 		if *gameNo < 1 {
 			return fmt.Errorf("--game %d: games are numbered from 1", *gameNo)
 		}
@@ -52,6 +54,18 @@ func reviewCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		// The output is settled before the analysis, which takes minutes.
+		pgnOut, report := cmd.OutOrStdout(), cmd.OutOrStdout()
+		if *out == "" {
+			report = cmd.ErrOrStderr()
+		} else {
+			file, err := createOutput(*out, *force, rest[0])
+			if err != nil {
+				return err
+			}
+			defer file.Discard()
+			pgnOut = file
+		}
 
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
@@ -60,46 +74,65 @@ func reviewCommand() *cobra.Command {
 			return err
 		}
 		defer a.Close()
-		fmt.Fprintf(stdout, "%s vs %s: %d moves, %s, %s\n", termtext.SafeLine(g.Tag("White")), termtext.SafeLine(g.Tag("Black")), len(moves), termtext.SafeLine(a.Name()), lim.String())
-		tty := isTerminal(stdout)
-		r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
-			if tty {
-				fmt.Fprintf(stdout, "\r\x1b[Kanalysing position %d/%d", p.Done, p.Total)
-			}
-		})
-		if tty {
-			fmt.Fprint(stdout, "\r\x1b[K")
-		}
+		n := review.MoveCount(start, len(moves))
+		fmt.Fprintf(report, "%s vs %s: %s, %s, %s\n", termtext.SafeLine(g.Tag("White")), termtext.SafeLine(g.Tag("Black")),
+			review.Count(n, "move", "moves"), termtext.SafeLine(a.Name()), lim.String())
+		r, err := analyzeWithProgress(ctx, a, start, moves, lim, report)
 		if err != nil {
 			return err
 		}
-		for _, mv := range r.Moves {
-			if mv.Judgment == review.Good {
-				continue
-			}
-			dots := "."
-			if mv.Color == chess.Black {
-				dots = "..."
-			}
-			fmt.Fprintf(stdout, "%3d%s %-7s %-10s %6s → %-6s %s\n", mv.Number, dots, mv.SAN+mv.Judgment.Symbol(),
-				mv.Judgment, mv.Before, mv.After, mv.Comment())
-		}
-		for c, side := range []string{"White", "Black"} {
-			p := r.Players[c]
-			fmt.Fprintf(stdout, "%-5s %-20s %d inaccuracies, %d mistakes, %d blunders, ACPL %d, accuracy %.0f%%\n",
-				side, termtext.SafeLine(g.Tag(side)), p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy)
-		}
+		printReview(report, g, r)
 		if err := r.Annotate(g); err != nil {
 			return err
 		}
 		g.SetTag("Annotator", a.Name())
-		if err := pgn.WriteFile(*out, []*pgn.Game{g}); err != nil {
+		if err := pgn.Write(pgnOut, g); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "annotated game written to %s\n", *out)
+		if file, ok := pgnOut.(*atomicfile.File); ok {
+			if err := file.Commit(); err != nil {
+				return err
+			}
+			fmt.Fprintf(report, "annotated game written to %s\n", termtext.SafeLine(*out))
+		}
 		return nil
 	}
 	return cmd
+}
+
+// analyzeWithProgress reviews the line, showing "analysing position i/n"
+// on w while it goes when w is a terminal.
+func analyzeWithProgress(ctx context.Context, a engine.Analyzer, start *chess.Position, moves []chess.Move, lim engine.Limits, w io.Writer) (*review.Report, error) {
+	tty := isTerminal(w)
+	r, err := review.Analyze(ctx, a, start, moves, lim, func(p review.Progress) {
+		if tty {
+			fmt.Fprintf(w, "\r\x1b[Kanalysing position %d/%d", p.Done, p.Total)
+		}
+	})
+	if tty {
+		fmt.Fprint(w, "\r\x1b[K")
+	}
+	return r, err
+}
+
+// printReview prints the judged moves and each side's totals.
+func printReview(w io.Writer, g *pgn.Game, r *review.Report) {
+	for _, mv := range r.Moves {
+		if mv.Judgment == review.Good {
+			continue
+		}
+		dots := "."
+		if mv.Color == chess.Black {
+			dots = "..."
+		}
+		fmt.Fprintf(w, "%3d%s %-7s %-10s %6s → %-6s %s\n", mv.Number, dots, mv.SAN+mv.Judgment.Symbol(),
+			mv.Judgment, mv.Before, mv.After, mv.Comment())
+	}
+	for c, side := range []string{"White", "Black"} {
+		p := r.Players[c]
+		fmt.Fprintf(w, "%-5s %-20s %s, ACPL %s, accuracy %s\n",
+			side, termtext.SafeLine(g.Tag(side)), p.Counts(), p.ACPLText(), p.AccuracyText())
+	}
 }
 
 // readGame reads game n (1-based) of a PGN file.

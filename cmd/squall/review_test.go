@@ -86,7 +86,6 @@ func TestReviewCommandErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"review", src}, "--out"},
 		{[]string{"review", src, "--game", "99", "--out", "x.pgn"}, "no game 99"},
 		{[]string{"review", src, "--nodes", "5", "--depth", "3", "--out", "x.pgn"}, "one of"},
 		{[]string{"review", "no-such.pgn", "--out", "x.pgn"}, "no-such.pgn"},
@@ -94,6 +93,147 @@ func TestReviewCommandErrors(t *testing.T) {
 		stderr.Reset()
 		if code := run(c.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want an error with %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// reviewSample copies the pgn-parser sample (32 games) into a temporary
+// directory, for a review to read (and, wrongly, to write over).
+func reviewSample(t *testing.T) (dir, path string, data []byte) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "pgn", "testdata", "pgn-parser", "32games.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, "m.pgn")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path, data
+}
+
+// TestReviewOutNeverOverwrites: --out refuses a file that exists unless
+// --force, and refuses the input file even with --force, under its own
+// name or another (a hard link): the file is left as it was. With --force
+// another file is replaced by the one annotated game.
+func TestReviewOutNeverOverwrites(t *testing.T) {
+	dir, in, data := reviewSample(t)
+	link := filepath.Join(dir, "link.pgn")
+	if err := os.Link(in, link); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.pgn")
+	if err := os.WriteFile(other, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--out", in}, "is the input file"},
+		{[]string{"--out", in, "--force"}, "input"},
+		{[]string{"--out", link, "--force"}, "input"},
+		{[]string{"--out", other}, "--force"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"review", in, "--game", "1", "--nodes", "300"}, c.args...)
+		if code := run(args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal with %q", c.args, code, stderr.String(), c.want)
+		}
+		if got, _ := os.ReadFile(in); !bytes.Equal(got, data) {
+			t.Fatalf("%v: the input file was changed: %d bytes, was %d", c.args, len(got), len(data))
+		}
+		if got, _ := os.ReadFile(other); string(got) != "keep me" {
+			t.Fatalf("%v: %s was changed: %q", c.args, other, got)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"review", in, "--game", "1", "--nodes", "300", "--out", other, "--force"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--force onto another file: exit %d: %s", code, stderr.String())
+	}
+	if games := readGames(t, other); len(games) != 1 {
+		t.Errorf("%s holds %d games after --force, want the 1 reviewed", other, len(games))
+	}
+}
+
+// TestReviewToStdout: without --out the annotated game goes to standard
+// output, as `squall review game.pgn > reviewed.pgn` wants, and the
+// summary to standard error.
+func TestReviewToStdout(t *testing.T) {
+	_, in, _ := reviewSample(t)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"review", in, "--game", "2", "--nodes", "300"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var games []*pgn.Game
+	for g, err := range pgn.Games(bytes.NewReader(stdout.Bytes())) {
+		if err != nil {
+			t.Fatalf("standard output is not PGN: %v\n%s", err, stdout.String())
+		}
+		games = append(games, g)
+	}
+	if len(games) != 1 || games[0].Tag("White") != "Desmond_Wilson" || games[0].Tag("Annotator") == "" {
+		t.Fatalf("standard output holds %d games:\n%s", len(games), stdout.String())
+	}
+	for _, n := range games[0].Mainline() {
+		if n.Commands == nil || n.Commands.Eval.Kind == pgn.NoEval {
+			t.Errorf("%s has no [%%eval]", n.SAN)
+		}
+	}
+	if !strings.Contains(stderr.String(), "accuracy") {
+		t.Errorf("no summary on standard error:\n%s", stderr.String())
+	}
+}
+
+// readGames reads every game of a PGN file.
+func readGames(t *testing.T, path string) []*pgn.Game {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []*pgn.Game
+	for g, err := range pgn.Games(bytes.NewReader(data)) {
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		games = append(games, g)
+	}
+	return games
+}
+
+// TestReviewSummaryCountsMoves: the summary counts moves, not plies
+// (1. e4 e5 2. Nf3 is 2 moves), a side that made no move has no ACPL or
+// accuracy (—, not 0), and every count takes its plural only when it is
+// not 1.
+func TestReviewSummaryCountsMoves(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		moves string
+		want  []string
+	}{
+		{"1. e4 e5 2. Nf3 *", []string{"Reti vs Tartakower: 2 moves,", "0 inaccuracies, 0 mistakes, 0 blunders"}},
+		{"1. e4 *", []string{"Reti vs Tartakower: 1 move,", "Black Tartakower", "ACPL —, accuracy —"}},
+	} {
+		path := filepath.Join(dir, "g.pgn")
+		pgnText := "[White \"Reti\"]\n[Black \"Tartakower\"]\n\n" + c.moves + "\n"
+		if err := os.WriteFile(path, []byte(pgnText), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out.pgn")
+		os.Remove(out)
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"review", path, "--nodes", "300", "--out", out}, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.moves, code, stderr.String())
+		}
+		for _, want := range c.want {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("%s: summary lacks %q:\n%s", c.moves, want, stdout.String())
+			}
+		}
+		if bad := regexp.MustCompile(`\b1 (moves|inaccuracies|mistakes|blunders)\b|accuracy 0%`).FindString(stdout.String()); bad != "" {
+			t.Errorf("%s: summary says %q:\n%s", c.moves, bad, stdout.String())
 		}
 	}
 }

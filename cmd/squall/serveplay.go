@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
@@ -69,19 +68,16 @@ func serveExportCommand() *cobra.Command {
 		if *out == "" {
 			return usagef("want --pgn FILE")
 		}
-		if _, err := os.Stat(*out); err == nil && !*force {
-			return fmt.Errorf("%s exists: pass --force to replace it", *out)
+		f, err := createOutput(*out, *force)
+		if err != nil {
+			return err
 		}
+		defer f.Discard()
 		st, err := store.Open(cmd.Context(), store.Options{Dir: *data, URL: *url})
 		if err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 		defer st.Close()
-		f, err := atomicfile.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Discard()
 		n, err := st.ExportPGN(cmd.Context(), f)
 		if err != nil {
 			return err
