@@ -3,6 +3,7 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -10,8 +11,29 @@ import (
 // game review) live in their own packages behind package view's seam;
 // Options.Views lists those offered.
 
+// eloUnknown is boardSearch.elo once a view may have changed the engine's
+// strength: neither full strength nor a level, so that the board's next
+// search, a move or an analysis, sets the strength it wants again.
+const eloUnknown = -1
+
+// env is what a view gets from the board: every view gets it here, and so
+// every view searches at full strength. The board's engine plays its moves
+// at the level's strength (UCI_Elo) and keeps that setting between
+// searches; a view's searches put it back to full strength first.
 func (m *Model) env() view.Env {
-	return view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export()}
+	env := view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export()}
+	if m.search.hasElo {
+		env.Setup = fullStrength
+		m.search.elo = eloUnknown
+	}
+	return env
+}
+
+// fullStrength is a view's Setup: no UCI_Elo limit. A refusal is
+// ignored, as the board's own strength setting ignores it.
+func fullStrength(a engine.Analyzer) error {
+	_ = a.SetOption("UCI_LimitStrength", "false")
+	return nil
 }
 
 // openView pushes a view, stopping the board's search first.

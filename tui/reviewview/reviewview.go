@@ -99,7 +99,7 @@ func (v *reviewView) next() tea.Cmd {
 		}
 		first := len(v.evals) == 0
 		v.last = engine.Info{}
-		v.run = v.env.Runner.Start(live.Job{Game: g, Limits: v.opt.Limits, Setup: func(a engine.Analyzer) error {
+		v.run = v.env.Start(live.Job{Game: g, Limits: v.opt.Limits, Setup: func(a engine.Analyzer) error {
 			if first {
 				return a.NewGame()
 			}

@@ -135,7 +135,7 @@ func (v *suiteView) next() tea.Cmd {
 	rec := v.opt.Records[i]
 	// The search gets its own copy of the position: the view reads the
 	// original while the engine plays moves on its game.
-	s := v.env.Runner.Start(live.Job{
+	s := v.env.Start(live.Job{
 		Game: engine.Game{Start: rec.Position.Clone()}, Limits: v.opt.Limits,
 		Setup: func(a engine.Analyzer) error {
 			if err := a.NewGame(); err != nil {

@@ -32,15 +32,41 @@ type View interface {
 type Env struct {
 	Renderer *lipgloss.Renderer
 	Theme    themes.Theme
-	// Runner runs the view's searches (nil without an engine). It is the
-	// board's: a view's search starts only once the board's has returned.
+	// Runner is the engine the view searches with (nil without an
+	// engine). It is the board's: a view's search starts only once the
+	// board's has returned. A view starts its searches with Env.Start,
+	// never Runner.Start, so that they run at full strength.
 	Runner *live.Runner
+	// Setup, if set, runs on the engine before each of the view's
+	// searches (Start), before the job's own Setup: the board's engine may
+	// be set weaker for the board's moves (a level's UCI_Elo), and the
+	// board's Setup puts it back to full strength, since a review, a suite
+	// or an analysis is only worth anything at full strength.
+	Setup func(engine.Analyzer) error
 	// Game is the line up to the shown position (a copy).
 	Game engine.Game
 	// PGN is the game on the board as it would be saved: tags, result,
 	// start position and moves (nil when there is no board). It shares the
 	// board's tree: a view reads it and never changes it.
 	PGN *pgn.Game
+}
+
+// Start starts one of the view's searches on the Runner (which must not
+// be nil), with Env.Setup run on the engine before the job's own Setup.
+func (e Env) Start(job live.Job) *live.Search {
+	if e.Setup != nil {
+		own := job.Setup
+		job.Setup = func(a engine.Analyzer) error {
+			if err := e.Setup(a); err != nil {
+				return err
+			}
+			if own != nil {
+				return own(a)
+			}
+			return nil
+		}
+	}
+	return e.Runner.Start(job)
 }
 
 // Entry makes a view available on the board: the key that opens it and
