@@ -285,12 +285,13 @@ func (v *reviewView) position(ply int) *chess.Position {
 	return p
 }
 
-// totals are each side's counts, ACPL and accuracy.
+// totals are each side's counts, ACPL and accuracy (— for a side that
+// made no move).
 func (v *reviewView) totals() string {
 	var parts []string
 	for c, side := range []string{"White", "Black"} {
 		p := v.report.Players[c]
-		parts = append(parts, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %d · accuracy %.0f%%", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPL, p.Accuracy))
+		parts = append(parts, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %s · accuracy %s", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPLText(), p.AccuracyText()))
 	}
 	return v.st.Text.Render(strings.Join(parts, "   "))
 }
@@ -345,9 +346,12 @@ func (v *reviewView) moveList(w, h int) []string {
 			rows[len(rows)-1].b = i + 1
 		}
 	}
+	// The shown ply's row; the start (ply 0) is the first row's. A cell
+	// without a move (0) is no ply's: a game ending on White's move has
+	// one in its last row.
 	selRow := 0
 	for i, r := range rows {
-		if r.w == v.sel || r.b == v.sel {
+		if v.sel > 0 && (r.w == v.sel || r.b == v.sel) {
 			selRow = i
 		}
 	}

@@ -1,6 +1,7 @@
 package reviewview
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -159,3 +160,57 @@ func testEnv(eng engine.Analyzer) view.Env {
 
 // goldenDir is taken at start: a test may change its working directory.
 var goldenDir = tuitest.GoldenDir()
+
+// analyse delivers the review's background analysis until it ends.
+func analyse(t *testing.T, v *reviewView) {
+	t.Helper()
+	for cmd := v.Init(); cmd != nil; {
+		_, cmd = v.Update(cmd())
+	}
+	if v.err != nil || v.report == nil {
+		t.Fatalf("review: %v", v.err)
+	}
+}
+
+// TestReviewListFollowsShownPly: the move list keeps the shown ply's move
+// in view from the start. A game of 43 plies ends on White's move, and its
+// last row's empty Black cell was taken for ply 0, so the start showed
+// moves 13–22.
+func TestReviewListFollowsShownPly(t *testing.T) {
+	var sans []string
+	for len(sans) < 43 {
+		sans = append(sans, "Nf3", "Nf6", "Ng1", "Ng8")
+	}
+	env := testEnv(&enginetest.Engine{})
+	env.PGN = gameOf(t, sans[:43]...)
+	v := New(env, Options{Limits: engine.Limits{Depth: 1}}).(*reviewView)
+	defer v.Close()
+	analyse(t, v)
+	v.Update(tuitest.Press("home"))
+	out := v.View(100, 30)
+	if plain := ansi.Strip(out); !strings.Contains(plain, "   1. Nf3") || strings.Contains(plain, "  22. Nf3") {
+		t.Errorf("at the start the list does not show move 1:\n%s", plain)
+	}
+	for sel := 0; sel <= 43; sel++ {
+		v.sel = sel
+		row := max(1, (sel+1)/2) // the move number of ply sel's row
+		if plain := ansi.Strip(v.View(100, 30)); !strings.Contains(plain, fmt.Sprintf("%4d. ", row)) {
+			t.Fatalf("ply %d: the list does not show move %d:\n%s", sel, row, plain)
+		}
+	}
+	tuitest.Golden(t, goldenDir, "review-start", out)
+}
+
+// TestReviewTotalsNoMoves: a side that made no move has no ACPL and no
+// accuracy (—), not a perfect 0 and a hopeless 0%.
+func TestReviewTotalsNoMoves(t *testing.T) {
+	env := testEnv(&enginetest.Engine{})
+	env.PGN = gameOf(t, "e4")
+	v := New(env, Options{Limits: engine.Limits{Depth: 1}}).(*reviewView)
+	defer v.Close()
+	analyse(t, v)
+	plain := ansi.Strip(v.View(100, 30))
+	if !strings.Contains(plain, "Black: 0?! 0? 0?? · ACPL — · accuracy —") || !regexp.MustCompile(`White: 0\?! 0\? 0\?\? · ACPL \d+ · accuracy \d+%`).MatchString(plain) {
+		t.Errorf("totals of 1. e4:\n%s", plain)
+	}
+}
