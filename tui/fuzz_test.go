@@ -71,7 +71,7 @@ func TestBoardTextEvil(t *testing.T) {
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("esc"), press("right"))
 	m.panel.engineName = "Fake\x1b[2J"
 	checkScreen(t, "evil game", m.View())
-	if v := m.View(); !strings.Contains(sgr.ReplaceAllString(v, ""), "Evil␛[2J␛[31mRED") {
+	if v := m.View(); !strings.Contains(sgr.ReplaceAllString(v, ""), "Evil␛␛RED") {
 		t.Errorf("the White tag is not shown made safe:\n%s", sgr.ReplaceAllString(v, ""))
 	}
 }

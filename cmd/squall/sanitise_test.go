@@ -31,8 +31,8 @@ func TestCLIOutputSanitised(t *testing.T) {
 		if _, r, ok := termtext.Unsafe(out, false); !ok {
 			t.Errorf("squall %q printed a raw %q:\n%q", args, r, out)
 		}
-		if args[0] != "squall\x1b[2J" && !strings.Contains(out, "e5␛c") {
-			t.Errorf("squall %q does not show the bad move as e5␛c:\n%s", args, out)
+		if args[0] != "squall\x1b[2J" && !strings.Contains(out, "e5␛") {
+			t.Errorf("squall %q does not show the bad move as e5␛ (ESC c one mark):\n%s", args, out)
 		}
 	}
 }
