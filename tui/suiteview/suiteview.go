@@ -20,6 +20,10 @@ import (
 type Options struct {
 	Name    string
 	Records []*epd.Record
+	// Choices, when Records is empty, are the suites (bundled names or EPD
+	// files) offered in a picker as the view opens, Name the one selected
+	// first; the chosen one opens as if given in Records.
+	Choices []string
 	Limits  engine.Limits
 	// Out is where "e" exports the results (.json or .csv); empty means
 	// NAME-results.json in the current directory.
@@ -33,15 +37,13 @@ type Options struct {
 	Finished func(epd.Outcome)
 }
 
-// Entry is the "S" entry of the board: the named suite (bundled
-// name or EPD file) at the given limits.
+// Entry is the "S" entry of the board: a picker of the bundled suites
+// (and suite, a bundled name or an EPD file, selected first), then the
+// chosen one at the given limits.
 func Entry(suite string, lim engine.Limits) view.Entry {
-	return view.Entry{Key: "S", Help: "test suite runner (" + suite + ")", New: func(env view.Env) view.View {
-		s, err := epd.Load(suite)
-		if err != nil {
-			return New(env, Options{Name: err.Error(), Limits: lim})
-		}
-		return New(env, Options{Name: s.Name, Records: s.Records, Limits: lim})
+	choices := Choices(suite)
+	return view.Entry{Key: "S", Help: "test suite runner (" + strings.Join(choices, ", ") + ")", New: func(env view.Env) view.View {
+		return New(env, Options{Name: suite, Choices: choices, Limits: lim})
 	}}
 }
 
@@ -91,6 +93,12 @@ type suiteView struct {
 	run     *suiteRun
 	stopped uint64 // the search "s" cancelled: its outcome is not a result
 	message string
+	// follow moves the selection to each position as it starts running
+	// (a run of all, or from here), until the user moves it.
+	follow bool
+	// picker is the choice of suite, shown until one is opened (nil when
+	// the suite was given).
+	picker *picker
 }
 
 // suiteRun is the handle on one position's search: the search on the
@@ -103,13 +111,12 @@ type suiteRun struct {
 
 // New builds the suite runner view.
 func New(env view.Env, opt Options) view.View {
-	v := &suiteView{env: env, st: view.NewStyles(env.Renderer, env.Theme, false), opt: opt,
-		rows: make([]suiteRow, len(opt.Records)), w: 80, h: 24}
-	if opt.AutoRun {
-		for i := range v.rows {
-			v.queue = append(v.queue, i)
-		}
+	v := &suiteView{env: env, st: view.NewStyles(env.Renderer, env.Theme, false), opt: opt, w: 80, h: 24}
+	if len(opt.Records) == 0 && len(opt.Choices) > 0 {
+		v.picker = newPicker(opt.Choices, opt.Name)
+		return v
 	}
+	v.open(&epd.Suite{Name: opt.Name, Records: opt.Records})
 	return v
 }
 
@@ -132,6 +139,9 @@ func (v *suiteView) next() tea.Cmd {
 	i := v.queue[0]
 	v.queue = v.queue[1:]
 	v.rows[i] = suiteRow{status: suiteRunning}
+	if v.follow {
+		v.sel = i // the table scrolls to keep it in view
+	}
 	rec := v.opt.Records[i]
 	// The search gets its own copy of the position: the view reads the
 	// original while the engine plays moves on its game.
@@ -179,6 +189,9 @@ func (v *suiteView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 		}
 		return v, v.next()
 	case tea.KeyMsg:
+		if v.picker != nil {
+			return v, v.pickKey(msg)
+		}
 		return v, v.key(msg)
 	}
 	return v, nil
@@ -186,6 +199,12 @@ func (v *suiteView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 
 func (v *suiteView) key(k tea.KeyMsg) tea.Cmd {
 	n := len(v.rows)
+	switch k.String() {
+	case "up", "k", "down", "j", "pgup", "pgdown", "home", "g", "end", "G":
+		v.follow = false // the user's selection stays where it is put
+	case "a", "f":
+		v.follow = true
+	}
 	switch k.String() {
 	case "esc", "q":
 		v.Close()
@@ -263,6 +282,9 @@ func (v *suiteView) export() string {
 func (v *suiteView) View(width, height int) string {
 	if width < view.MinWidth || height < view.MinHeight {
 		return view.TooSmall(width, height)
+	}
+	if v.picker != nil {
+		return v.pickerView(width, height)
 	}
 	st := v.st
 	done, solved, pts, maxPts := 0, 0, 0, 0
@@ -373,7 +395,7 @@ func (v *suiteView) verdict(row suiteRow) string {
 func (v *suiteView) table(w, h int) []string {
 	st := v.st
 	// Time and depth are where a solved position's answer was first found
-	// (and stayed), a failed one's search in all.
+	// (and stayed); a failed one has none.
 	out := []string{
 		st.Muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %13s", "", "", "", "", "", "first found at")),
 		st.Muted.Render(fmt.Sprintf("%-4s %-12s %-9s %-9s %-2s %7s %5s", "#", "id", "expected", "engine", "", "time", "depth")),
@@ -408,10 +430,19 @@ func (v *suiteView) table(w, h int) []string {
 			mark, mv = "✓", row.out.Move
 			tm, depth = view.Seconds(time.Duration(row.out.SolveTime)), fmt.Sprint(row.out.SolveDepth)
 		case suiteFailed:
+			// Its last move, in the engine column; its whole search is
+			// under the board.
 			mark, mv, style = "✗", row.out.Move, st.Err
-			tm, depth = view.Seconds(time.Duration(row.out.Time)), fmt.Sprint(row.out.Depth)
+			tm = "not found"
+			if row.out.Error != "" {
+				tm = "error"
+			}
 		}
-		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %7s %5s", i+1, termtext.Cut(id, 12), termtext.Cut(want, 9), termtext.Cut(mv, 9), mark, tm, depth)
+		found := fmt.Sprintf("%7s %5s", tm, depth)
+		if depth == "" {
+			found = fmt.Sprintf("%13s", tm)
+		}
+		line := fmt.Sprintf("%-4d %-12s %-9s %-9s %-2s %s", i+1, termtext.Cut(id, 12), termtext.Cut(want, 9), termtext.Cut(mv, 9), mark, found)
 		line = view.Pad(line, w)
 		if i == v.sel {
 			out = append(out, st.Selected.Render(line))

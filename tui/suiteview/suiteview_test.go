@@ -203,3 +203,109 @@ func TestSuiteViewLongMessage(t *testing.T) {
 
 // goldenDir is taken at start: a test may change its working directory.
 var goldenDir = tuitest.GoldenDir()
+
+// runUntil delivers the running searches' messages until position i runs
+// (or nothing does).
+func runUntil(t *testing.T, v *suiteView, i int) {
+	t.Helper()
+	for v.run != nil && v.run.index < i {
+		v.Update(livecmd.Wait(v.run.s)())
+	}
+	if v.run == nil || v.run.index != i {
+		t.Fatalf("position %d is not running", i+1)
+	}
+}
+
+// tableRow is the table's line of the position with id, "" if none.
+func tableRow(out, id string) string {
+	for _, l := range strings.Split(ansi.Strip(out), "\n") {
+		if strings.Contains(l, " "+id+" ") && strings.Index(l, id) < 20 {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestSuiteFailedRowNotFound: the table's last columns are where a solved
+// position's answer was first found; a failed one has none, and says so
+// instead of showing its whole search's time and depth there.
+func TestSuiteFailedRowNotFound(t *testing.T) {
+	f := &enginetest.Engine{MaxDepth: 3}
+	v := New(testEnv(f), Options{Name: "test", Records: testSuite(t), Limits: engine.Limits{Depth: 3}, AutoRun: true}).(*suiteView)
+	defer v.Close()
+	v.Init()
+	waitSuiteDone(t, v)
+	out := v.View(100, 30)
+	solved, failed := tableRow(out, "T.1"), tableRow(out, "T.3")
+	if !strings.Contains(solved, "✓") || !strings.HasSuffix(strings.TrimRight(solved, " "), " 1") {
+		t.Errorf("solved row %q: want its first depth, 1", solved)
+	}
+	if !strings.Contains(failed, "✗") || !strings.HasSuffix(strings.TrimRight(failed, " "), "not found") {
+		t.Errorf("failed row %q: want \"not found\" where the answer was first found", failed)
+	}
+}
+
+// TestSuiteListFollowsRunning: running the suite, the selection (and so
+// the table, and the board beside it) follows the running position down
+// past the screen; once the user moves the selection it stays.
+func TestSuiteListFollowsRunning(t *testing.T) {
+	wac, err := epd.Load("wac")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &enginetest.Engine{MaxDepth: 1}
+	v := New(testEnv(f), Options{Name: "wac", Records: wac.Records[:40], Limits: engine.Limits{Depth: 1}, AutoRun: true}).(*suiteView)
+	defer v.Close()
+	v.Init()
+	runUntil(t, v, 30)
+	if row := tableRow(v.View(100, 30), "WAC.031"); !strings.Contains(row, "…") {
+		t.Fatalf("the running position 31 is not in the table:\n%s", ansi.Strip(v.View(100, 30)))
+	}
+	v.Update(tuitest.Press("up"))
+	runUntil(t, v, 35)
+	if v.sel != 29 {
+		t.Errorf("after up the selection followed the run to %d, want 29", v.sel)
+	}
+	if row := tableRow(v.View(100, 30), "WAC.030"); row == "" {
+		t.Errorf("the selected position 30 is not in the table:\n%s", ansi.Strip(v.View(100, 30)))
+	}
+}
+
+// TestSuitePicker: the board's S opens a picker of the bundled suites,
+// the entry's one first selected; enter opens the chosen suite, which
+// waits for a run key; esc in the picker goes back to the board.
+func TestSuitePicker(t *testing.T) {
+	f := &enginetest.Engine{MaxDepth: 1}
+	entry := Entry("wac", engine.Limits{Depth: 1})
+	v := entry.New(testEnv(f)).(*suiteView)
+	defer v.Close()
+	v.Init()
+	v.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	out := v.View(100, 30)
+	plain := ansi.Strip(out)
+	for _, want := range []string{"bk", "24 positions", "ecm", "879 positions", "wcsac", "1001 positions", "› wac", "300 positions"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("picker lacks %q:\n%s", want, plain)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	tuitest.Golden(t, goldenDir, "suite-picker", out)
+	v.Update(tuitest.Press("up"))
+	v.Update(tuitest.Press("enter"))
+	plain = ansi.Strip(v.View(100, 30))
+	if !strings.Contains(plain, "Suite ecm") || !strings.Contains(plain, "0/879") || v.run != nil {
+		t.Fatalf("up, enter: want ECM loaded and waiting:\n%s", plain)
+	}
+	v.Update(tuitest.Press("a"))
+	if v.run == nil || v.run.index != 0 {
+		t.Fatal("a did not run the picked suite")
+	}
+	v.Close()
+	v = entry.New(testEnv(f)).(*suiteView)
+	v.Init()
+	if _, cmd := v.Update(tuitest.Press("esc")); cmd == nil || cmd() != view.Close() {
+		t.Error("esc in the picker did not close the view")
+	}
+}
