@@ -202,7 +202,7 @@ func Analyze(ctx context.Context, a engine.Analyzer, start *chess.Position, move
 	for i := 0; i <= len(moves); i++ {
 		pe, err := Evaluate(ctx, a, engine.Game{Start: start, Moves: moves[:i]}, lim)
 		if err != nil {
-			return nil, fmt.Errorf("review: position after %d moves: %w", i, err)
+			return nil, fmt.Errorf("review: position after %s: %w", Count(i, "ply", "plies"), err)
 		}
 		evals = append(evals, pe)
 		if progress != nil {

@@ -119,7 +119,7 @@ func suiteCommand() *cobra.Command {
 		tty := isTerminal(stdout)
 		n := len(suite.Records)
 		solved := 0
-		fmt.Fprintf(stdout, "%s: %d positions, %s, %s\n", suite.Name, n, a.Name(), lim.String())
+		fmt.Fprintf(stdout, "%s: %d position%s, %s, %s\n", suite.Name, n, plural(n), a.Name(), lim.String())
 		start := time.Now()
 		out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
 			if o.Solved {
@@ -156,7 +156,7 @@ func suiteCommand() *cobra.Command {
 // score for the suite's.
 func suiteIncomplete(done, total int) error {
 	if done < total {
-		return fmt.Errorf("interrupted after %d of %d positions", done, total)
+		return fmt.Errorf("interrupted after %d of %d position%s", done, total, plural(total))
 	}
 	return nil
 }

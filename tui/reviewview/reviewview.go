@@ -90,7 +90,7 @@ func (v *reviewView) next() tea.Cmd {
 		g := engine.Game{Start: v.start, Moves: v.moves[:len(v.evals)]}
 		p, err := g.Position()
 		if err != nil {
-			v.err = fmt.Errorf("review: position after %d moves: %w", len(v.evals), err)
+			v.err = fmt.Errorf("review: position after %s: %w", review.Count(len(v.evals), "ply", "plies"), err)
 			return nil
 		}
 		if pe, over := review.Settled(p); over {
@@ -145,7 +145,7 @@ func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 			}
 		}
 		v.run = nil
-		v.err = fmt.Errorf("review: position after %d moves: %w", n, err)
+		v.err = fmt.Errorf("review: position after %s: %w", review.Count(n, "ply", "plies"), err)
 		return v, nil
 	case tea.KeyMsg:
 		return v, v.key(msg)

@@ -275,7 +275,7 @@ func (v *suiteView) export() string {
 	if err := res.Save(path); err != nil {
 		return "export: " + err.Error()
 	}
-	return fmt.Sprintf("%d results written to %s", res.Total, path)
+	return fmt.Sprintf("%d %s written to %s", res.Total, plural(res.Total, "result", "results"), path)
 }
 
 // View draws the header, the table beside the board and the key help.

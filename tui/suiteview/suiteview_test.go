@@ -309,3 +309,17 @@ func TestSuitePicker(t *testing.T) {
 		t.Error("esc in the picker did not close the view")
 	}
 }
+
+// TestSuiteExportOneResult: the export message counts in the singular at 1.
+func TestSuiteExportOneResult(t *testing.T) {
+	t.Chdir(t.TempDir())
+	v := New(testEnv(&enginetest.Engine{MaxDepth: 1}), Options{Name: "one", Records: testSuite(t), Limits: engine.Limits{Depth: 1}}).(*suiteView)
+	defer v.Close()
+	v.Init()
+	v.Update(tuitest.Press("enter"))
+	waitSuiteDone(t, v)
+	v.Update(tuitest.Press("e"))
+	if v.message != "1 result written to one-results.json" {
+		t.Errorf("export: %q", v.message)
+	}
+}
