@@ -31,10 +31,13 @@ type Clock struct {
 	since   time.Time // when the running side's clock last started
 }
 
-// New is a clock of base time and increment per move; a base of 0 is no
-// clock at all.
+// New is a clock of base time and increment per move, each side starting
+// with TimeControl.Initial (a control of no base, 0+1, starts at its
+// increment, at least 3 s); a base and an increment of 0 is no clock at
+// all.
 func New(base, inc time.Duration) Clock {
-	return Clock{enabled: base > 0, base: base, inc: inc, left: [2]time.Duration{base, base}}
+	start := TimeControl{Base: base, Increment: inc}.Initial()
+	return Clock{enabled: base > 0 || inc > 0, base: base, inc: inc, left: [2]time.Duration{start, start}}
 }
 
 // Enabled reports whether the game has clocks.

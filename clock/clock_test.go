@@ -1,6 +1,8 @@
 package clock
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,7 +81,7 @@ func TestTimeControl(t *testing.T) {
 	if tc, err := ParseTimeControl("5"); err != nil || tc.String() != "5+0" {
 		t.Errorf("5: %v %v", tc, err)
 	}
-	for _, bad := range []string{"", "+2", "-1+0", "0+0", "601+0", "3+601", "3+2+1", "a+b", "NaN+0"} {
+	for _, bad := range []string{"", "+2", "-1+0", "0+0", "0+0.5", "601+0", "3+601", "3+2+1", "a+b", "NaN+0"} {
 		if _, err := ParseTimeControl(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -109,5 +111,47 @@ func TestParseSeconds(t *testing.T) {
 	_, err := ParseSeconds("10+y")
 	if want := `time control "10+y": increment: "y" is not a number; want SECONDS+SECONDS, e.g. 10+0.1`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// TestZeroBaseAndRated is issue 33's F1: "0.001+0" made a 60 ms rated
+// game, and "0+1", a standard lichess control, was refused ("the base time
+// must be positive"). Lichess controls are whole seconds; 0+N starts each
+// clock at N (at least 3 s), as lichess does; a rated control's base + 40
+// × increment comes to at least 15 s; PGN's tag is whole seconds.
+func TestZeroBaseAndRated(t *testing.T) {
+	tc, err := ParseTimeControl("0+1")
+	if err != nil || tc != (TimeControl{Increment: time.Second}) || tc.PGNTag() != "0+1" || tc.String() != "0+1" {
+		t.Fatalf("0+1: %+v %v", tc, err)
+	}
+	c := New(tc.Base, tc.Increment)
+	if !c.Enabled() || c.Remaining(chess.White, time.Time{}) != 3*time.Second {
+		t.Errorf("a 0+1 clock: enabled %v, %v at the start, want 3s", c.Enabled(), c.Remaining(chess.White, time.Time{}))
+	}
+	if c := New(0, 5*time.Second); c.Remaining(chess.Black, time.Time{}) != 5*time.Second {
+		t.Errorf("a 0+5 clock starts at %v, want 5s", c.Remaining(chess.Black, time.Time{}))
+	}
+	for s, tag := range map[string]string{"15+10": "900+10", "0.25+0": "15+0", "0.5+0": "30+0", "3+2": "180+2"} {
+		if tc, err := ParseTimeControl(s); err != nil || tc.PGNTag() != tag {
+			t.Errorf("%s: tag %q, %v, want %q", s, tc.PGNTag(), err, tag)
+		}
+	}
+	for _, bad := range []string{"0.001+0", "1+0.5", "0+0"} {
+		if tc, err := ParseTimeControl(bad); err == nil {
+			t.Errorf("%q accepted: %+v (tag %q)", bad, tc, tc.PGNTag())
+		}
+	}
+	for s, rated := range map[string]bool{"0.25+0": true, "0+1": true, "0.2+0": false, "0.1+0": false, "1+0": true} {
+		tc, err := ParseTimeControl(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.CheckRated(); (err == nil) != rated {
+			t.Errorf("%s rated: %v, want allowed %v", s, err, rated)
+		}
+	}
+	err = TimeControl{Base: 12 * time.Second}.CheckRated()
+	if !errors.Is(err, ErrTooFastToRate) || !strings.Contains(err.Error(), "base + 40 × increment is 12s, under 15s") {
+		t.Errorf("the refusal does not name the rule: %v", err)
 	}
 }

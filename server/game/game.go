@@ -35,6 +35,9 @@ var (
 	ErrIllegal     = errors.New("illegal move")
 	ErrTooLate     = errors.New("too late: the game has begun")
 	ErrNothing     = errors.New("nothing to do")
+	// ErrTooEarly refuses a draw offer before both sides' first moves:
+	// nothing is decided until both have moved (abort instead).
+	ErrTooEarly = errors.New("too early: nothing is decided before both sides have moved (abort instead)")
 )
 
 // illegal is a refused move: its error says why (the move as given, and
@@ -217,28 +220,38 @@ func (g *Game) Tick(now time.Time) bool {
 		}
 		return true
 	}
-	if len(g.moves) < clock.FirstTimedPly && now.Sub(g.turn) > FirstMoveDeadline(g.tc) {
+	if !g.begun() && now.Sub(g.turn) > FirstMoveDeadline(g.tc) {
 		g.end(Result{Termination: Aborted}, now)
 		return true
 	}
 	return false
 }
 
-// Resign ends the game, side losing.
+// Resign ends the game, side losing; before both sides have moved
+// (begun), it aborts it instead, as lichess offers only abort then.
 func (g *Game) Resign(side chess.Color, now time.Time) error {
 	if g.Tick(now) {
 		return ErrOver
 	}
+	if !g.begun() {
+		g.end(Result{Termination: Aborted}, now)
+		return nil
+	}
 	g.end(Result{Winner: side.Other(), Termination: Resignation}, now)
 	return nil
 }
+
+// begun reports whether both sides have made their first move: only
+// then is a game decided by anything but the board (a resignation, an
+// agreement, a claim), and so rated.
+func (g *Game) begun() bool { return len(g.moves) >= clock.FirstTimedPly }
 
 // Abort ends a game of fewer than two plies without a result.
 func (g *Game) Abort(now time.Time) error {
 	if g.Tick(now) {
 		return ErrOver
 	}
-	if len(g.moves) >= clock.FirstTimedPly {
+	if g.begun() {
 		return ErrTooLate
 	}
 	g.end(Result{Termination: Aborted}, now)
@@ -250,6 +263,9 @@ func (g *Game) Abort(now time.Time) error {
 func (g *Game) OfferDraw(side chess.Color, now time.Time) (drawn bool, err error) {
 	if g.Tick(now) {
 		return false, ErrOver
+	}
+	if !g.begun() {
+		return false, ErrTooEarly
 	}
 	if g.offer.draw[side.Other()] {
 		g.end(Result{Draw: true, Termination: Agreement}, now)
@@ -327,7 +343,8 @@ func (g *Game) takeBack(side chess.Color, now time.Time) {
 
 // ClaimVictory ends the game won by side when the opponent has been gone
 // (disconnected) since gone, longer than the grace period; draw claims a
-// draw instead.
+// draw instead. A game the opponent left before both sides had moved is
+// aborted, as lichess does.
 func (g *Game) ClaimVictory(side chess.Color, gone, now time.Time, draw bool) error {
 	if g.Tick(now) {
 		return ErrOver
@@ -335,9 +352,12 @@ func (g *Game) ClaimVictory(side chess.Color, gone, now time.Time, draw bool) er
 	if now.Sub(gone) < Grace(g.tc) {
 		return fmt.Errorf("the opponent may come back for %v more", (Grace(g.tc) - now.Sub(gone)).Round(time.Second))
 	}
-	if draw {
+	switch {
+	case !g.begun():
+		g.end(Result{Termination: Aborted}, now)
+	case draw:
 		g.end(Result{Draw: true, Termination: Abandoned}, now)
-	} else {
+	default:
 		g.end(Result{Winner: side, Termination: Abandoned}, now)
 	}
 	return nil

@@ -48,7 +48,7 @@ func TestFoolsMate(t *testing.T) {
 	}
 	// The archive's PGN: the mover's clock after each move, read back.
 	text := g.PGN("Rated bullet game", "squall", "ann", "bob").String()
-	for _, want := range []string{`[White "ann"]`, `[TimeControl "60+0"]`, `[Termination "checkmate"]`, "[%clk 0:01:00]", "[%clk 0:00:57.1]", "0-1"} {
+	for _, want := range []string{`[White "ann"]`, `[TimeControl "60+0"]`, `[Termination "normal"]`, "{[%clk 0:00:53.1] Black wins by checkmate.} 0-1", "[%clk 0:01:00]", "[%clk 0:00:57.1]", "0-1"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("PGN lacks %q:\n%s", want, text)
 		}
@@ -124,6 +124,24 @@ func TestAbort(t *testing.T) {
 	if err := g.Abort(at(2)); err != nil {
 		t.Errorf("abort after one ply: %v", err)
 	}
+	// Resigning, or claiming a game the opponent left, before both sides
+	// moved aborts it: it is not won (nor rated).
+	g = New(TimeControl{Base: 3 * time.Minute}, t0)
+	mustPlay(t, g, chess.White, "d4", at(1))
+	if err := g.Resign(chess.Black, at(2)); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := g.Result(); r.Decided() {
+		t.Errorf("resigned before a first move: %+v", r)
+	}
+	g = New(TimeControl{Increment: 10 * time.Second}, t0) // 0+10: 6:40 estimated, a 20 s deadline and 40 s of grace
+	g.turn = at(100)                                      // as after a takeback to the start: White's deadline from then
+	if err := g.ClaimVictory(chess.Black, at(70), at(115), false); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := g.Result(); r.Decided() {
+		t.Errorf("claimed before a first move: %+v", r)
+	}
 	g = New(TimeControl{Base: 3 * time.Minute}, t0)
 	mustPlay(t, g, chess.White, "d4", at(1))
 	mustPlay(t, g, chess.Black, "d5", at(2))
@@ -133,14 +151,19 @@ func TestAbort(t *testing.T) {
 }
 
 // TestDrawOffers: an offer stands until the opponent moves or declines;
-// offering back accepts it.
+// offering back accepts it. No draw is offered before both sides moved.
 func TestDrawOffers(t *testing.T) {
 	g := New(TimeControl{Base: 5 * time.Minute}, t0)
 	mustPlay(t, g, chess.White, "e4", at(1))
+	if _, err := g.OfferDraw(chess.White, at(1)); !errors.Is(err, ErrTooEarly) {
+		t.Errorf("an offer before Black's first move: %v", err)
+	}
+	mustPlay(t, g, chess.Black, "e5", at(1))
+	mustPlay(t, g, chess.White, "Nf3", at(1))
 	if drawn, err := g.OfferDraw(chess.White, at(2)); drawn || err != nil || !g.DrawOffered(chess.White) {
 		t.Fatalf("offer: %v %v", drawn, err)
 	}
-	mustPlay(t, g, chess.Black, "e5", at(3)) // declines by moving
+	mustPlay(t, g, chess.Black, "Nc6", at(3)) // declines by moving
 	if g.DrawOffered(chess.White) {
 		t.Error("the offer stands after Black moved")
 	}
@@ -259,5 +282,87 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	} else if r, over := back.Result(); !over || r.Termination != Checkmate {
 		t.Errorf("resumed mate: %+v %v", r, over)
+	}
+}
+
+// TestZeroBase is issue 33's F1 on the server: a 0+1 game (a standard
+// lichess control) is playable. Each side's clock starts at 3 s (lichess's
+// least start for a control of no base), no clock runs before both first
+// moves, each move earns its second, and a side that thinks too long
+// still loses on time — nobody flags before their first increment.
+func TestZeroBase(t *testing.T) {
+	g := New(TimeControl{Increment: time.Second}, t0)
+	mustPlay(t, g, chess.White, "e4", at(10)) // free, however long
+	mustPlay(t, g, chess.Black, "e5", at(20))
+	if g.Tick(at(22)) {
+		t.Fatalf("White flagged 2 s into its first timed move: %+v", g.result)
+	}
+	mustPlay(t, g, chess.White, "Nf3", at(22)) // 2 s less 0.1 s lag, +1 s
+	if w := g.Remaining(chess.White, at(22)); w != 2100*time.Millisecond {
+		t.Errorf("White after a 2 s move: %v, want 2.1s", w)
+	}
+	mustPlay(t, g, chess.Black, "Nc6", at(22.5))
+	if !g.Tick(at(25)) {
+		t.Fatal("White's 2.1 s ran out without a flag")
+	}
+	if r, _ := g.Result(); r.Winner != chess.Black || r.Termination != TimeForfeit {
+		t.Errorf("result %+v", r)
+	}
+	if tag := g.PGN("e", "s", "w", "b").Tag("TimeControl"); tag != "0+1" {
+		t.Errorf("TimeControl tag %q, want 0+1", tag)
+	}
+}
+
+// TestResultWording is issue 33's G11 in the referee: the end screen said
+// "White wins by abandoned", and the archive's Termination tag said
+// "resignation" and "agreement", which PGN's standard does not have (its
+// values: normal, time forfeit, abandoned, rules infraction, adjudication,
+// death, emergency, unterminated). The sentence reads as English; the tag
+// is the standard's, and the detail is the last move's comment.
+func TestResultWording(t *testing.T) {
+	for r, want := range map[Result]string{
+		{Winner: chess.White, Termination: Abandoned}:   "White wins: Black left the game",
+		{Draw: true, Termination: Abandoned}:            "draw: a player left the game",
+		{Winner: chess.Black, Termination: TimeForfeit}: "Black wins on time",
+		{Draw: true, Termination: TimeForfeit}:          "draw: time ran out against a side that cannot mate",
+		{Winner: chess.Black, Termination: Resignation}: "Black wins by resignation",
+		{Draw: true, Termination: FiftyMoves}:           "draw by the fifty-move rule",
+		{Draw: true, Termination: Agreement}:            "draw by agreement",
+		{Termination: Aborted}:                          "game aborted",
+	} {
+		if got := r.String(); got != want {
+			t.Errorf("%+v: %q, want %q", r, got, want)
+		}
+	}
+	for _, c := range []struct {
+		end     func(g *Game) error
+		tag     string
+		comment string
+	}{
+		{func(g *Game) error { return g.Resign(chess.Black, at(9)) }, "normal", "White wins by resignation."},
+		{func(g *Game) error {
+			g.OfferDraw(chess.White, at(9))
+			_, err := g.OfferDraw(chess.Black, at(9))
+			return err
+		}, "normal", "Draw by agreement."},
+		{func(g *Game) error { g.Tick(at(1000)); return nil }, "time forfeit", "White wins on time."},
+		{func(g *Game) error { return g.ClaimVictory(chess.White, at(9), at(45), false) }, "abandoned", "White wins: Black left the game."},
+	} {
+		g := New(TimeControl{Base: time.Minute}, t0)
+		for i, m := range []string{"e4", "e5", "Nf3"} {
+			mustPlay(t, g, g.Turn(), m, at(float64(i+1)))
+		}
+		if err := c.end(g); err != nil {
+			t.Fatal(err)
+		}
+		text := g.PGN("e", "s", "w", "b").String()
+		back, err := pgn.NewReader(strings.NewReader(text), "archive").Next()
+		if err != nil {
+			t.Fatalf("re-read: %v\n%s", err, text)
+		}
+		last := back.Mainline()[len(back.Mainline())-1]
+		if back.Tag("Termination") != c.tag || strings.Join(last.After, " ") != c.comment || last.Commands == nil || !last.Commands.HasClock {
+			t.Errorf("Termination %q, last comment %q (want %q, %q):\n%s", back.Tag("Termination"), last.After, c.tag, c.comment, text)
+		}
 	}
 }

@@ -1,14 +1,17 @@
 package game
 
 import (
+	"strings"
 	"time"
 
 	"github.com/squall-chess/squall/pgn"
 )
 
 // PGN is the game as the archive keeps it: the players' names, the date it
-// began, the time control, the result with its termination, and each move
-// with the mover's clock after it ([%clk], as lichess exports).
+// began, the time control, the result with its standard termination, each
+// move with the mover's clock after it ([%clk], as lichess exports), and
+// how the game ended in words as the last move's comment ("White wins by
+// resignation."): the Termination tag has only the standard's values.
 func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	p := pgn.NewGame()
 	p.SetTag("Event", event)
@@ -20,7 +23,7 @@ func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	p.SetTag("UTCTime", g.started.UTC().Format(time.TimeOnly))
 	p.SetTag("TimeControl", g.tc.PGNTag())
 	if g.over {
-		p.SetTag("Termination", string(g.result.Termination))
+		p.SetTag("Termination", g.result.Termination.PGN())
 	}
 	n := p.Root
 	for i, m := range g.moves {
@@ -29,5 +32,16 @@ func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 			n.Commands = &pgn.Commands{Clock: g.left[i], HasClock: true}
 		}
 	}
+	if g.over && g.result.Decided() {
+		n.After = append(n.After, sentence(g.result.String()))
+	}
 	return p
+}
+
+// sentence is s begun with a capital and ended with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }

@@ -73,12 +73,44 @@ func (r Result) Score(side chess.Color) float64 {
 	return 0
 }
 
+// String is the result as a sentence for the players' screens: "White
+// wins by resignation", "Black wins on time", "White wins: Black left the
+// game", "draw by agreement", "game aborted".
 func (r Result) String() string {
 	switch {
 	case !r.Decided():
-		return "aborted"
+		return "game aborted"
+	case r.Termination == Abandoned && r.Draw:
+		return "draw: a player left the game"
+	case r.Termination == Abandoned:
+		return fmt.Sprintf("%s wins: %s left the game", r.Winner.Name(), r.Winner.Other().Name())
+	case r.Termination == TimeForfeit && r.Draw:
+		// FIDE 6.9: the flag fell against a side whose opponent cannot mate.
+		return "draw: time ran out against a side that cannot mate"
+	case r.Termination == TimeForfeit:
+		return r.Winner.Name() + " wins on time"
+	case r.Termination == FiftyMoves:
+		return "draw by the fifty-move rule"
 	case r.Draw:
 		return "draw by " + string(r.Termination)
 	}
 	return fmt.Sprintf("%s wins by %s", r.Winner.Name(), r.Termination)
+}
+
+// PGN is the Termination tag's value for t: one of the PGN standard's
+// (8.1.1.6: "abandoned", "adjudication", "death", "emergency", "normal",
+// "rules infraction", "time forfeit", "unterminated"), which other
+// programs understand. Mate, resignation, agreement and the automatic
+// draws are all "normal"; the detail is kept in the comment after the
+// last move (Game.PGN), as lichess's literate export does.
+func (t Termination) PGN() string {
+	switch t {
+	case TimeForfeit:
+		return "time forfeit"
+	case Abandoned:
+		return "abandoned"
+	case Aborted, "":
+		return "unterminated"
+	}
+	return "normal"
 }

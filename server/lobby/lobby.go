@@ -181,10 +181,17 @@ func (l *Lobby) all() []Seek {
 	return out
 }
 
-// Seek opens a seek of handle's, or a challenge when to is set.
+// Seek opens a seek of handle's, or a challenge when to is set. A rated
+// one needs a control clock.TimeControl.CheckRated allows (at least ¼+0
+// or 0+1): refused here, when it is made, not when someone accepts it.
 func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c Color, rated bool, to string) (Seek, error) {
 	if to == handle {
 		return Seek{}, ErrChallengee
+	}
+	if rated {
+		if err := tc.CheckRated(); err != nil {
+			return Seek{}, err
+		}
 	}
 	n := 0
 	for _, s := range l.all() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -248,6 +249,33 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s after 10 s", what)
+		}
+	}
+}
+
+// TestRatedLeastControl is issue 33's F1 at the lobby: a rated seek of
+// 0.001+0 (60 ms) was opened, accepted and rated (1500 → 1338 on a flag
+// after e4 e5). A rated seek or challenge needs a control whose base + 40
+// × increment comes to 15 s (¼+0, 0+1); a faster one may be casual.
+func TestRatedLeastControl(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, &fakeHub{}, 1)
+	fast := game.TimeControl{Base: 60 * time.Millisecond}
+	for _, to := range []string{"", "bob"} {
+		_, err := l.Seek(ctx, "ann", fast, Black, true, to)
+		if err == nil || !strings.Contains(err.Error(), "too fast to be rated: base + 40 × increment is 60ms, under 15s") {
+			t.Errorf("a rated 60 ms seek (to %q): %v", to, err)
+		}
+	}
+	if len(l.Seeks("bob")) != 0 {
+		t.Fatalf("listed: %+v", l.Seeks("bob"))
+	}
+	for _, ok := range []struct {
+		tc    game.TimeControl
+		rated bool
+	}{{fast, false}, {game.TimeControl{Base: 15 * time.Second}, true}, {game.TimeControl{Increment: time.Second}, true}} {
+		if _, err := l.Seek(ctx, "ann", ok.tc, Random, ok.rated, ""); err != nil {
+			t.Errorf("%+v rated %v: %v", ok.tc, ok.rated, err)
 		}
 	}
 }

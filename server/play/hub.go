@@ -16,7 +16,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -84,7 +86,7 @@ type Hub struct {
 	watchers map[string]*newest.Readers[Update]
 	seq      int
 
-	ratings sync.Mutex // one rating update at a time: a player may end two games at once
+	ratingsMu sync.Mutex // one rating update at a time: a player may end two games at once
 }
 
 // table is one game hosted here, with its players. Its mutex orders the
@@ -176,8 +178,14 @@ func (h *Hub) OnHost(f func(id string, p Players)) { h.onHost = f }
 var ErrBusy = errors.New("already playing a game")
 
 // Start begins a game between two handles, hosted here, stored before it
-// is returned.
+// is returned. A rated game needs a control CheckRated allows (the lobby
+// refuses a rated seek below it as it is made).
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
+	if rated {
+		if err := tc.CheckRated(); err != nil {
+			return "", err
+		}
+	}
 	now := h.now()
 	for _, p := range []string{white, black} {
 		if _, busy := h.GameOf(p); busy && !strings.HasPrefix(p, account.Reserved) {
@@ -498,22 +506,39 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 }
 
 // conclude archives a game over, rates it and adds it to both players'
-// recent games: everything its end needs before the final record.
+// recent games: everything its end needs before the final record. A rated
+// game's ratings are computed and stored with the game first (see
+// ratings), so that the archive has both players' ratings before the game
+// and the rating changes, and the ratings are written after it.
 func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 	r, _ := t.g.Result()
 	e := &Ended{ID: t.id, Result: r}
 	if r.Decided() {
-		event := "Casual " + t.g.TimeControl().Speed().String() + " game"
+		speed := t.g.TimeControl().Speed().String()
+		event := "Casual " + speed + " game"
 		if t.rated {
-			event = "Rated " + t.g.TimeControl().Speed().String() + " game"
+			// One rating update at a time, from the read of the ratings
+			// to their write: a player may end two games at once.
+			h.ratingsMu.Lock()
+			defer h.ratingsMu.Unlock()
+			event = "Rated " + speed + " game"
+			if err := h.ratings(ctx, t, r); err != nil {
+				return nil, err
+			}
+			e.Before, e.After = t.rating.Before, t.rating.After
 		}
 		e.PGN = t.g.PGN(event, h.site, t.white, t.black)
+		if err := h.tagRatings(ctx, t, e); err != nil {
+			return nil, err
+		}
 		if err := h.st.ArchiveGame(ctx, t.id, e.PGN.String()); err != nil {
 			return nil, err
 		}
 		if t.rated {
-			if err := h.rate(ctx, t, r, e); err != nil {
-				return nil, err
+			for side, name := range []string{t.white, t.black} {
+				if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
+					return nil, err
+				}
 			}
 		}
 		kind := "casual"
@@ -529,6 +554,33 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 		}
 	}
 	return e, nil
+}
+
+// tagRatings adds the players' ratings before the game to its PGN, as
+// lichess exports them: WhiteElo and BlackElo (rounded), and for a rated
+// game WhiteRatingDiff and BlackRatingDiff ("+12", "-12"). A casual game
+// has each person's rating at its speed as the game ends (a casual game
+// changes none); Squall's seat, which has no rating, gets no tag.
+func (h *Hub) tagRatings(ctx context.Context, t *table, e *Ended) error {
+	speed := t.g.TimeControl().Speed().String()
+	for side, name := range []string{t.white, t.black} {
+		colour := chess.Color(side).Name()
+		if t.rated {
+			before, after := math.Round(e.Before[side].Rating), math.Round(e.After[side].Rating)
+			e.PGN.SetTag(colour+"Elo", strconv.FormatFloat(before, 'f', 0, 64))
+			e.PGN.SetTag(colour+"RatingDiff", fmt.Sprintf("%+d", int(after-before)))
+			continue
+		}
+		if strings.HasPrefix(name, account.Reserved) {
+			continue
+		}
+		r, err := h.st.Rating(ctx, name, speed)
+		if err != nil {
+			return err
+		}
+		e.PGN.SetTag(colour+"Elo", strconv.FormatFloat(math.Round(r.Rating), 'f', 0, 64))
+	}
+	return nil
 }
 
 // finish archives the table's ended game, rates a decided rated game,
@@ -560,39 +612,33 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 	return e, nil
 }
 
-// rate updates both players' Glicko-2 ratings at the game's speed, each
-// against the other's rating before the game.
-func (h *Hub) rate(ctx context.Context, t *table, r game.Result, e *Ended) error {
-	h.ratings.Lock()
-	defer h.ratings.Unlock()
+// ratings computes both players' Glicko-2 ratings after the game at its
+// speed, each against the other's rating before the game, into t.rating;
+// the caller, holding h.ratingsMu, writes them.
+func (h *Hub) ratings(ctx context.Context, t *table, r game.Result) error {
+	if t.rating != nil {
+		return nil
+	}
+	// Read and computed once, and stored with the game before either
+	// player's rating is: if a write after fails, the next try — this
+	// server's, or another's after this one died — writes the same
+	// ratings, not one player's rating moved twice.
 	speed := t.g.TimeControl().Speed().String()
 	names := [2]string{t.white, t.black}
-	if t.rating == nil {
-		// Read and computed once, and stored with the game before either
-		// player's rating is: if a write below fails, the next try — this
-		// server's, or another's after this one died — writes the same
-		// ratings, not one player's rating moved twice.
-		var rt store.Ratings
-		for side := range names {
-			var err error
-			if rt.Before[side], err = h.st.Rating(ctx, names[side], speed); err != nil {
-				return err
-			}
-		}
-		for side := range names {
-			rt.After[side] = rt.Before[side].Update([]rating.Result{{Opponent: rt.Before[1-side], Score: r.Score(chess.Color(side))}}, rating.Tau)
-		}
-		t.rating = &rt
-		if err := h.save(ctx, t, h.now()); err != nil {
-			t.rating = nil
+	var rt store.Ratings
+	for side := range names {
+		var err error
+		if rt.Before[side], err = h.st.Rating(ctx, names[side], speed); err != nil {
 			return err
 		}
 	}
-	e.Before, e.After = t.rating.Before, t.rating.After
-	for side, name := range names {
-		if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
-			return err
-		}
+	for side := range names {
+		rt.After[side] = rt.Before[side].Update([]rating.Result{{Opponent: rt.Before[1-side], Score: r.Score(chess.Color(side))}}, rating.Tau)
+	}
+	t.rating = &rt
+	if err := h.save(ctx, t, h.now()); err != nil {
+		t.rating = nil
+		return err
 	}
 	return nil
 }

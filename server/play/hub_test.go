@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -324,5 +325,135 @@ func TestUnstoredMoveNotMade(t *testing.T) {
 	}
 	if _, err := h.Move(ctx, id, "ann", "e2e4"); err != nil {
 		t.Fatalf("the move again: %v", err)
+	}
+}
+
+// TestNoRatingBeforeFirstMoves is issue 33's F3: a rated game counts only
+// once both sides have made their first move (lichess). Before, resigning
+// or claiming aborts the game and a draw cannot be offered, so two
+// accounts cannot farm a rating with games that were never played; an
+// aborted game, or one a player left before moving, changes no rating and
+// is not archived. A rated game below the least rated control is refused.
+func TestNoRatingBeforeFirstMoves(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	start := func() string {
+		t.Helper()
+		clk.Advance(time.Minute)
+		id, err := h.Start(ctx, "ann", "bob", blitz, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	unrated := func(what string, e *Ended, err error) {
+		t.Helper()
+		if err != nil || e == nil || e.Result.Decided() || e.After != [2]rating.Rating{} || e.PGN != nil {
+			t.Errorf("%s: %+v %v, want the game aborted", what, e, err)
+		}
+	}
+	id := start()
+	e, err := h.Abort(ctx, id, "ann")
+	unrated("abort at once", e, err)
+
+	id = start()
+	e, err = h.Resign(ctx, id, "bob") // before anyone moved
+	unrated("bob resigns before moving", e, err)
+
+	id = start()
+	h.Move(ctx, id, "ann", "e2e4")
+	e, err = h.Resign(ctx, id, "bob")
+	unrated("bob resigns before his first move", e, err)
+
+	id = start()
+	h.Move(ctx, id, "ann", "e2e4")
+	if _, err := h.OfferDraw(ctx, id, "ann"); !errors.Is(err, game.ErrTooEarly) {
+		t.Errorf("a draw offered before both first moves: %v", err)
+	}
+	if e, err := h.OfferDraw(ctx, id, "bob"); e != nil || !errors.Is(err, game.ErrTooEarly) {
+		t.Errorf("a draw agreed before both first moves: %+v %v", e, err)
+	}
+	h.Abort(ctx, id, "ann")
+
+	id = start()
+	h.Move(ctx, id, "ann", "e2e4")
+	gone := clk.Now() // bob leaves before his first move
+	clk.Advance(game.Grace(blitz) + time.Second)
+	e, _ = h.Claim(ctx, id, "ann", gone, false) // the first-move deadline has ended it, if the claim did not
+	if e == nil {
+		ended, err := h.Tick(ctx)
+		if len(ended) == 1 {
+			e = &ended[0]
+		}
+		unrated("the game bob left before moving, ticked", e, err)
+	} else {
+		unrated("ann claims a game bob left before moving", e, nil)
+	}
+
+	for _, p := range []string{"ann", "bob"} {
+		if r, err := st.Rating(ctx, p, "blitz"); err != nil || r != rating.New() {
+			t.Errorf("%s's rating after games never played: %+v %v", p, r, err)
+		}
+	}
+	var b strings.Builder
+	if n, err := st.ExportPGN(ctx, &b); err != nil || n != 0 {
+		t.Errorf("%d games archived (%v):\n%s", n, err, b.String())
+	}
+	if _, err := h.Start(ctx, "ann", "bob", game.TimeControl{Base: 60 * time.Millisecond}, true); err == nil || !strings.Contains(err.Error(), "too fast to be rated") {
+		t.Errorf("a rated 60 ms game: %v", err)
+	}
+}
+
+// TestArchiveRatings is issue 33's G11 in the archive: archived games had
+// no WhiteElo/BlackElo. Each game carries both players' ratings before it
+// (and a rated game lichess's WhiteRatingDiff/BlackRatingDiff), the
+// standard Termination, and the export reads back with the PGN reader.
+func TestArchiveRatings(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	play := func(rated bool, white, black string, moves ...string) {
+		t.Helper()
+		id, err := h.Start(ctx, white, black, blitz, rated)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range moves {
+			clk.Advance(time.Second)
+			if _, err := h.Move(ctx, id, []string{white, black}[i%2], m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := h.Resign(ctx, id, black); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(true, "ann", "bob", "e2e4", "e7e5")  // 1500 v 1500: ann +162
+	play(true, "bob", "ann", "d2d4", "d7d5")  // 1338 v 1662: bob +229
+	play(false, "ann", "bob", "c2c4", "c7c5") // casual: their ratings, no change
+	var b strings.Builder
+	if n, err := st.ExportPGN(ctx, &b); err != nil || n != 3 {
+		t.Fatalf("%d games, %v", n, err)
+	}
+	want := []map[string]string{
+		{"WhiteElo": "1500", "BlackElo": "1500", "WhiteRatingDiff": "+162", "BlackRatingDiff": "-162", "Termination": "normal"},
+		{"WhiteElo": "1338", "BlackElo": "1662", "WhiteRatingDiff": "+229", "BlackRatingDiff": "-229"},
+		{"WhiteElo": "1433", "BlackElo": "1567", "WhiteRatingDiff": "", "BlackRatingDiff": ""},
+	}
+	i := 0
+	for g, err := range pgn.Games(strings.NewReader(b.String())) {
+		if err != nil {
+			t.Fatalf("the export does not read back: %v\n%s", err, b.String())
+		}
+		for tag, v := range want[min(i, 2)] {
+			if got := g.Tag(tag); got != v {
+				t.Errorf("game %d: %s %q, want %q", i+1, tag, got, v)
+			}
+		}
+		i++
+	}
+	if i != 3 {
+		t.Errorf("%d games read back:\n%s", i, b.String())
 	}
 }

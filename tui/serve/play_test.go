@@ -266,6 +266,8 @@ func TestPlayNoLeaks(t *testing.T) {
 		ann.send(t, "f3", "\r")
 		bob.waitFor(t, "1. f3")
 		if round < 2 {
+			bob.send(t, "e5", "\r") // a game counts once both sides have moved
+			ann.waitFor(t, "1. f3 e5")
 			bob.send(t, "resign", "\r")
 			ann.waitFor(t, "White wins by resignation")
 		} // the last round's game is left in progress
