@@ -21,6 +21,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
+	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -48,7 +49,8 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 0, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die); 0 leaves them as they are, 1 when new")
 	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
-	durationVar(cmd.Flags(), &o.delay, "spectator-delay", 0, "how far behind the game spectators see it and its analysis (e.g. 15s)")
+	o.delay = play.AutoDelay
+	cmd.Flags().Var((*spectatorDelay)(&o.delay), "spectator-delay", "how far behind the game spectators see it and its analysis: auto (casual games live, rated ones a tenth of base + 40 × increment, 15s to 3m) or a duration for every game (0: live)")
 	cmd.Flags().IntVar(&o.maxReviews, "max-reviews", 2, "finished games in review at once (each runs an engine)")
 	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -78,7 +80,8 @@ type serveOptions struct {
 	node     string
 	replicas int
 	// The spectators' analysis pool: its engines, each position's budget,
-	// and the delay behind the game.
+	// and the delay behind the game (play.AutoDelay: play.SpectatorDelay's
+	// rule).
 	analysts      int
 	analysisNodes uint64
 	delay         time.Duration
@@ -105,6 +108,28 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
 	o.engine.Register(fs, "the rooms' engine (default squall)")
 }
+
+// spectatorDelay is --spectator-delay: "auto" (play.AutoDelay: the rule of
+// play.SpectatorDelay) or one duration for every game.
+type spectatorDelay time.Duration
+
+func (d *spectatorDelay) String() string {
+	if time.Duration(*d) == play.AutoDelay {
+		return "auto"
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *spectatorDelay) Set(s string) error {
+	if strings.TrimSpace(s) == "auto" {
+		*d = spectatorDelay(play.AutoDelay)
+		return nil
+	}
+	return (*durationValue)(d).Set(s)
+}
+
+// Type names the value in a usage line.
+func (d *spectatorDelay) Type() string { return "auto|DURATION" }
 
 // parseServeFlags reads serve's flags from args: the broadcast of the
 // board (--broadcast-X is serve's --X) starts its server with them.

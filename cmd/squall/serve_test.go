@@ -265,6 +265,47 @@ func TestServeExport(t *testing.T) {
 	}
 }
 
+// TestServeExportWhileServing is issue 33's G13: export opened a running
+// server's store beside it, with no lock. It is refused, saying why and
+// what to do, and the server's store is untouched.
+func TestServeExportWhileServing(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), store.Options{Dir: dir}) // the running server's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	out := filepath.Join(t.TempDir(), "archive.pgn")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"serve", "export", "--pgn", out, "--data", dir}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "in use by another squall serve") || !strings.Contains(stderr.String(), "--nats") {
+		t.Errorf("export beside a running server: exit %d, %q", code, stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a file was written")
+	}
+}
+
+// TestSpectatorDelayFlag is issue 33's F2 at the command: a rated game's
+// spectators saw it and its analysis live, --spectator-delay being 0 by
+// default. Its default is auto (play.SpectatorDelay's rule: rated games
+// behind, casual ones live); a duration is every game's.
+func TestSpectatorDelayFlag(t *testing.T) {
+	fs := serveCommand(nil).Flags()
+	f := fs.Lookup("spectator-delay")
+	if f == nil || f.DefValue != "auto" {
+		t.Fatalf("--spectator-delay defaults to %q, want auto", f.DefValue)
+	}
+	for in, want := range map[string]string{"0": "0s", "15s": "15s", "auto": "auto"} {
+		if err := fs.Set("spectator-delay", in); err != nil || f.Value.String() != want {
+			t.Errorf("--spectator-delay %s: %q, %v", in, f.Value.String(), err)
+		}
+	}
+	if err := fs.Set("spectator-delay", "-5s"); err == nil {
+		t.Error("a negative delay accepted")
+	}
+}
+
 // TestServeKill9: squall serve killed with SIGKILL in the middle of a game
 // and started again on its data resumes the game: both players come back
 // with their keys to its moves and clocks, and play on.

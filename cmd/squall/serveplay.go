@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,11 @@ func serveExportCommand() *cobra.Command {
 		}
 		defer f.Discard()
 		st, err := store.Open(cmd.Context(), store.Options{Dir: *data, URL: *url})
+		if errors.Is(err, store.ErrInUse) {
+			// A running server holds its store: reading it beside the
+			// server would risk it. Its NATS serves any number of readers.
+			return fmt.Errorf("%w: stop it first, or export through its NATS with --nats", err)
+		}
 		if err != nil {
 			return fmt.Errorf("store: %w", err)
 		}

@@ -49,6 +49,7 @@ type Options struct {
 // Store is an open store. Its methods are safe for concurrent use.
 type Store struct {
 	ns       *server.Server // the embedded server; nil with Options.URL
+	lock     *dirLock       // the embedded server's directory, held while open
 	nc       *nats.Conn
 	js       jetstream.JetStream
 	accounts jetstream.KeyValue
@@ -68,7 +69,9 @@ const (
 )
 
 // Open starts (or connects to) NATS and makes the buckets and the stream
-// if they do not exist.
+// if they do not exist. An embedded store's directory is locked until
+// Close: a second Open of it, in this process or another (a serve export
+// while the server runs), is refused with ErrInUse.
 func Open(ctx context.Context, opt Options) (*Store, error) {
 	s := &Store{replicas: max(opt.Replicas, 0)}
 	var err error
@@ -81,11 +84,16 @@ func Open(ctx context.Context, opt Options) (*Store, error) {
 		if opt.Dir == "" {
 			return nil, errors.New("store: no directory for the embedded NATS server")
 		}
+		if s.lock, err = lockDir(opt.Dir); err != nil {
+			return nil, err
+		}
 		if s.ns, err = startEmbedded(opt); err != nil {
+			s.lock.release()
 			return nil, err
 		}
 		if s.nc, err = nats.Connect("", nats.InProcessServer(s.ns)); err != nil {
 			s.ns.Shutdown()
+			s.lock.release()
 			return nil, fmt.Errorf("embedded nats: %w", err)
 		}
 	}
@@ -247,7 +255,7 @@ func setUpRetryable(err error) bool {
 }
 
 // Close closes the connection and stops the embedded server, waiting for
-// it to end.
+// it to end, then lets its directory go. Closing twice is harmless.
 func (s *Store) Close() error {
 	if s.nc != nil {
 		s.nc.Close()
@@ -256,6 +264,8 @@ func (s *Store) Close() error {
 		s.ns.Shutdown()
 		s.ns.WaitForShutdown()
 	}
+	s.lock.release()
+	s.lock = nil
 	return nil
 }
 

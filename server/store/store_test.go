@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -178,5 +179,35 @@ func TestLeaderboardAndRecent(t *testing.T) {
 	recent, err := s.Recent(ctx, "ANN")
 	if err != nil || len(recent) != MaxRecent || recent[0] != fmt.Sprint("game ", MaxRecent+2) || recent[1] != fmt.Sprint("game ", MaxRecent+1) {
 		t.Errorf("recent %q, %v", recent, err)
+	}
+}
+
+// TestOneStorePerDirectory is issue 33's G13: `squall serve export` opened
+// a running server's embedded store beside it, two NATS servers writing
+// one JetStream directory. A directory's store is open once at a time:
+// the second Open is refused, saying why, until the first is closed.
+func TestOneStorePerDirectory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, dir)
+	if err := s.ArchiveGame(ctx, "g1", "[Event \"x\"]\n\n1. e4 *\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := Open(ctx, Options{Dir: dir})
+	if err == nil {
+		var b strings.Builder
+		n, eerr := second.ExportPGN(ctx, &b)
+		second.Close()
+		t.Fatalf("a second store opened on a directory in use (it exported %d games, %v)", n, eerr)
+	}
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), fmt.Sprintf("(process %d)", os.Getpid())) {
+		t.Errorf("refusal %q does not say the directory is in use", err)
+	}
+	s.Close()
+	again := open(t, dir)
+	defer again.Close()
+	var b strings.Builder
+	if n, err := again.ExportPGN(ctx, &b); err != nil || n != 1 {
+		t.Errorf("after the first closed: %d games, %v", n, err)
 	}
 }
