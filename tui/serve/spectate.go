@@ -100,6 +100,12 @@ func (m *spectatorModel) refresh() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return gamesTickMsg{} })
 }
 
+// delay is how far behind the game u is shown: Play.Delay, or by
+// play.SpectatorDelay's rule (rated games behind) when it is play.AutoDelay.
+func (m *spectatorModel) delay(u play.Update) time.Duration {
+	return play.SpectatorDelay(u.Players, u.State.TimeControl, m.p.Delay)
+}
+
 func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.w, m.h = ws.Width, ws.Height
@@ -140,13 +146,13 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if u.Over {
 			next = nil // the channel closes after the last update
 		}
-		return m, tea.Batch(tea.Tick(max(m.p.Delay, time.Millisecond), show), next)
+		return m, tea.Batch(tea.Tick(max(m.delay(u), time.Millisecond), show), next)
 	case shownMsg:
 		if msg.from != m.updates {
 			return m, nil
 		}
 		u := msg.u
-		m.shown, m.shownAt, m.rep = &u, time.Now().Add(-m.p.Delay), replay(&u)
+		m.shown, m.shownAt, m.rep = &u, time.Now().Add(-m.delay(u)), replay(&u)
 		if m.p.Pool != nil && !u.Over {
 			m.p.Pool.Analyse(m.gameID, m.rep.game)
 		}
@@ -280,12 +286,12 @@ func (m *spectatorModel) View() string {
 		}
 		lines = append(lines, "", m.st.dim.Render("enter watch · ↑/↓ choose · q quit"))
 	} else if m.shown == nil {
-		lines = []string{m.st.dim.Render(fmt.Sprintf("joining the game (shown %v behind)…", m.p.Delay))}
+		lines = []string{m.st.dim.Render("joining the game…")}
 	} else {
 		lines = gameRows(m.st, m.shown, m.rep, m.shownAt, false, m.w, m.panel())
 		title := "Squall · watching"
-		if m.p.Delay > 0 {
-			title += fmt.Sprintf(" · %v behind", m.p.Delay)
+		if d := m.delay(*m.shown); d > 0 {
+			title += fmt.Sprintf(" · %v behind", d)
 		}
 		lines[0] = m.st.title.Render(title)
 		if m.shown.Over {
