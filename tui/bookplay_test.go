@@ -210,10 +210,11 @@ func TestBookLearningFromResults(t *testing.T) {
 	if s := learnedScore(t, path, "f3", "e5"); s != 0 {
 		t.Errorf("the human's move e5 learned %d", s)
 	}
-	// A takeback resumes the game; mating again is the same game.
-	m = send(m, press("esc"), press("u"), press("tab"))
-	if over, _ := m.Over(); over || m.cur.Ply() != 3 {
-		t.Fatalf("takeback: over %v at ply %d", over, m.cur.Ply())
+	// A finished game stays finished: a takeback asks, and analysing it
+	// from a move back learns nothing more.
+	m = send(m, press("esc"), press("u"), press("y"), press("tab"))
+	if over, _ := m.Over(); over || m.mode != Analysis || m.cur.Ply() != 3 {
+		t.Fatalf("takeback: over %v, mode %v at ply %d", over, m.mode, m.cur.Ply())
 	}
 	m = humanPlays(t, m, "Qh4#")
 	if g4 := learnedScore(t, path, "f3 e5", "g4"); g4 != -1 {
@@ -281,7 +282,7 @@ func TestBookLearningOtherEnds(t *testing.T) {
 		t.Fatalf("takeback to ply %d kept %d book moves", m.cur.Ply(), len(m.bookPlay.line))
 	}
 	m = humanPlays(t, m, "d5")
-	m = send(m, press("esc"), press("R"))
+	m = send(m, press("esc"), press("R"), press("y"))
 	if over, banner := m.Over(); !over || m.tree.Result != "1-0" {
 		t.Fatalf("resign: over %v %q", over, banner)
 	}
@@ -357,9 +358,7 @@ func TestAnalysisIgnoresBook(t *testing.T) {
 		Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	nm, cmd := m.Update(press("esc"))
-	m = drive(t, nm.(Model), cmd)
-	nm, cmd = m.Update(press("a"))
+	nm, cmd := m.Update(startMsg{}) // --mode analysis analyses from the start
 	m = drive(t, nm.(Model), cmd)
 	if m.cur != m.tree.Root || len(m.tree.Root.Children) != 0 || m.bookPlay.pending != nil {
 		t.Fatalf("analysis played %q", sans(m))

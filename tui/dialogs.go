@@ -129,7 +129,9 @@ func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 			}
 		}
 		tc := timeControls[d.tc]
-		return true, m.newGameCmd(Mode(d.mode), human, d.level, tc.base, tc.inc)
+		return true, m.whenSaved("start a new game", func(m *Model) tea.Cmd {
+			return m.newGameCmd(Mode(d.mode), human, d.level, tc.base, tc.inc)
+		})
 	}
 	return false, nil
 }
@@ -160,6 +162,7 @@ func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc ti
 	}
 	m.search.stop()
 	m.startGame(mode, human, level, base, inc)
+	m.analysisOn = m.analysisOn || mode == Analysis
 	m.setMessage("new game: " + mode.String())
 	return tea.Sequence(save, tea.Batch(m.sync(), m.startTicking()))
 }
@@ -169,6 +172,7 @@ type promptDialog struct {
 	title  string
 	in     textinput.Model
 	submit func(m *Model, s string) tea.Cmd
+	cancel func(m *Model) // on esc, when set
 }
 
 func newPrompt(st *view.Styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
@@ -185,6 +189,9 @@ func newPrompt(st *view.Styles, title, value string, submit func(*Model, string)
 func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	switch k.String() {
 	case "esc":
+		if d.cancel != nil {
+			d.cancel(m)
+		}
 		return true, nil
 	case "enter":
 		return true, d.submit(m, strings.TrimSpace(d.in.Value()))

@@ -22,10 +22,13 @@ func writeFile(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data)
 }
 
-// savedMsg reports a finished save.
+// savedMsg reports a finished save: of the game (game set, rev the tree's
+// revision that was written) or of the settings.
 type savedMsg struct {
 	path string
 	err  error
+	game bool
+	rev  int
 }
 
 // autosaver writes the game in progress, in order, from one goroutine:
@@ -56,13 +59,17 @@ func newAutosaver(path string) *autosaver {
 					more = false
 				}
 			}
+			if data == nil {
+				_ = os.Remove(a.path) // nothing left to keep
+				continue
+			}
 			_ = writeFile(a.path, data) // a failed autosave is retried with the next move
 		}
 	}()
 	return a
 }
 
-// save queues a new state of the file.
+// save queues a new state of the file; nil removes it.
 func (a *autosaver) save(data []byte) { a.ch <- data }
 
 // close flushes pending writes and stops the writer.

@@ -21,6 +21,10 @@ type Tree struct {
 	// source is where the game was read from (nil: not from a file), so
 	// that saving it back replaces it in place.
 	source *gameSource
+	// created says Squall made the game (played or set up on the board),
+	// rather than being given it: only such games get tags of Squall's
+	// choosing (the opening's name).
+	created bool
 }
 
 // NewTree starts a game from a position, its tags unknown.

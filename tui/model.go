@@ -87,6 +87,9 @@ type Options struct {
 	Start *chess.Position
 	// Autosave is the PGN file every game is saved to as it is played.
 	Autosave string
+	// Session is the file unsaved analysis is kept in as it changes, and
+	// offered back from at the next start (session.go); "" keeps none.
+	Session string
 	// Clipboard copies text for the user (OSC 52 for a terminal or SSH).
 	Clipboard func(string) error
 	// Open reads a PGN file into games; nil when PGN reading is unavailable.
@@ -181,7 +184,23 @@ type Model struct {
 
 	autosavePrefix []byte
 	saver          *autosaver
+	autosaved      bool // the game in play has been written to the autosave
 	quitting       bool
+
+	// treeRev counts the changes to game trees (every tree, so a revision
+	// is never reused); savedRev is the revision last in a file. Analysis
+	// with treeRev != savedRev is unsaved (session.go).
+	treeRev, savedRev int
+	// sessions writes the session file; sessionWritten is the state it
+	// was last written for, sessionKept that the file holds unsaved work.
+	sessions       *autosaver
+	sessionWritten sessionState
+	sessionKept    bool
+	// afterSave runs once the game is saved (quit, or open another game,
+	// after "save" in the unsaved-analysis question).
+	afterSave func(m *Model) tea.Cmd
+	// queued are dialogs waiting for the open one to close.
+	queued []dialog
 
 	// know is what the opening list, book and tablebase say about the
 	// shown position, looked up when it is shown.
@@ -220,6 +239,9 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m.st = view.NewStyles(r, opt.Theme, opt.Letters)
 	if opt.Autosave != "" {
 		m.saver = newAutosaver(opt.Autosave)
+	}
+	if opt.Session != "" {
+		m.sessions = newAutosaver(opt.Session)
 	}
 	m.help.Styles.ShortKey = m.st.Accent
 	m.help.Styles.ShortDesc = m.st.Muted
@@ -263,6 +285,15 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		}
 	} else {
 		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)
+		// --mode analysis is asked-for analysis: it starts analysing.
+		m.analysisOn = opt.Mode == Analysis && a != nil
+	}
+	if opt.Session != "" {
+		if s, t, err := readSession(opt.Session); err != nil {
+			opt.Warnings = append(opt.Warnings, "unsaved analysis left by an earlier run cannot be read: "+err.Error())
+		} else if s != nil {
+			m.offerSession(s, t)
+		}
 	}
 	if len(opt.Warnings) > 0 {
 		w := strings.Join(opt.Warnings, "; ")
@@ -298,6 +329,9 @@ func (m Model) Close() {
 	if m.saver != nil {
 		m.saver.close()
 	}
+	if m.sessions != nil {
+		m.sessions.close()
+	}
 }
 
 // startGame resets the board for a new game.
@@ -307,6 +341,10 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 		start = chess.NewPosition()
 	}
 	m.tree = NewTree(start)
+	m.tree.created = true
+	m.edited()
+	m.markSaved(m.treeRev)
+	m.autosaved = false
 	m.mode, m.human, m.level = mode, human, level
 	m.over, m.banner, m.result = false, "", "*"
 	m.bookPlay.newGame()
@@ -327,6 +365,8 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 // loadGame opens a finished game for analysis.
 func (m *Model) loadGame(t *Tree) {
 	m.tree = t
+	m.edited()
+	m.markSaved(m.treeRev)
 	m.mode, m.over, m.banner = Analysis, false, ""
 	m.bookPlay.newGame()
 	m.result = t.Result

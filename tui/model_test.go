@@ -398,7 +398,7 @@ func TestClockWaitsForFirstMoves(t *testing.T) {
 	if over, banner := m.Over(); over {
 		t.Fatalf("the game ended before Black's first move: %q", banner)
 	}
-	m = send(m, press("esc"), press("R"))
+	m = send(m, press("esc"), press("R"), press("y"))
 	if over, banner := m.Over(); !over || banner != "Game aborted" || m.tree.Result != "*" {
 		t.Fatalf("R before both sides moved: over %v %q %s, want an aborted game", over, banner, m.tree.Result)
 	}

@@ -461,7 +461,7 @@ func TestSaveAsksBeforeReplacing(t *testing.T) {
 	}
 	nm, _ := m.Update(msg)
 	m = nm.(Model)
-	if _, ok := m.dialog.(*confirmDialog); !ok {
+	if _, ok := m.dialog.(*choiceDialog); !ok {
 		t.Fatalf("no confirmation dialog: %T", m.dialog)
 	}
 	m, _ = pressKey(m, "n")
@@ -575,7 +575,7 @@ func TestGameHeader(t *testing.T) {
 	m := newTestModel(t, Options{Mode: Analysis, Games: games})
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}) // the small board leaves four rows
 	v := ansi.Strip(m.View())
-	for _, want := range []string{"Tata Steel␛[2J · round 7", "Wijk aan Zee · 2024.01.20 · 1-0", "C65 · Ruy Lopez · Berlin Defence"} {
+	for _, want := range []string{"Tata Steel␛ · round 7", "Wijk aan Zee · 2024.01.20 · 1-0", "C65 · Ruy Lopez · Berlin Defence"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the header lacks %q:\n%s", want, v)
 		}

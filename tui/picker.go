@@ -144,9 +144,12 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 		if len(d.shown) == 0 {
 			return false, nil
 		}
-		m.stopSearch()
-		m.loadGame(d.games[d.shown[d.sel]])
-		return true, m.sync()
+		t := d.games[d.shown[d.sel]]
+		return true, m.whenSaved("open another game", func(m *Model) tea.Cmd {
+			m.stopSearch()
+			m.loadGame(t)
+			return m.sync()
+		})
 	}
 	return false, nil
 }

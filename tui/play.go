@@ -86,7 +86,11 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 		note = "book move " + m.pos.LineSAN([]chess.Move{mv})[0]
 	}
 	m.movedAt = m.opt.Now()
+	before := len(m.cur.Children)
 	n := m.tree.Play(m.cur, m.pos, mv)
+	if len(m.cur.Children) != before {
+		m.edited()
+	}
 	if fromBook && !slices.Contains(n.After, bookComment) {
 		n.After = append(n.After, bookComment)
 	}
@@ -160,11 +164,21 @@ func (m *Model) endGame(result, termination, banner string) tea.Cmd {
 }
 
 // autosave hands the game in progress to the autosave writer: the file's
-// earlier games followed by this one.
+// earlier games followed by this one. A game with no move is not written
+// (the file would fill with empty games from sessions where nothing was
+// played); one whose moves were all taken back is removed again.
 func (m *Model) autosave() tea.Cmd {
 	if m.mode == Analysis || m.saver == nil {
 		return nil
 	}
+	if len(m.tree.Root.Children) == 0 {
+		if m.autosaved {
+			m.saver.save(append([]byte(nil), m.autosavePrefix...))
+			m.autosaved = false
+		}
+		return nil
+	}
+	m.autosaved = true
 	b, err := m.tree.appendPGN(append([]byte(nil), m.autosavePrefix...))
 	if err != nil {
 		// Not possible for a tree built by play; reported rather than
@@ -369,12 +383,38 @@ func resultWords(r string) string {
 func (m *Model) setError(err error)  { m.message, m.msgIsErr = termtext.SafeLine(err.Error()), true }
 func (m *Model) setMessage(s string) { m.message, m.msgIsErr = termtext.SafeLine(s), false }
 
-// resign ends the game in the engine's (or, with two humans, the
-// opponent's) favour; before both sides have moved it aborts the game
-// instead, as lichess does: nobody has lost anything yet.
+// resign asks, then ends the game in the engine's (or, with two humans,
+// the opponent's) favour; before both sides have moved it aborts the game
+// instead, as lichess does: nobody has lost anything yet. One stray R
+// must not end a game, so it always asks.
 func (m *Model) resign() tea.Cmd {
 	if m.over || m.mode == Analysis || m.mode == Watch {
 		m.setError(fmt.Errorf("no game to resign"))
+		return nil
+	}
+	if m.cur.Ply() < clock.FirstTimedPly {
+		m.dialog = confirm("Abort?", "Abort this game? Neither side has moved twice yet, so nobody loses.", "abort", (*Model).doResign)
+		return nil
+	}
+	loser := m.pos.SideToMove()
+	if m.mode == VsEngine {
+		loser = m.human
+	}
+	m.dialog = confirm("Resign?", fmt.Sprintf("Resign this game as %s? %s.", loser.Name(), resultWords(resultAgainst(loser))), "resign", (*Model).doResign)
+	return nil
+}
+
+// resultAgainst is the result of a game the side loser lost.
+func resultAgainst(loser chess.Color) string {
+	if loser == chess.White {
+		return "0-1"
+	}
+	return "1-0"
+}
+
+// doResign is resign's answer yes.
+func (m *Model) doResign() tea.Cmd {
+	if m.over || m.mode == Analysis || m.mode == Watch {
 		return nil
 	}
 	if m.cur.Ply() < clock.FirstTimedPly {
@@ -386,10 +426,7 @@ func (m *Model) resign() tea.Cmd {
 	if m.mode == VsEngine {
 		loser = m.human
 	}
-	result := "1-0"
-	if loser == chess.White {
-		result = "0-1"
-	}
+	result := resultAgainst(loser)
 	m.search.run.stop()
 	m.search.running = false
 	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", loser.Name(), resultWords(result)))
@@ -431,13 +468,20 @@ func abs(x int) int {
 }
 
 // takeback undoes moves: in a game, back to the human's last turn; in
-// analysis, the shown move is deleted.
+// analysis, the shown move is deleted. A finished game stays finished:
+// takeback there offers to reopen it as analysis.
 func (m *Model) takeback() tea.Cmd {
 	if m.cur.Parent == nil {
 		m.setError(fmt.Errorf("nothing to take back"))
 		return nil
 	}
+	if m.over && m.mode != Analysis {
+		q := fmt.Sprintf("The game is over (%s, %s). Go on from a move back as analysis? The game stays as it ended.", m.banner, m.result)
+		m.dialog = confirm("Game over", q, "analyse", (*Model).reopenAsAnalysis)
+		return nil
+	}
 	if m.mode == Analysis || m.mode == TwoHumans {
+		m.edited()
 		m.setCur(m.tree.Truncate(m.cur))
 		return m.sync()
 	}
@@ -450,13 +494,28 @@ func (m *Model) takeback() tea.Cmd {
 	for n.Parent != nil && m.tree.Position(n).SideToMove() != m.human {
 		n = m.tree.Truncate(n)
 	}
+	m.edited()
 	m.bookPlay.dropAfter(n.Ply())
-	if m.over {
-		m.over, m.banner, m.result = false, "", "*"
-		m.tree.SetTag("Result", "*")
-		m.tree.DeleteTag("Termination")
-	}
 	m.setCur(n)
 	m.clock.Resume(m.pos.SideToMove(), n.Ply(), m.opt.Now())
 	return tea.Batch(m.sync(), m.startTicking(), m.autosave())
+}
+
+// reopenAsAnalysis turns a finished game into analysis of it, shown a move
+// back (before the human's last move against the engine): the game keeps
+// its moves and result, and moves played now make variations.
+func (m *Model) reopenAsAnalysis() tea.Cmd {
+	n := End(m.cur)
+	if n.Parent != nil {
+		n = n.Parent
+	}
+	for m.mode == VsEngine && n.Parent != nil && m.tree.Position(n).SideToMove() != m.human {
+		n = n.Parent
+	}
+	m.search.stop()
+	m.mode, m.over, m.banner = Analysis, false, ""
+	m.markSaved(m.treeRev) // the game is in the autosave as it ended
+	m.setCur(n)
+	m.setMessage("analysis of the finished game: moves make variations")
+	return m.sync()
 }

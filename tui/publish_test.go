@@ -90,7 +90,7 @@ func TestPublish(t *testing.T) {
 	step("takeback (deletes the move in analysis)", []string{startFEN + "|e2e4 c7c5|1"}, press("esc"), press("u"))
 
 	fen := "8/8/8/8/8/1k6/8/K1q5 w - - 0 1"
-	m = send(m, press("p"))
+	m = send(m, press("p"), press("d")) // d: discard the analysis
 	var keys []tea.Msg
 	for _, r := range fen {
 		keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
@@ -106,7 +106,7 @@ func TestPublish(t *testing.T) {
 
 	// New game (n, then enter in the dialog): the start position.
 	m = send(m, press("end"))
-	step("new game", []string{startFEN + "||0"}, press("n"), press("enter"))
+	step("new game", []string{startFEN + "||0"}, press("n"), press("enter"), press("d"))
 }
 
 // TestPublishErrorOnce: a failing Publish is reported once on the message
@@ -145,7 +145,7 @@ func TestTeatestPublishEngineGame(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}})
 	waitScreen(t, tm, regexp.MustCompile(`depth 8/11`))
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	quitProgram(tm)
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
 	fm.Close()
 	got := log.snapshot()

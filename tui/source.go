@@ -11,7 +11,6 @@ import (
 
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/tui/view"
 )
 
 // A game opened from a file remembers where its bytes are, so that saving
@@ -66,13 +65,14 @@ type replacedMsg struct {
 	delta int64
 	sum   [sha256.Size]byte
 	err   error
+	rev   int // the tree's revision that was saved
 }
 
 // replaceCmd writes g over its own bytes in the file it came from, unless
 // the file has changed since (then nothing is written and the error says
 // so). The command gets copies of what it needs: src itself is changed
 // only by Update, when the message arrives.
-func replaceCmd(src *gameSource, g *pgn.Game) tea.Cmd {
+func replaceCmd(src *gameSource, g *pgn.Game, rev int) tea.Cmd {
 	path, sum, off, end := src.file.path, src.file.sum, src.offset, src.end
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg {
@@ -100,7 +100,7 @@ func replaceCmd(src *gameSource, g *pgn.Game) tea.Cmd {
 		if end < 0 {
 			oldLen = int64(len(data)) - off
 		}
-		return replacedMsg{src: src, delta: int64(len(game)) - oldLen, sum: sha256.Sum256(out)}
+		return replacedMsg{src: src, delta: int64(len(game)) - oldLen, sum: sha256.Sum256(out), rev: rev}
 	}
 }
 
@@ -138,19 +138,20 @@ func (m *Model) handleReplaced(msg replacedMsg) {
 type existsMsg struct {
 	path string
 	g    *pgn.Game
+	rev  int
 }
 
 // saveCmd writes one game to a PGN file with package pgn, atomically. An
 // existing file is replaced only with overwrite; otherwise the command
-// comes back to ask.
-func saveCmd(path string, g *pgn.Game, overwrite bool) tea.Cmd {
+// comes back to ask. rev is the tree's revision being saved.
+func saveCmd(path string, g *pgn.Game, overwrite bool, rev int) tea.Cmd {
 	return func() tea.Msg {
 		if !overwrite {
 			if _, err := os.Stat(path); err == nil {
-				return existsMsg{path: path, g: g}
+				return existsMsg{path: path, g: g, rev: rev}
 			}
 		}
-		return savedMsg{path: path, err: pgn.WriteFile(path, []*pgn.Game{g})}
+		return savedMsg{path: path, err: pgn.WriteFile(path, []*pgn.Game{g}), game: true, rev: rev}
 	}
 }
 
@@ -159,28 +160,7 @@ func saveCmd(path string, g *pgn.Game, overwrite bool) tea.Cmd {
 func (m *Model) saveTo(path string) tea.Cmd {
 	g := m.tree.Export()
 	if src := m.tree.source; src != nil && samePath(src.file.path, path) {
-		return replaceCmd(src, g)
+		return replaceCmd(src, g, m.treeRev)
 	}
-	return saveCmd(path, g, false)
-}
-
-// confirmDialog asks a yes/no question.
-type confirmDialog struct {
-	question string
-	yes      func(m *Model) tea.Cmd
-}
-
-func (d *confirmDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
-	switch k.String() {
-	case "y", "Y", "enter":
-		return true, d.yes(m)
-	case "n", "N", "esc", "q":
-		m.setMessage("not saved")
-		return true, nil
-	}
-	return false, nil
-}
-
-func (d *confirmDialog) view(st *view.Styles, width int) string {
-	return st.Dialog.Render(st.Title.Render("Replace file?") + "\n\n" + st.Text.Render(d.question) + "\n\n" + st.Muted.Render("y replace · n cancel"))
+	return saveCmd(path, g, false, m.treeRev)
 }

@@ -23,6 +23,13 @@ func waitScreen(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
 	tuitest.WaitScreen(t, tm, re)
 }
 
+// quitProgram presses ctrl+c twice: the first asks when a game is in
+// progress, the second quits all the same.
+func quitProgram(tm *teatest.TestModel) {
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+}
+
 // TestTeatestPlayAndAnalyse drives the whole program as a user would, at
 // 100×30 with a deterministic engine: type e4 and enter, wait for the
 // engine's reply, switch to board keys and toggle a 3-line analysis, quit.
@@ -40,7 +47,7 @@ func TestTeatestPlayAndAnalyse(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}})
 	// Depth 8 is the fake engine's last: the screen then stays put.
 	waitScreen(t, tm, regexp.MustCompile(`depth 8/11`))
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	quitProgram(tm)
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 	fm.Close()
 
@@ -73,7 +80,7 @@ func TestTeatestResize(t *testing.T) {
 	waitScreen(t, tm, regexp.MustCompile(`too small: need 55×12, have 50×20`))
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	quitProgram(tm)
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 	golden(t, "teatest-resized-80x24", fm.View())
 	if lines := strings.Split(fm.View(), "\n"); len(lines) != 24 {
@@ -111,7 +118,7 @@ func TestTeatestGoldens(t *testing.T) {
 		{name: "start-120x40", eng: &enginetest.Engine{}, w: 120, h: 40},
 		{name: "e4-e5", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"e4", "e5"}},
 		{name: "analysis-3pv", opt: Options{Mode: Analysis, MultiPV: 3}, eng: &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 12},
-			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc"), keys("a")}, waitRe: `depth 12/15`},
+			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc")}, waitRe: `depth 12/15`},
 		{name: "promotion", opt: Options{Mode: TwoHumans, Start: mustFEN(t, promo)}, w: 80, h: 24, steps: []any{"e8"}},
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
 		{name: "too-small", w: 50, h: 30},
@@ -148,7 +155,7 @@ func TestTeatestGoldens(t *testing.T) {
 			if sc.waitRe != "" {
 				waitScreen(t, tm, regexp.MustCompile(sc.waitRe))
 			}
-			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+			quitProgram(tm)
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(patience)).(Model)
 			fm.Close()
 			golden(t, sc.name, fm.View())

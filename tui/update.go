@@ -27,6 +27,7 @@ type loadedMsg struct {
 // is then published (Options.Publish).
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := m.update(msg)
+	m.syncSession()
 	if m.unpublished {
 		m.publish()
 	}
@@ -67,15 +68,25 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		} else {
 			m.setMessage("saved " + msg.path)
 		}
+		if msg.game {
+			cmd := m.saved(msg.rev, msg.err)
+			return m, cmd
+		}
 		return m, nil
 	case replacedMsg:
 		m.handleReplaced(msg)
-		return m, nil
+		cmd := m.saved(msg.rev, msg.err)
+		return m, cmd
 	case existsMsg:
 		g := msg.g
-		m.dialog = &confirmDialog{
+		m.dialog = &choiceDialog{
+			title:    "Replace file?",
 			question: termtext.SafeLine(msg.path) + " exists. Replace it with this game alone?",
-			yes:      func(*Model) tea.Cmd { return saveCmd(msg.path, g, true) },
+			choices: []choice{
+				{key: "y", label: "replace", do: func(m *Model) tea.Cmd { return saveCmd(msg.path, g, true, msg.rev) }},
+				{key: "n", label: "cancel", do: func(m *Model) tea.Cmd { m.cancelQuit(); m.setMessage("not saved"); return nil }},
+			},
+			cancel: func(m *Model) tea.Cmd { m.cancelQuit(); m.setMessage("not saved"); return nil },
 		}
 		return m, nil
 	case loadedMsg:
@@ -94,7 +105,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	if len(m.views) > 0 {
 		top := len(m.views) - 1
 		if k, ok := msg.(tea.KeyMsg); ok && k.String() == "ctrl+c" {
-			cmd := m.quit()
+			cmd := m.requestQuit("ctrl+c")
 			return m, cmd
 		}
 		v, cmd := m.views[top].Update(msg)
@@ -127,7 +138,7 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.String() == "ctrl+c" {
-		return m.quit()
+		return m.requestQuit("ctrl+c")
 	}
 	if k.Alt && k.Type == tea.KeyRunes && m.dialog == nil {
 		// Esc and a key typed quickly arrive as one alt+key: the user
@@ -140,7 +151,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if _, ok := m.geometry(); !ok && len(m.views) == 0 {
 		// The too-small screen shows no board and no input: q and esc
-		// quit from it (they were typed into the hidden move box).
+		// quit from it (they were typed into the hidden move box). It
+		// cannot show a question either; nothing is lost all the same
+		// (the autosave, the session file).
 		switch k.String() {
 		case "q", "esc":
 			return m.quit()
@@ -157,6 +170,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		done, cmd := d.key(m, k)
 		if done && m.dialog == d {
 			m.dialog = nil
+		}
+		if m.dialog == nil && len(m.queued) > 0 {
+			m.dialog, m.queued = m.queued[0], m.queued[1:]
 		}
 		return cmd
 	}
@@ -378,7 +394,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	km := m.keys
 	switch {
 	case key.Matches(k, km.Quit):
-		return m.quit()
+		return m.requestQuit(ks)
 	case key.Matches(k, km.Board):
 		m.focus = focusInput
 		m.board.cursorOn = false
@@ -446,11 +462,17 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Draw):
 		return m.offerDraw()
 	case key.Matches(k, km.Open):
-		m.dialog = newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
+		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
+			m.dialog = newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
+			return nil
+		})
 	case key.Matches(k, km.Save):
 		return m.savePrompt()
 	case key.Matches(k, km.PasteFEN):
-		m.dialog = newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
+		return m.whenSaved("set up another position", func(m *Model) tea.Cmd {
+			m.dialog = newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
+			return nil
+		})
 	case key.Matches(k, km.CopyFEN):
 		return m.copyFEN()
 	case key.Matches(k, km.Theme):
@@ -545,12 +567,15 @@ func (m *Model) savePrompt() tea.Cmd {
 	if src := m.tree.source; src != nil {
 		name = src.file.path
 	}
-	m.dialog = newPrompt(m.st, "Save PGN as", name, func(m *Model, p string) tea.Cmd {
+	d := newPrompt(m.st, "Save PGN as", name, func(m *Model, p string) tea.Cmd {
 		if p == "" {
+			m.cancelQuit()
 			return nil
 		}
 		return m.saveTo(expandHome(p))
 	})
+	d.cancel = (*Model).cancelQuit
+	m.dialog = d
 	return nil
 }
 

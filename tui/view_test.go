@@ -92,8 +92,8 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	m := New(testRenderer(termenv.TrueColor), f, Options{Mode: Analysis, MultiPV: 3, Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = playAll(t, m, "e4", "e5", "Nf3")
-	m = send(m, press("esc"), press("a"))
+	m = playAll(t, m, "e4", "e5", "Nf3") // --mode analysis: analysing already
+	m = send(m, press("esc"))
 	if !m.search.running || m.search.run.kind != searchAnalysis || m.search.run.multi != 3 {
 		t.Fatal("a did not start a 3-line analysis")
 	}

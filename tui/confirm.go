@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"cmp"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/tui/view"
+)
+
+// choiceDialog asks a question with a few answers, one key each: replace a
+// file (y/n), quit with unsaved work (save/discard/cancel), resign (y/n).
+// It is the one way the board asks before doing something that cannot be
+// undone, so that one stray key never ends a game or loses work.
+type choiceDialog struct {
+	title, question string
+	choices         []choice
+	// cancel runs on esc when set; esc always closes the dialog.
+	cancel func(m *Model) tea.Cmd
+	// quit marks the question asked before quitting: ctrl+c again quits.
+	quit bool
+	// escLabel says what esc does ("" : cancel).
+	escLabel string
+}
+
+// choice is one answer: the key that gives it, the word shown, what it does.
+type choice struct {
+	key   string
+	label string
+	do    func(m *Model) tea.Cmd
+}
+
+func (d *choiceDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	ks := k.String()
+	if ks == "esc" {
+		if d.cancel != nil {
+			return true, d.cancel(m)
+		}
+		return true, nil
+	}
+	for _, c := range d.choices {
+		if ks == c.key || strings.EqualFold(ks, c.key) {
+			return true, c.do(m)
+		}
+	}
+	return false, nil
+}
+
+func (d *choiceDialog) view(st *view.Styles, width int) string {
+	inner := max(10, width-4) // the dialog's border and padding
+	var keys []string
+	for _, c := range d.choices {
+		keys = append(keys, c.key+" "+c.label)
+	}
+	if len(d.choices) == 0 || d.choices[len(d.choices)-1].label != "cancel" {
+		keys = append(keys, "esc "+cmp.Or(d.escLabel, "cancel"))
+	}
+	q := strings.Join(view.WrapWords(d.question, inner), "\n")
+	help := strings.Join(view.WrapWords(strings.Join(keys, " · "), inner), "\n")
+	return st.Dialog.Render(st.Title.Render(d.title) + "\n\n" + st.Text.Render(q) + "\n\n" + st.Muted.Render(help))
+}
+
+// confirm is a yes/no choiceDialog: y does yes, n and esc nothing.
+func confirm(title, question, yesLabel string, yes func(m *Model) tea.Cmd) *choiceDialog {
+	return &choiceDialog{title: title, question: question, choices: []choice{
+		{key: "y", label: yesLabel, do: yes},
+		{key: "n", label: "cancel", do: func(*Model) tea.Cmd { return nil }},
+	}}
+}

@@ -1,0 +1,202 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/squall-chess/squall/engine/enginetest"
+)
+
+// Issue 32's "one key must not end a game" and "no lost work": each test
+// here failed on the board as it was (quoted in the issue's note).
+
+// TestResignAsks is K1: R, typed into the empty move box where no move
+// begins with it, resigned the game at once.
+func TestResignAsks(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4", "e5", "Nf3")
+	m = send(m, press("R")) // from the move box: no black move begins with R here
+	if over, banner := m.Over(); over {
+		t.Fatalf("R ended the game at once: %q", banner)
+	}
+	if m.dialog == nil || !strings.Contains(ansi.Strip(m.View()), "Resign this game as Black?") {
+		t.Fatalf("R asked nothing:\n%s", ansi.Strip(m.View()))
+	}
+	m = send(m, press("n"))
+	if over, _ := m.Over(); over || m.dialog != nil {
+		t.Fatal("n to the question resigned or left it open")
+	}
+	m = send(m, press("R"), press("y"))
+	if over, banner := m.Over(); !over || banner != "Black resigns · White wins" || m.tree.Result != "1-0" {
+		t.Fatalf("R, y: over %v, %q, %s", over, banner, m.tree.Result)
+	}
+}
+
+// TestQuitAsksMidGame is K1's q: quitting a game in progress asks; ctrl+c
+// on the question quits all the same (the game is in the autosave).
+func TestQuitAsksMidGame(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4")
+	m = send(m, press("esc"), press("q"))
+	if m.quitting || m.dialog == nil {
+		t.Fatalf("q mid-game: quitting %v, dialog %T", m.quitting, m.dialog)
+	}
+	m = send(m, press("n"))
+	if m.quitting || m.dialog != nil {
+		t.Fatal("n: quit, or the question stayed")
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyCtrlC})
+	if m.quitting || m.dialog == nil {
+		t.Fatal("ctrl+c mid-game quit without asking")
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyCtrlC})
+	if !m.quitting {
+		t.Fatal("ctrl+c twice did not quit")
+	}
+	// Nothing at stake: q quits at once.
+	m2 := newTestModel(t, Options{Mode: TwoHumans})
+	m2 = send(m2, press("q"))
+	if !m2.quitting {
+		t.Fatal("q with no game begun asked")
+	}
+}
+
+// TestHelpLineNamesQuit: the help line of the move box names how to quit.
+func TestHelpLineNamesQuit(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	if h := ansi.Strip(m.helpLine()); !strings.Contains(h, "quit") {
+		t.Errorf("help line %q does not say how to quit", h)
+	}
+}
+
+// analysisWithVariation opens a three-move game and adds the variation
+// 2... Nc6 where the game had 2... d6: the D2 steps.
+func analysisWithVariation(t *testing.T, opt Options) Model {
+	t.Helper()
+	trees, err := ReadPGN(strings.NewReader("[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 d6 *\n"), "g.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Games = trees
+	m := newTestModel(t, opt)
+	m = send(m, press("end"), press("left"))
+	m = playAll(t, m, "Nc6")
+	if onMainLine(m.cur) {
+		t.Fatal("Nc6 did not make a variation")
+	}
+	return m
+}
+
+// TestQuitAsksWithUnsavedAnalysis is D2: a variation added to an opened
+// game vanished on q. Now q asks: save, discard or cancel; saving writes
+// the file and then quits.
+func TestQuitAsksWithUnsavedAnalysis(t *testing.T) {
+	m := analysisWithVariation(t, Options{})
+	m = send(m, press("esc"), press("q"))
+	if m.quitting || m.dialog == nil {
+		t.Fatalf("q with an unsaved variation: quitting %v, dialog %T", m.quitting, m.dialog)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "s save") || !strings.Contains(v, "d discard") {
+		t.Fatalf("the question does not offer save and discard:\n%s", v)
+	}
+	m = send(m, press("c"))
+	if m.quitting || m.dialog != nil {
+		t.Fatal("cancel quit, or left the question open")
+	}
+	// Save, then quit: the file has the variation.
+	path := filepath.Join(t.TempDir(), "saved.pgn")
+	m = send(m, press("q"), press("s"))
+	m, cmd := typeIn(m, path)
+	m = runSave(t, m, cmd)
+	if !m.quitting {
+		t.Fatalf("saved, but did not quit: %q", m.message)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "(2... Nc6)") {
+		t.Fatalf("the saved file lacks the variation:\n%s", b)
+	}
+	// Discard quits at once.
+	m = analysisWithVariation(t, Options{})
+	m = send(m, press("esc"), press("q"), press("d"))
+	if !m.quitting {
+		t.Fatal("discard did not quit")
+	}
+}
+
+// TestSessionResumedAfterCrash is D2's crash: the variation is in the
+// session file as soon as it is played (no quit needed: a kill -9 loses
+// nothing), and the next start offers it back.
+func TestSessionResumedAfterCrash(t *testing.T) {
+	session := filepath.Join(t.TempDir(), "session.json")
+	m := analysisWithVariation(t, Options{Session: session})
+	m.Close() // flushes the writer, as the process would have by now
+	b, err := os.ReadFile(session)
+	if err != nil || !strings.Contains(string(b), "Nc6") {
+		t.Fatalf("session file after the variation: %v\n%s", err, b)
+	}
+	// The next start, as `squall` alone.
+	m2 := newTestModel(t, Options{Mode: TwoHumans, Session: session})
+	defer m2.Close()
+	if v := ansi.Strip(m2.View()); !strings.Contains(v, "Resume?") || !strings.Contains(v, "g.pgn, 4 moves") {
+		t.Fatalf("no offer to resume:\n%s", v)
+	}
+	m2 = send(m2, press("r"))
+	if m2.cur.SAN != "Nc6" || onMainLine(m2.cur) || m2.mode != Analysis || !m2.unsaved() {
+		t.Fatalf("resumed at %q (main line %v), mode %v, unsaved %v", m2.cur.SAN, onMainLine(m2.cur), m2.mode, m2.unsaved())
+	}
+	// Discarding it from the quit question removes the file.
+	m2 = send(m2, press("esc"), press("q"), press("d"))
+	m2.Close()
+	if _, err := os.Stat(session); !os.IsNotExist(err) {
+		t.Errorf("the session file outlived discard: %v", err)
+	}
+}
+
+// TestAutosaveNoEmptyGames is D2's last line: a session where nothing was
+// played wrote `[Result "*"] *` into the autosave.
+func TestAutosaveNoEmptyGames(t *testing.T) {
+	autosave := filepath.Join(t.TempDir(), "games.pgn")
+	m := New(testRenderer(termenv.Ascii), &enginetest.Engine{}, Options{Autosave: autosave, Now: func() time.Time { return fixedNow }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, press("esc"), press("q"))
+	m.Close()
+	if b, err := os.ReadFile(autosave); err == nil {
+		t.Fatalf("a session with no move wrote the autosave:\n%s", b)
+	}
+}
+
+// TestTakebackAfterResultAsks is W6: u after a draw agreement revived the
+// game silently. Now it asks, and yes opens the finished game as analysis
+// with its result kept.
+func TestTakebackAfterResultAsks(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4", "e5", "Nf3")
+	m = send(m, press("esc"), press("D"))
+	if over, _ := m.Over(); !over {
+		t.Fatal("no draw agreed")
+	}
+	m = send(m, press("u"))
+	if over, _ := m.Over(); !over || m.dialog == nil || m.tree.Result != "1/2-1/2" {
+		t.Fatalf("u after the result: over %v, dialog %T, result %s", over, m.dialog, m.tree.Result)
+	}
+	m = send(m, press("y"))
+	if m.mode != Analysis || m.tree.Result != "1/2-1/2" || m.cur.SAN != "e5" || len(m.cur.Children) != 1 {
+		t.Fatalf("reopened: mode %v, result %s, at %q", m.mode, m.tree.Result, m.cur.SAN)
+	}
+}
+
+// TestAnalysisModeStartsAnalysing is W7: --mode analysis opened with the
+// analysis off.
+func TestAnalysisModeStartsAnalysing(t *testing.T) {
+	m := New(testRenderer(termenv.Ascii), &enginetest.Engine{}, Options{Mode: Analysis, Now: func() time.Time { return fixedNow }})
+	defer m.Close()
+	if !m.analysisOn {
+		t.Fatal("--mode analysis opened with the analysis off")
+	}
+}
