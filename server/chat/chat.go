@@ -1,6 +1,7 @@
 // Package chat is a game's chat: players and spectators post short lines,
-// each checked before it is kept — length, rate, and no byte that could act
-// on a terminal (the one sanitiser's rule, tui/termtext) — and players may
+// each made safe by the one sanitiser (tui/termtext's SafeLine: an escape
+// sequence is one mark, other controls visible stand-ins, nothing after
+// them lost) and checked before it is kept — length and rate — and players may
 // mute the spectators, whose lines then reach only other spectators. On
 // several servers of one NATS, each server's copy of a game's chat hears
 // the others' lines (Rooms).
@@ -23,6 +24,9 @@ import (
 const (
 	MaxLen   = 140 // characters a line
 	MaxLines = 200 // lines kept; older ones go
+	// maxRaw bounds a line before it is made safe, in bytes: a sequence of
+	// any length becomes one mark, but no honest line is this long.
+	maxRaw = 64 * MaxLen
 	// Each handle may post a line every two seconds on average, three at
 	// once.
 	every = 2 * time.Second
@@ -33,6 +37,8 @@ const (
 var (
 	ErrEmpty   = errors.New("nothing to say")
 	ErrTooLong = fmt.Errorf("a line has at most %d characters", MaxLen)
+	// ErrControl refuses a line from another server that was not made
+	// safe (Post makes its own lines safe).
 	ErrControl = errors.New("a line cannot hold control characters")
 	ErrTooFast = errors.New("slow down: one line every two seconds")
 	ErrMuted   = errors.New("the players have muted the spectators")
@@ -62,7 +68,8 @@ type Room struct {
 // New is an empty chat.
 func New() *Room { return &Room{limits: map[string]*rate.Limiter{}, maxKeep: MaxLines} }
 
-// check says why text cannot be a line, if it cannot.
+// check says why text cannot be a line, if it cannot: a line is kept as
+// Post makes it, safe and short.
 func check(text string) error {
 	switch {
 	case text == "":
@@ -76,10 +83,14 @@ func check(text string) error {
 	return nil
 }
 
-// Post adds handle's line at now, or says why not. Spectators' lines are
-// refused while the players have them muted.
+// Post adds handle's line at now, made safe for a terminal (SafeLine), or
+// says why not. Spectators' lines are refused while the players have them
+// muted.
 func (r *Room) Post(handle string, spectator bool, text string, now time.Time) error {
-	text = strings.TrimSpace(text)
+	if len(text) > maxRaw {
+		return ErrTooLong // not worth making safe to refuse it
+	}
+	text = strings.TrimSpace(termtext.SafeLine(text))
 	if err := check(text); err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 
 var t0 = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 
-// TestPost: good lines are kept; control bytes, huge lines, empty lines
-// and floods are refused with a clear error and change nothing.
+// TestPost: good lines are kept; huge lines, empty lines and floods are
+// refused with a clear error and change nothing.
 func TestPost(t *testing.T) {
 	r := New()
 	if err := r.Post("ann", false, "  good luck!  ", t0); err != nil {
@@ -28,11 +28,7 @@ func TestPost(t *testing.T) {
 		{"   ", ErrEmpty},
 		{strings.Repeat("x", MaxLen+1), ErrTooLong},
 		{strings.Repeat("y", 1<<20), ErrTooLong},
-		{"hi\x1b[2J", ErrControl},
-		{"bell\a", ErrControl},
-		{"two\nlines", ErrControl},
-		{"rtl\u202eevil", ErrControl},
-		{"bad utf8 \xff", ErrControl},
+		{strings.Repeat("\x1b[0m", MaxLen+1), ErrTooLong}, // one mark each
 	} {
 		if err := r.Post("bob", true, c.text, t0); !errors.Is(err, c.want) {
 			t.Errorf("%.20q: %v, want %v", c.text, err, c.want)
@@ -55,6 +51,30 @@ func TestPost(t *testing.T) {
 	}
 	if err := r.Post("ann", false, strings.Repeat("é", MaxLen), t0.Add(3*time.Second)); err != nil {
 		t.Errorf("%d two-byte characters: %v", MaxLen, err)
+	}
+}
+
+// TestPostMadeSafe is issue 33's G6 for the chat: a line holding escape
+// sequences and control bytes is kept as the one sanitiser (termtext's
+// SafeLine) makes it — each sequence one mark, its payload gone, nothing
+// after it lost — not refused, and so is every line a reader is shown.
+func TestPostMadeSafe(t *testing.T) {
+	r := New()
+	for i, c := range []struct{ text, want string }{
+		{"hi \x1b[2J\x1b[31mRED\x07 bell \x1b]0;pwned\x07 end", "hi ␛␛RED␇ bell ␛ end"},
+		{"bell\a", "bell␇"},
+		{"two\nlines", "two lines"},
+		{"rtl\u202eevil", "rtl\ufffdevil"},
+		{"bad utf8 \xff", "bad utf8 \ufffd"},
+		{"  \x1b[0m  ", "␛"},
+	} {
+		if err := r.Post("bob", false, c.text, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Errorf("%q: %v", c.text, err)
+			continue
+		}
+		if got := r.Lines(false, 1); len(got) != 1 || got[0].Text != c.want {
+			t.Errorf("%q is kept as %+v, want %q", c.text, got, c.want)
+		}
 	}
 }
 

@@ -327,9 +327,7 @@ func (m *playModel) key_(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case atBoard:
 		return m.boardKey(k)
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	return m, cmd
+	return m, m.typeKey(k)
 }
 
 func (m *playModel) View() string {

@@ -72,9 +72,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.toLobby()
 	}
 	if k.Type != tea.KeyEnter {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(k)
-		return m, cmd
+		return m, m.typeKey(k)
 	}
 	text := strings.TrimSpace(m.input.Value())
 	m.input.Reset()

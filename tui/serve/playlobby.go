@@ -74,9 +74,7 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			return m, m.seek(m.input.Value(), "")
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(k)
-		return m, cmd
+		return m, m.typeKey(k)
 	}
 	switch k.String() {
 	case "q":

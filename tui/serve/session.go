@@ -372,8 +372,10 @@ func (m *sessionModel) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
+	cmd, note := typeInto(&m.input, k)
+	if note != "" {
+		m.status = note
+	}
 	return m, cmd
 }
 

@@ -200,8 +200,10 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 			m.chat = room.Lines(false, chatRows)
 		default:
-			var cmd tea.Cmd
-			m.input, cmd = m.input.Update(k)
+			cmd, note := typeInto(&m.input, k)
+			if note != "" {
+				m.status = note
+			}
 			return m, cmd
 		}
 		return m, nil

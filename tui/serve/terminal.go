@@ -33,6 +33,8 @@ const queryTimeout = time.Second
 type sessionInput struct {
 	chunks  chan []byte
 	pending []byte // read by the query but meant for the program
+	typed   typedText
+	ready   []byte // typed's output the program has not read yet
 	mu      sync.Mutex
 }
 
@@ -40,12 +42,15 @@ func newSessionInput(r io.Reader, done <-chan struct{}) *sessionInput {
 	in := &sessionInput{chunks: make(chan []byte, 16)}
 	go func() {
 		defer close(in.chunks)
+		// One read takes what the channel holds (an SSH packet is up to
+		// 32 KiB), so that a paste comes in few reads: typedText hands
+		// each read's text on as one paste.
+		buf := make([]byte, 32<<10)
 		for {
-			buf := make([]byte, 1024)
 			n, err := r.Read(buf)
 			if n > 0 {
 				select {
-				case in.chunks <- buf[:n]:
+				case in.chunks <- append([]byte(nil), buf[:n]...):
 				case <-done: // the session ended with input unread
 					return
 				}
@@ -59,27 +64,31 @@ func newSessionInput(r io.Reader, done <-chan struct{}) *sessionInput {
 }
 
 // Read gives the program the session's input, the bytes the query read
-// past its answer first.
+// past its answer first, rewritten by typedText.
 func (in *sessionInput) Read(p []byte) (int, error) {
-	in.mu.Lock()
-	if len(in.pending) > 0 {
-		n := copy(p, in.pending)
-		in.pending = in.pending[n:]
-		in.mu.Unlock()
-		return n, nil
-	}
-	in.mu.Unlock()
-	chunk, ok := <-in.chunks
-	if !ok {
-		return 0, io.EOF
-	}
-	n := copy(p, chunk)
-	if n < len(chunk) {
+	for {
 		in.mu.Lock()
-		in.pending = append(in.pending, chunk[n:]...)
+		if len(in.ready) > 0 {
+			n := copy(p, in.ready)
+			in.ready = in.ready[n:]
+			in.mu.Unlock()
+			return n, nil
+		}
+		raw := in.pending
+		in.pending = nil
+		in.mu.Unlock()
+		if len(raw) == 0 {
+			chunk, ok := <-in.chunks
+			if !ok {
+				return 0, io.EOF
+			}
+			raw = chunk
+		}
+		out := in.typed.feed(raw) // may be empty: a control string dropped
+		in.mu.Lock()
+		in.ready = append(in.ready, out...)
 		in.mu.Unlock()
 	}
-	return n, nil
 }
 
 // queryBackground asks the terminal for its background colour (OSC 11),
