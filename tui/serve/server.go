@@ -43,6 +43,11 @@ type Config struct {
 	RateBurst      int
 	IdleTimeout    time.Duration // default 30 minutes
 	MaxSessionTime time.Duration // default 12 hours
+	// HandshakeTimeout bounds a connection's SSH handshake (versions, key
+	// exchange, authentication); default 20 s. The idle timeout counts
+	// from the last byte, so without it a client that connects and says
+	// nothing holds its connection for half an hour.
+	HandshakeTimeout time.Duration
 	// MaxEngines caps the analysing rooms, and so the engine threads of
 	// the whole server (each room's engine uses one thread); default 2.
 	MaxEngines int
@@ -82,6 +87,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxSessionTime <= 0 {
 		c.MaxSessionTime = 12 * time.Hour
+	}
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = 20 * time.Second
 	}
 	if c.MaxEngines <= 0 {
 		c.MaxEngines = 2
@@ -147,6 +155,7 @@ func NewServer(cfg Config) (*Server, error) {
 		}),
 		wish.WithIdleTimeout(cfg.IdleTimeout),
 		wish.WithMaxTimeout(cfg.MaxSessionTime),
+		ssh.WrapConn(s.handshakeDeadline),
 		// Middlewares run last-listed first: log, limit, then the app.
 		wish.WithMiddleware(
 			// termenv.Ascii as the minimum profile forces nothing: each
@@ -265,6 +274,20 @@ func (s *Server) farewell(next ssh.Handler) ssh.Handler {
 			io.WriteString(sess, "\r\nsquall: the server is shutting down: "+reason+"\r\n")
 		}
 	}
+}
+
+// handshakeDeadline closes conn if its SSH handshake has not finished
+// within HandshakeTimeout. The connection's deadlines are no help: the ssh
+// package sets them to the idle timeout before each read and write. A
+// connection is past its handshake once the ssh package has stored it in
+// its context (ContextKeyConn).
+func (s *Server) handshakeDeadline(ctx ssh.Context, conn net.Conn) net.Conn {
+	time.AfterFunc(s.cfg.HandshakeTimeout, func() {
+		if ctx.Value(ssh.ContextKeyConn) == nil {
+			conn.Close()
+		}
+	})
+	return conn
 }
 
 func (s *Server) isOwner(key ssh.PublicKey) bool {

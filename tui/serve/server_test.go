@@ -648,3 +648,36 @@ func TestServerProxyHeaderFromOthers(t *testing.T) {
 	c := connect(t, ts.addr, newSigner(t), "", true)
 	c.waitFor(t, "Squall rooms")
 }
+
+// TestServerHandshakeTimeout is issue 33's G7: a TCP connection that sends
+// nothing after the server's banner is closed once the handshake deadline
+// passes (it stayed open for good: until the 30-minute idle timeout), while
+// a session that finished its handshake is not cut by it.
+func TestServerHandshakeTimeout(t *testing.T) {
+	const deadline = 300 * time.Millisecond
+	ts := startServerWith(t, false, func(c *Config) { c.HandshakeTimeout = deadline })
+	viewer := connect(t, ts.addr, newSigner(t), "", true)
+	viewer.waitFor(t, "Squall rooms")
+
+	raw, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	raw.SetReadDeadline(time.Now().Add(patience))
+	banner := make([]byte, 256)
+	n, err := raw.Read(banner)
+	if err != nil || !strings.HasPrefix(string(banner[:n]), "SSH-2.0-") {
+		t.Fatalf("banner %q, %v", banner[:n], err)
+	}
+	if _, err := io.Copy(io.Discard, raw); err != nil { // nil at EOF: the server closed it
+		t.Fatalf("a silent connection was not closed: %v", err)
+	}
+
+	time.Sleep(2 * deadline) // the session lives past its own handshake deadline
+	if _, _, err := viewer.conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+		t.Fatalf("the handshake deadline cut a session: %v", err)
+	}
+	viewer.send(t, "n")
+	viewer.waitFor(t, "only owners can create rooms")
+}
