@@ -10,6 +10,10 @@ import (
 // maxPV bounds the MultiPV lines the panel shows.
 const maxPV = 5
 
+// MaxMultiPV is the most analysis lines the panel shows (Options.MultiPV
+// above it shows this many): the command line's --multipv refuses more.
+const MaxMultiPV = maxPV
+
 // pvLine is one analysed line, ready to draw: its score from White's view
 // and its moves in SAN with move numbers.
 type pvLine struct {

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -53,12 +54,14 @@ func (d *choiceDialog) view(st *view.Styles, width int) string {
 	for _, c := range d.choices {
 		keys = append(keys, c.key+" "+c.label)
 	}
-	if len(d.choices) == 0 || d.choices[len(d.choices)-1].label != "cancel" {
+	info := len(d.choices) == 1 && d.choices[0].key == "enter" // a notice: esc is ok too
+	if !info && (len(d.choices) == 0 || d.choices[len(d.choices)-1].label != "cancel") {
 		keys = append(keys, "esc "+cmp.Or(d.escLabel, "cancel"))
 	}
-	q := strings.Join(view.WrapWords(d.question, inner), "\n")
+	q := strings.Join(view.Wrap(d.question, inner), "\n")
 	help := strings.Join(view.WrapWords(strings.Join(keys, " · "), inner), "\n")
-	return st.Dialog.Render(st.Title.Render(d.title) + "\n\n" + st.Text.Render(q) + "\n\n" + st.Muted.Render(help))
+	title := termtext.Cut(d.title, inner)
+	return st.Dialog.Render(st.Title.Render(title) + "\n\n" + st.Text.Render(q) + "\n\n" + st.Muted.Render(help))
 }
 
 // confirm is a yes/no choiceDialog: y does yes, n and esc nothing.

@@ -25,6 +25,10 @@ type Tree struct {
 	// rather than being given it: only such games get tags of Squall's
 	// choosing (the opening's name).
 	created bool
+	// partial is why a game read from a file stops early (its first bad
+	// move); nil for a whole game. Such a game is not saved back into its
+	// file, where it would replace the whole game with its first moves.
+	partial error
 }
 
 // NewTree starts a game from a position, its tags unknown.

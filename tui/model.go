@@ -277,11 +277,16 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	}
 	if len(opt.Games) > 0 {
 		m.loadGame(opt.Games[0])
-		if len(opt.Games) > 1 {
-			m.dialog = newPicker(opt.Games)
-		}
 		if opt.GamesErr != nil {
-			m.setError(errors.New(loadProblems(opt.GamesErr, len(opt.Games))))
+			path := "the file"
+			if src := opt.Games[0].source; src != nil {
+				path = src.file.path
+			}
+			m.queueDialog(problemsDialog(path, opt.GamesErr, opt.Games))
+			m.setError(errors.New(loadProblems(opt.GamesErr, opt.Games)))
+		}
+		if len(opt.Games) > 1 {
+			m.queueDialog(newPicker(opt.Games))
 		}
 	} else {
 		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)

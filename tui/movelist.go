@@ -120,6 +120,13 @@ func treeRows(st *view.Styles, t *Tree, cur *pgn.Node, width int) []listRow {
 		rows = append(rows, extras(n)...)
 		n, ply = next(n), ply+1
 	}
+	if t.partial != nil {
+		// A game read only up to its first bad move says so where it
+		// stops (issue 32, D3).
+		for _, l := range view.WrapWords("⚠ the file's game stops here: "+termtext.SafeLine(t.partial.Error()), max(width, 10)) {
+			rows = append(rows, listRow{text: st.Err.Render(l)})
+		}
+	}
 	return rows
 }
 
@@ -153,7 +160,11 @@ func variationRows(st *view.Styles, first *pgn.Node, cur *pgn.Node, ply, width i
 			open = false
 			toks = append(toks, token{s, n == cur})
 			for _, c := range n.After {
-				toks = append(toks, token{"{" + termtext.SafeLine(c) + "}", false})
+				// Comments read as text, as on the main line: the braces
+				// are the file's syntax, not what a reader wants to see.
+				for _, w := range strings.Fields(termtext.SafeLine(c)) {
+					toks = append(toks, token{w, false})
+				}
 			}
 			// Variations on this move: alternatives to it.
 			if n.Parent != nil && n == n.Parent.Children[0] && i > 0 {

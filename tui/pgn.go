@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // The board reads and writes PGN only through package pgn, and works on
@@ -114,10 +117,14 @@ func nameOpening(g *pgn.Game, start *chess.Position) {
 	}
 }
 
-// ReadPGN reads every game of a PGN stream. A game the reader rejects (an
-// illegal move, a bad FEN tag) is left out and its error, which names
-// name:line:column and the move, is joined into the returned error; the
-// other games are returned all the same. Reading stops at an I/O error.
+// ReadPGN reads every game of a PGN stream. A game with a bad move (an
+// illegal or ambiguous one, broken movetext) is read up to the problem:
+// its tree holds the moves before it and Partial says where and why it
+// stopped (issue 32, D3: one illegal move used to drop the whole game). A
+// game that cannot be read at all (a bad FEN tag, a variant) is left out.
+// Either way the error, which names name:line:column and the move, is
+// joined into the returned error, and the other games are returned all the
+// same. Reading stops at an I/O error.
 //
 // Each game remembers its place in the stream (its bytes, up to the next
 // game's first byte) and the hash of the whole stream, so that the board
@@ -137,13 +144,18 @@ func ReadPGN(r io.Reader, name string) ([]*Tree, error) {
 		prev = nil // a rejected game ends the one before, and is not saved
 		if err != nil {
 			errs = append(errs, err)
+			if g == nil || errors.Is(err, pgn.ErrVariant) {
+				continue
+			}
+		}
+		t, terr := TreeFromGame(g)
+		if terr != nil {
+			if err == nil {
+				errs = append(errs, fmt.Errorf("%s:%d: %w", name, g.Line, terr))
+			}
 			continue
 		}
-		t, err := TreeFromGame(g)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %w", name, g.Line, err))
-			continue
-		}
+		t.partial = err
 		t.source = &gameSource{file: file, number: n, offset: g.Offset, end: -1}
 		file.games = append(file.games, t.source)
 		prev = t.source
@@ -153,16 +165,76 @@ func ReadPGN(r io.Reader, name string) ([]*Tree, error) {
 	return trees, errors.Join(errs...)
 }
 
-// loadProblems sums up, in one line, the games of a file that could not
-// be read when the others open: the first error in full and how many more
-// there were.
-func loadProblems(err error, loaded int) string {
+// loadProblems sums up, in one line, what went wrong reading a file whose
+// games (some of them read only in part) open: how many games were read in
+// part or skipped, and the first error in full.
+func loadProblems(err error, games []*Tree) string {
 	more, first := firstError(err)
-	s := fmt.Sprintf("skipped %d of %d games: %v", more+1, more+1+loaded, first)
+	partial := 0
+	for _, t := range games {
+		if t.partial != nil {
+			partial++
+		}
+	}
+	skipped := more + 1 - partial
+	total := len(games) + skipped
+	var parts []string
+	if partial > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %s read only up to an error", partial, plural(total, "game")))
+	}
+	if skipped > 0 {
+		parts = append(parts, fmt.Sprintf("skipped %d of %s", skipped, plural(total, "game")))
+	}
+	s := strings.Join(parts, ", ") + fmt.Sprintf(": %v", first)
 	if more > 0 {
 		s += fmt.Sprintf(" (+%d more)", more)
 	}
 	return s
+}
+
+// problemsDialog shows every problem of a file that opened with some, in
+// full (the message line has room for the first one only, cut).
+func problemsDialog(path string, err error, games []*Tree) *choiceDialog {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	const shown = 6
+	var lines []string
+	for i, e := range errs {
+		if i == shown {
+			lines = append(lines, fmt.Sprintf("… and %d more (squall pgn %s lists them all)", len(errs)-shown, termtext.SafeLine(path)))
+			break
+		}
+		lines = append(lines, "• "+termtext.SafeLine(e.Error()))
+	}
+	return &choiceDialog{
+		title:    "Problems reading " + termtext.SafeLine(path),
+		question: loadSummary(games, err) + "\n" + strings.Join(lines, "\n"),
+		choices:  []choice{{key: "enter", label: "ok", do: func(*Model) tea.Cmd { return nil }}},
+	}
+}
+
+// loadSummary says in words what was read: the games opened, those read in
+// part, those skipped.
+func loadSummary(games []*Tree, err error) string {
+	more, _ := firstError(err)
+	partial := 0
+	for _, t := range games {
+		if t.partial != nil {
+			partial++
+		}
+	}
+	s := plural(len(games), "game") + " opened"
+	if partial > 0 {
+		s += fmt.Sprintf(", %d of them read only up to the error marked ⚠ in its move list", partial)
+	}
+	if skipped := more + 1 - partial; skipped > 0 {
+		s += fmt.Sprintf("; %d could not be read at all", skipped)
+	}
+	return s + "."
 }
 
 // firstError splits an error joined by errors.Join (ReadPGN's, one per

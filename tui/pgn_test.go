@@ -74,8 +74,12 @@ func readTestPGN(t *testing.T, path string) ([]*Tree, error) {
 // named by file and line.
 func TestReadPGN(t *testing.T) {
 	trees, err := readTestPGN(t, annotatedPGN)
-	if len(trees) != 2 {
-		t.Fatalf("%d games, want 2 (%v)", len(trees), err)
+	if len(trees) != 3 {
+		t.Fatalf("%d games, want 3, the last read up to its illegal move (%v)", len(trees), err)
+	}
+	// D3: the game with the illegal move is kept up to it.
+	if last := trees[1]; last.partial == nil || countMoves(last) != 2 || trees[0].partial != nil {
+		t.Errorf("the bad game: partial %v, %d moves", last.partial, countMoves(last))
 	}
 	var pe *pgn.Error
 	if !errors.As(err, &pe) || pe.File != "annotated.pgn" || pe.Line != 23 {
@@ -120,7 +124,7 @@ func TestReadPGN(t *testing.T) {
 		t.Errorf("3... Nf6 variation with a comment before it: %s", dumpTree(g))
 	}
 
-	fen := trees[1]
+	fen := trees[2]
 	if got := fen.Start.FEN(); got != "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" {
 		t.Errorf("FEN game starts at %s", got)
 	}
@@ -250,11 +254,16 @@ func TestOpenReportsSkippedGames(t *testing.T) {
 		return send(nm.(Model), cmd())
 	}
 	m = openFile(m, annotatedPGN)
-	if p, ok := m.dialog.(*pickerDialog); !ok || len(p.games) != 2 {
-		t.Fatalf("picker: %T", m.dialog)
-	}
-	if !m.msgIsErr || !strings.Contains(m.message, "skipped 1 of 3 games") || !strings.Contains(m.message, "annotated.pgn:23:") {
+	if !m.msgIsErr || !strings.Contains(m.message, "1 of 3 games read only up to an error") || !strings.Contains(m.message, "annotated.pgn:23:") {
 		t.Errorf("message %q", m.message)
+	}
+	// D3: the whole message, in a dialog, before the picker.
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Problems reading") || !strings.Contains(v, "Ke3: illegal") {
+		t.Fatalf("no problems dialog:\n%s", v)
+	}
+	m = send(m, press("enter"))
+	if p, ok := m.dialog.(*pickerDialog); !ok || len(p.games) != 3 {
+		t.Fatalf("picker: %T", m.dialog)
 	}
 	m = send(m, press("enter"))
 	if m.mode != Analysis || m.tree.Tag("White") != "Müller, Jürgen" {
@@ -268,11 +277,11 @@ func TestOpenReportsSkippedGames(t *testing.T) {
 	}
 
 	bad := filepath.Join(t.TempDir(), "bad.pgn")
-	os.WriteFile(bad, []byte("1. e4 e5 2. Ke3 *\n\n1. d4 d5 3. Kd3 *\n"), 0o644)
+	os.WriteFile(bad, []byte("[FEN \"bad\"]\n\n1. e4 *\n\n[FEN \"worse\"]\n\n1. d4 *\n"), 0o644)
 	before := m.tree
 	m = openFile(m, bad)
-	if m.tree != before || !m.msgIsErr || !strings.Contains(m.message, "bad.pgn:1:") || !strings.Contains(m.message, "(+1 more)") {
-		t.Errorf("a file of bad games: message %q", m.message)
+	if m.tree != before || !m.msgIsErr || !strings.Contains(m.message, "bad.pgn:3:1: FEN tag") || !strings.Contains(m.message, "(+1 more)") {
+		t.Errorf("a file of unreadable games: message %q", m.message)
 	}
 	if strings.Contains(m.message, "\n") {
 		t.Errorf("message spans lines: %q", m.message)
@@ -296,7 +305,7 @@ func TestAutosaveKeepsEarlierGames(t *testing.T) {
 		t.Fatalf("autosave file (%v):\n%s", err, data)
 	}
 	back, err := ReadPGN(bytes.NewReader(data), "games.pgn")
-	if len(back) != 2 || err == nil || dumpTree(dropAddedOpening(back[1], m.tree)) != dumpTree(m.tree) {
+	if len(back) != 3 || err == nil || back[0].partial == nil || dumpTree(dropAddedOpening(back[2], m.tree)) != dumpTree(m.tree) {
 		t.Fatalf("read back %d games (%v):\n%s", len(back), err, data)
 	}
 }

@@ -55,6 +55,9 @@ func gameLabel(t *Tree) string {
 	if d := tag("Date"); d != "" {
 		label += " · " + d
 	}
+	if t.partial != nil {
+		label = "⚠ " + label // read only up to an error
+	}
 	return label + " " + t.Result
 }
 

@@ -160,6 +160,12 @@ func saveCmd(path string, g *pgn.Game, overwrite bool, rev int) tea.Cmd {
 func (m *Model) saveTo(path string) tea.Cmd {
 	g := m.tree.Export()
 	if src := m.tree.source; src != nil && samePath(src.file.path, path) {
+		if m.tree.partial != nil {
+			m.cancelQuit()
+			m.setError(fmt.Errorf("game %d was read only up to its error (%v): saved into %s it would replace the whole game; save it under another name",
+				src.number, m.tree.partial, path))
+			return nil
+		}
 		return replaceCmd(src, g, m.treeRev)
 	}
 	return saveCmd(path, g, false, m.treeRev)

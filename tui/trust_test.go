@@ -200,3 +200,63 @@ func TestAnalysisModeStartsAnalysing(t *testing.T) {
 		t.Fatal("--mode analysis opened with the analysis off")
 	}
 }
+
+// TestIllegalMoveKeepsGame is D3: a file whose game 1 has an illegal
+// 5. Qxd8+ opened game 3 only, with the message cut. Now every game opens,
+// game 1 up to its bad move with the place marked, the whole message is in
+// a dialog, and game 1 is not saved back over the whole game in its file.
+func TestIllegalMoveKeepsGame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.pgn")
+	data := "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Qxd8+ Kxd8 *\n\n" +
+		"[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 *\n\n[White \"E\"]\n[Black \"F\"]\n\n1. c4 c5 *\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	games, err := openFile(path)
+	if len(games) != 3 || err == nil {
+		t.Fatalf("%d games opened (%v), want all 3", len(games), err)
+	}
+	m := newTestModel(t, Options{Games: games, GamesErr: err})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "Problems reading") || !strings.Contains(v, "Qxd8+:") {
+		t.Fatalf("the whole message is not shown:\n%s", v)
+	}
+	m = send(m, press("enter"), press("enter")) // the notice, then game 1 in the picker
+	if countMoves(m.tree) != 8 || m.tree.Tag("White") != "A" {
+		t.Fatalf("game 1: %d moves, White %q", countMoves(m.tree), m.tree.Tag("White"))
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "⚠ the file's game stops") {
+		t.Errorf("the move list does not mark where game 1 stops:\n%s", v)
+	}
+	m = send(m, press("esc"), press("s"))
+	m, cmd := typeIn(m, path)
+	if cmd != nil || !m.msgIsErr || !strings.Contains(m.message, "save it under another name") {
+		t.Fatalf("saving the part back into its file: message %q", m.message)
+	}
+	if b, _ := os.ReadFile(path); string(b) != data {
+		t.Error("the file was changed")
+	}
+}
+
+// TestMoveListRough is issue 32's move-list roughness: the comment before
+// the first move was shown twice (list and panel), comments inside
+// variations kept their braces, and a Black move was numbered "3..." in the
+// alternatives line but "3…" in the list.
+func TestMoveListRough(t *testing.T) {
+	trees, err := ReadPGN(strings.NewReader("[White \"A\"]\n\n{Before it all.} 1. e4 e5 2. Nf3 (2. f4 {The gambit.} exf4) 2... Nc6 (2... d6) *\n"), "r.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{Games: trees})
+	if v := ansi.Strip(m.View()); strings.Count(v, "Before it all.") != 1 {
+		t.Errorf("the pre-game comment is shown %d times:\n%s", strings.Count(v, "Before it all."), v)
+	}
+	m = send(m, press("right"), press("right"), press("right"), press("right"), press("]"))
+	v := ansi.Strip(m.View())
+	if strings.Contains(v, "{The gambit.}") || !strings.Contains(v, "The gambit.") {
+		t.Errorf("the variation's comment is not shown as text:\n%s", v)
+	}
+	if strings.Contains(v, "2...") || !strings.Contains(v, "here: 2… Nc6 d6") {
+		t.Errorf("Black's move numbers differ between the list and the alternatives line:\n%s", v)
+	}
+}

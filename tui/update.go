@@ -622,8 +622,11 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
+	if msg.err != nil {
+		m.queueDialog(problemsDialog(msg.path, msg.err, msg.games))
+	}
 	if len(msg.games) > 1 {
-		m.dialog = newPicker(msg.games)
+		m.queueDialog(newPicker(msg.games))
 	} else {
 		m.stopSearch()
 		m.loadGame(msg.games[0])
@@ -631,7 +634,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 		cmd = m.sync()
 	}
 	if msg.err != nil {
-		m.setError(errors.New(loadProblems(msg.err, len(msg.games))))
+		m.setError(errors.New(loadProblems(msg.err, msg.games)))
 	}
 	return cmd
 }

@@ -194,6 +194,9 @@ func (m *Model) sidePanel(w, h int) []string {
 // comment is the shown move's PGN comments, wrapped into at most h lines
 // of w cells (the last one cut short when there is more).
 func (m *Model) comment(w, h int) []string {
+	if m.cur.Parent == nil {
+		return nil // the comment before the first move heads the move list
+	}
 	text := termtext.SafeLine(strings.Join(append(append([]string(nil), m.cur.Before...), m.cur.After...), " "))
 	if text == "" {
 		return nil
@@ -220,7 +223,7 @@ func (m *Model) alternatives() []string {
 	ply := m.tree.Start.GamePly() + m.cur.Ply() - 1
 	num := fmt.Sprintf("%d.", ply/2+1)
 	if ply%2 == 1 {
-		num = fmt.Sprintf("%d...", ply/2+1)
+		num = fmt.Sprintf("%d…", ply/2+1) // as the move list writes it
 	}
 	line := m.st.Muted.Render("here: " + num)
 	for _, c := range p.Children {

@@ -94,11 +94,30 @@ func PVSAN(p *chess.Position, pv []chess.Move, n int) string {
 	return strings.Join(out, " ")
 }
 
-// WrapWords breaks text into lines of at most w cells at spaces.
+// WrapWords breaks text into lines of at most w cells at spaces; a word
+// longer than a line (a path, a URL) is broken where the line ends rather
+// than left to overflow it.
 func WrapWords(s string, w int) []string {
+	w = max(w, 1)
 	var out []string
 	line := ""
 	for _, word := range strings.Fields(s) {
+		for len([]rune(word)) > w {
+			r := []rune(word)
+			room := w
+			if line != "" {
+				room = w - len([]rune(line)) - 1
+			}
+			if room < min(8, w) { // too little left for a useful piece
+				out = append(out, line)
+				line, room = "", w
+			}
+			if line != "" {
+				line += " "
+			}
+			out = append(out, line+string(r[:room]))
+			line, word = "", string(r[room:])
+		}
 		if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
 			out = append(out, line)
 			line = ""
@@ -110,6 +129,16 @@ func WrapWords(s string, w int) []string {
 	}
 	if line != "" {
 		out = append(out, line)
+	}
+	return out
+}
+
+// Wrap is WrapWords for text of several paragraphs (lines): each is
+// wrapped on its own.
+func Wrap(s string, w int) []string {
+	var out []string
+	for _, p := range strings.Split(s, "\n") {
+		out = append(out, WrapWords(p, w)...)
 	}
 	return out
 }
