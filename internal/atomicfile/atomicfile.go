@@ -11,6 +11,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func Create(path string) (*File, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
+		return nil, fmt.Errorf("write %s: %w", path, cause(err))
 	}
 	return &File{f: f, target: path, mode: mode}, nil
 }
@@ -45,7 +46,7 @@ func Create(path string) (*File, error) {
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.f.Write(p)
 	if err != nil {
-		err = fmt.Errorf("write %s: %w", f.target, err)
+		err = fmt.Errorf("write %s: %w", f.target, cause(err))
 	}
 	return n, err
 }
@@ -70,7 +71,7 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", f.target, err)
+		return fmt.Errorf("write %s: %w", f.target, cause(err))
 	}
 	// Best effort: not every system can sync a directory.
 	if d, err := os.Open(filepath.Dir(f.target)); err == nil {
@@ -102,4 +103,19 @@ func WriteFile(path string, data []byte) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// cause is err without the temporary file's name: the user asked to write
+// the target, and "open /dir/.x.pgn.3208486534.tmp: no such file or
+// directory" names a file they never heard of (issue 32).
+func cause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

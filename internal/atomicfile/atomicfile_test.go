@@ -109,6 +109,10 @@ func TestMissingDirectory(t *testing.T) {
 	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("error %v: want not-exist naming %s", err, path)
 	}
+	// The user's file is named, never the temporary one (issue 32).
+	if strings.Contains(err.Error(), ".tmp") || strings.Count(err.Error(), "f.epd") != 1 {
+		t.Errorf("error %q names the temporary file", err)
+	}
 }
 
 // TestKilledWriteKeepsOriginal kills a process in the middle of writing.
