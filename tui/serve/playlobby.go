@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/level"
@@ -66,13 +67,22 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.input.Reset()
 			return m, nil
 		case tea.KeyEnter:
+			m.say(nil)
+			var cmd tea.Cmd
 			switch m.prompt {
 			case "squall":
-				return m, m.sitSquall(m.input.Value())
+				cmd = m.sitSquall(m.input.Value())
 			case "challenge":
-				return m, m.challenge(m.input.Value())
+				cmd = m.challenge(m.input.Value())
+			default:
+				cmd = m.seek(m.input.Value(), "")
 			}
-			return m, m.seek(m.input.Value(), "")
+			if m.isErr {
+				// Refused: the prompt stays open, empty, so that what is
+				// typed next is read alone.
+				m.input.Reset()
+			}
+			return m, cmd
 		}
 		return m, m.typeKey(k)
 	}
@@ -220,14 +230,14 @@ func (m *playModel) lobbyView() []string {
 		if s.Rated {
 			kind = "rated"
 		}
-		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, s.Color)
+		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, colourFor(s, m.handle))
 		switch {
 		case s.Handle == m.handle && s.To != "":
-			row += "  (your challenge to " + termtext.SafeLine(s.To) + ")"
+			row += " (your challenge to " + termtext.SafeLine(s.To) + ")"
 		case s.Handle == m.handle:
-			row += "  (yours)"
+			row += " (yours)"
 		case s.To != "":
-			row += "  (a challenge to you)"
+			row += " (a challenge to you)"
 		}
 		if i == m.sel {
 			row = m.st.selected.Render(row)
@@ -235,7 +245,7 @@ func (m *playModel) lobbyView() []string {
 		out = append(out, row)
 	}
 	if len(m.live) > 0 {
-		out = append(out, "", m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (ssh … watch to follow one)"))
+		out = append(out, "", m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (to follow one, connect with the command watch)"))
 		for _, g := range m.live[:min(len(m.live), 5)] {
 			out = append(out, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
 		}
@@ -257,5 +267,59 @@ func (m *playModel) lobbyView() []string {
 	if m.input.Focused() {
 		out = append(out, m.input.View())
 	}
-	return append(out, m.st.dim.Render("n new rated seek · c challenge · s play Squall · enter accept (or withdraw yours) · ↑/↓ choose · q quit"))
+	for _, l := range wrapHelp([]string{"n new rated seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
+		out = append(out, m.st.dim.Render(l))
+	}
+	if m.w > 0 {
+		for i, l := range out {
+			out[i] = termtext.Cut(l, m.w) // a line longer than the screen would wrap and push the rest down
+		}
+	}
+	return out
+}
+
+// colourFor says which colour reader plays if s is played: the seeker's
+// choice turned round for anyone else (a challenge from alice as Black
+// reads "you play White" to bob).
+func colourFor(s lobby.Seek, reader string) string {
+	if s.Color == lobby.Random {
+		return "colours by lot"
+	}
+	white := s.Color == lobby.White
+	if s.Handle != reader {
+		white = !white
+	}
+	if white {
+		return "you play White"
+	}
+	return "you play Black"
+}
+
+// wrapHelp sets a help line's items (each "key what") on as few lines of
+// width cells as they fit, joined by " · "; an item wider than the screen
+// is cut. Width 0 (not known yet) is one line.
+func wrapHelp(items []string, width int) []string {
+	const sep = " · "
+	var lines []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case width > 0 && lipgloss.Width(line+sep+it) > width:
+			lines = append(lines, line)
+			line = it
+		default:
+			line += sep + it
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	if width > 0 {
+		for i, l := range lines {
+			lines[i] = termtext.Cut(l, width)
+		}
+	}
+	return lines
 }
