@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -173,6 +177,14 @@ type promptDialog struct {
 	in     textinput.Model
 	submit func(m *Model, s string) tea.Cmd
 	cancel func(m *Model) // on esc, when set
+	// check, when set, is asked before submit: an error keeps the dialog
+	// open with the text as typed and the error under it (a bad FEN used
+	// to close the dialog and lose the text).
+	check func(s string) error
+	err   string
+	// paths says the text is a file name: tab completes it (pathsMsg).
+	paths   bool
+	choices []string // the names tab found, when more than one
 }
 
 func newPrompt(st *view.Styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
@@ -194,8 +206,20 @@ func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 		}
 		return true, nil
 	case "enter":
-		return true, d.submit(m, strings.TrimSpace(d.in.Value()))
+		v := strings.TrimSpace(d.in.Value())
+		if d.check != nil && v != "" {
+			if err := d.check(v); err != nil {
+				d.err = termtext.SafeLine(err.Error())
+				return false, nil
+			}
+		}
+		return true, d.submit(m, v)
+	case "tab":
+		if d.paths {
+			return false, completePath(d.in.Value())
+		}
 	}
+	d.err, d.choices = "", nil
 	var cmd tea.Cmd
 	d.in, cmd = d.in.Update(k)
 	return false, cmd
@@ -203,7 +227,83 @@ func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 
 func (d *promptDialog) view(st *view.Styles, width int) string {
 	d.in.Width = max(10, width-9)
-	return st.Dialog.Render(st.Title.Render(d.title) + "\n\n" + d.in.View() + "\n\n" + st.Muted.Render("enter ok · esc cancel"))
+	body := st.Title.Render(d.title) + "\n\n" + d.in.View()
+	if d.err != "" {
+		body += "\n" + st.Err.Render(strings.Join(view.WrapWords(d.err, max(10, width-4)), "\n"))
+	}
+	if len(d.choices) > 0 {
+		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(strings.Join(d.choices, "  "), max(10, width-4)), "\n"))
+	}
+	keys := "enter ok · esc cancel"
+	if d.paths {
+		keys = "tab complete · " + keys
+	}
+	return st.Dialog.Render(body + "\n\n" + st.Muted.Render(keys))
+}
+
+// pathsMsg is what tab found for a path typed in a prompt: the names in
+// its directory that begin like it.
+type pathsMsg struct {
+	typed string
+	names []string // base names, directories ending in "/"
+}
+
+// completePath lists, off the Update goroutine, the entries of typed's
+// directory that begin with its last element.
+func completePath(typed string) tea.Cmd {
+	return func() tea.Msg {
+		dir, base := filepath.Split(expandHome(typed))
+		entries, err := os.ReadDir(cmp.Or(dir, "."))
+		if err != nil {
+			return pathsMsg{typed: typed}
+		}
+		var names []string
+		for _, e := range entries {
+			n := e.Name()
+			if !strings.HasPrefix(n, base) || (strings.HasPrefix(n, ".") && !strings.HasPrefix(base, ".")) {
+				continue
+			}
+			if e.IsDir() {
+				n += "/"
+			}
+			names = append(names, n)
+		}
+		return pathsMsg{typed: typed, names: names}
+	}
+}
+
+// completed takes tab's findings, if the text is still what was typed: one
+// name completes it, several complete their common beginning and are
+// listed under the field.
+func (d *promptDialog) completed(msg pathsMsg) {
+	if d.in.Value() != msg.typed {
+		return
+	}
+	dir, _ := filepath.Split(msg.typed)
+	switch len(msg.names) {
+	case 0:
+		d.err = "no file begins so"
+		return
+	case 1:
+		d.choices = nil
+	default:
+		const most = 12
+		d.choices = msg.names[:min(len(msg.names), most)]
+		if len(msg.names) > most {
+			d.choices = append(d.choices, fmt.Sprintf("+%d more", len(msg.names)-most))
+		}
+	}
+	common := msg.names[0]
+	for _, n := range msg.names[1:] {
+		for !strings.HasPrefix(n, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	for i := range d.choices {
+		d.choices[i] = termtext.SafeLine(d.choices[i])
+	}
+	d.in.SetValue(dir + common)
+	d.in.CursorEnd()
 }
 
 // helpDialog is the full key help ("?").

@@ -260,3 +260,52 @@ func TestMoveListRough(t *testing.T) {
 		t.Errorf("Black's move numbers differ between the list and the alternatives line:\n%s", v)
 	}
 }
+
+// TestBadFENKeepsDialog is D4: a bad FEN in the p dialog closed it and lost
+// the typed text. Now the dialog stays open, the text as typed, the error
+// under it.
+func TestBadFENKeepsDialog(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, press("esc"), press("p"))
+	bad := "8/8/8/8/8/8/8/8 w - - 0 1 junk"
+	for _, r := range bad {
+		m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m = send(m, press("enter"))
+	d, ok := m.dialog.(*promptDialog)
+	if !ok || d.in.Value() != bad {
+		t.Fatalf("after a bad FEN: dialog %T", m.dialog)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "fen:") {
+		t.Errorf("no error under the field:\n%s", v)
+	}
+	// Mended, it is taken.
+	d.in.SetValue("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+	m = send(m, press("enter"))
+	if m.dialog != nil || m.pos.FEN() != "4k3/8/8/8/8/8/8/4K2R w K - 0 1" {
+		t.Fatalf("a good FEN: dialog %T, position %s", m.dialog, m.pos.FEN())
+	}
+}
+
+// TestPathCompletion: tab completes a path in the open and save dialogs.
+func TestPathCompletion(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"masters.pgn", "mine-1.pgn", "mine-2.pgn"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+	}
+	m := newTestModel(t, Options{Mode: TwoHumans, Open: openFile})
+	m = send(m, press("esc"), press("o"))
+	d := m.dialog.(*promptDialog)
+	tab := func(typed string) string {
+		d.in.SetValue(typed)
+		nm, cmd := m.Update(press("tab"))
+		m = send(nm.(Model), cmd())
+		return d.in.Value()
+	}
+	if got := tab(filepath.Join(dir, "ma")); got != filepath.Join(dir, "masters.pgn") {
+		t.Errorf("ma<tab> → %q", got)
+	}
+	if got := tab(filepath.Join(dir, "mi")); got != filepath.Join(dir, "mine-") || len(d.choices) != 2 {
+		t.Errorf("mi<tab> → %q, choices %q", got, d.choices)
+	}
+}

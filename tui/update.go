@@ -92,6 +92,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case loadedMsg:
 		cmd := m.handleLoaded(msg)
 		return m, cmd
+	case pathsMsg:
+		if d, ok := m.dialog.(*promptDialog); ok {
+			d.completed(msg)
+		}
+		return m, nil
 	case view.OpenMsg:
 		cmd := m.openView(msg.View)
 		return m, cmd
@@ -463,14 +468,18 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.offerDraw()
 	case key.Matches(k, km.Open):
 		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
-			m.dialog = newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
+			d := newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
+			d.paths = true
+			m.dialog = d
 			return nil
 		})
 	case key.Matches(k, km.Save):
 		return m.savePrompt()
 	case key.Matches(k, km.PasteFEN):
 		return m.whenSaved("set up another position", func(m *Model) tea.Cmd {
-			m.dialog = newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
+			d := newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
+			d.check = func(s string) error { _, err := chess.ParseFEN(s); return err }
+			m.dialog = d
 			return nil
 		})
 	case key.Matches(k, km.CopyFEN):
@@ -575,6 +584,7 @@ func (m *Model) savePrompt() tea.Cmd {
 		return m.saveTo(expandHome(p))
 	})
 	d.cancel = (*Model).cancelQuit
+	d.paths = true
 	m.dialog = d
 	return nil
 }
