@@ -353,9 +353,10 @@ func TestCopyPasteSave(t *testing.T) {
 		m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 	m = send(m, press("enter"))
-	if !m.msgIsErr || !m.pos.IsCheckmate() {
+	if d, ok := m.dialog.(*promptDialog); !ok || d.err == "" || !m.pos.IsCheckmate() {
 		t.Fatal("a bad FEN was not reported, or changed the board")
 	}
+	m = send(m, press("esc"))
 	path := filepath.Join(t.TempDir(), "out.pgn")
 	m = send(m, press("s"))
 	d := m.dialog.(*promptDialog)
