@@ -3,6 +3,7 @@ package serve
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -60,4 +61,29 @@ func TestTypeIntoSaysCut(t *testing.T) {
 	if cmd, _ := typeInto(&in, tea.KeyMsg{Type: tea.KeyCtrlV}); cmd != nil {
 		t.Error("ctrl+v asks for the server's clipboard")
 	}
+}
+
+// FuzzTypedText: any input, in two reads cut anywhere, is rewritten
+// without a hang or a panic, adds nothing but paste markers, and printable
+// text comes through whole.
+func FuzzTypedText(f *testing.F) {
+	f.Add("say hi \x1b[2J\x1b[31mRED\x07 bell \x1b]0;pwned\x07 end", 7)
+	f.Add("\x1b[200~xy\x1b[201~ab♔", 5)
+	f.Add("ab\xe2\x99\x94c", 3)
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		cut = min(max(cut, 0), len(s))
+		var tt typedText
+		out := string(tt.feed([]byte(s[:cut]))) + string(tt.feed([]byte(s[cut:])))
+		bare := strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "").Replace(out)
+		if len(bare) > len(s) {
+			t.Fatalf("%q (cut at %d) reads as %q: more than was sent", s, cut, out)
+		}
+		printable := utf8.ValidString(s)
+		for _, r := range s {
+			printable = printable && r >= 0x20 && r != 0x7f && !(r >= 0x80 && r <= 0x9f)
+		}
+		if printable && bare != s {
+			t.Fatalf("text %q (cut at %d) reads as %q", s, cut, out)
+		}
+	})
 }
