@@ -22,13 +22,13 @@ import (
 func evalCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval [FEN]",
-		Short: "print the static evaluation of a position, term by term",
+		Short: "Print the static evaluation of a position, term by term",
 		Long:  "Prints the hand-crafted evaluation of FEN (default: the start position) term by term,\nthen the built-in network's score (or --net's); with --epd the score of every position of a file.",
 		Args:  cobra.ArbitraryArgs,
 	}
 	fs := cmd.Flags()
-	epd := fs.String("epd", "", "evaluate every position of this EPD file instead")
-	netPath := fs.String("net", "", "print this evaluation network's score instead of the built-in one's (squall train's output)")
+	epd := fs.String("epd", "", "evaluate every position of the EPD file `FILE` instead")
+	netPath := fs.String("net", "", "print the score of the evaluation network `FILE` (squall train's output) instead of the built-in one's")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout := cmd.OutOrStdout()
 		e := eval.New()
@@ -68,7 +68,8 @@ func evalCommand() *cobra.Command {
 	return cmd
 }
 
-// evalFile prints "score FEN" (White's view) for each EPD line.
+// evalFile prints "score FEN" for each EPD line, the score in pawns from
+// White's view.
 func evalFile(e *eval.Evaluator, name string, stdout io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
@@ -94,7 +95,7 @@ func evalFile(e *eval.Evaluator, name string, stdout io.Writer) error {
 		if p.SideToMove() == chess.Black {
 			v = -v
 		}
-		fmt.Fprintf(stdout, "%6d %s\n", v, p.FEN())
+		fmt.Fprintf(stdout, "%+6.2f %s\n", float64(v)/100, p.FEN())
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)

@@ -24,7 +24,7 @@ func TestEvalCommandEndsWithTotal(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	p, _ := chess.ParseFEN(fen)
-	want := fmt.Sprintf("total %d", -eval.New().Evaluate(p)) // White's view, Black to move
+	want := fmt.Sprintf("total %+.2f", float64(-eval.New().Evaluate(p))/100) // White's view, Black to move
 	if total := lines[len(lines)-2]; total != want {
 		t.Errorf("the breakdown ends with %q, want %q", total, want)
 	}

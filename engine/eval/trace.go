@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/plural"
 )
 
 // Breakdown is an evaluation taken apart: each term's middlegame and
@@ -64,28 +65,34 @@ func specialName(p *chess.Position) string {
 	return "no forced mate (draw)"
 }
 
-// Print writes the breakdown as a table in centipawns, White minus Black in
-// the last columns, ending with the line "total N" (White's view).
+// Print writes the breakdown as a table in pawns, as every score the
+// program shows: each side's own middlegame and endgame values, then White
+// minus Black, ending with the line "total +N.NN" (White's view).
 func (b Breakdown) Print(w io.Writer) {
 	fmt.Fprintf(w, "position  %s\n", b.FEN)
 	if b.Special != "" {
 		fmt.Fprintf(w, "endgame knowledge: %s\n", b.Special)
 	} else {
-		fmt.Fprintf(w, "%-14s %13s %13s %13s\n", "term", "white mg  eg", "black mg  eg", "total mg  eg")
+		fmt.Fprintf(w, "%-14s %9s %9s %9s %9s %9s %9s\n", "term (pawns)", "white mg", "white eg", "black mg", "black eg", "total mg", "total eg")
+		row := func(name string, wt, bt Score) {
+			d := wt - bt
+			fmt.Fprintf(w, "%-14s %9.2f %9.2f %9.2f %9.2f %+9.2f %+9.2f\n", name,
+				pawns(wt.MG()), pawns(wt.EG()), pawns(bt.MG()), pawns(bt.EG()), pawns(d.MG()), pawns(d.EG()))
+		}
 		var sum [2]Score
 		for t := Term(0); t < NumTerms; t++ {
-			wt, bt := b.Terms[t][0], b.Terms[t][1]
-			d := wt - bt
-			sum[0] += wt
-			sum[1] += bt
-			fmt.Fprintf(w, "%-14s %6d %6d %6d %6d %6d %6d\n", t, wt.MG(), wt.EG(), bt.MG(), bt.EG(), d.MG(), d.EG())
+			row(t.String(), b.Terms[t][0], b.Terms[t][1])
+			sum[0] += b.Terms[t][0]
+			sum[1] += b.Terms[t][1]
 		}
-		d := sum[0] - sum[1]
-		fmt.Fprintf(w, "%-14s %6d %6d %6d %6d %6d %6d\n", "sum", sum[0].MG(), sum[0].EG(), sum[1].MG(), sum[1].EG(), d.MG(), d.EG())
+		row("sum", sum[0], sum[1])
 		fmt.Fprintf(w, "phase %d/%d (%d = middlegame, 0 = pawn ending), scale %d/%d\n", b.Phase, MaxPhase, MaxPhase, b.Scale, ScaleNormal)
 	}
 	if b.PawnProbes > 0 {
-		fmt.Fprintf(w, "pawn hash %d probes, %d hits (%.1f%%)\n", b.PawnProbes, b.PawnHits, 100*float64(b.PawnHits)/float64(b.PawnProbes))
+		fmt.Fprintf(w, "pawn hash %s, %s (%.1f%%)\n", plural.Count(b.PawnProbes, "probe"), plural.Count(b.PawnHits, "hit"), 100*float64(b.PawnHits)/float64(b.PawnProbes))
 	}
-	fmt.Fprintf(w, "total %d\n", b.Total)
+	fmt.Fprintf(w, "total %+.2f\n", pawns(b.Total))
 }
+
+// pawns is a value in centipawns in pawns.
+func pawns(cp int) float64 { return float64(cp) / 100 }
