@@ -9,25 +9,35 @@ import (
 )
 
 // Flags are the --engine and --option flags, the same on every command.
-// --engine is repeatable where a command takes several engines (match:
-// first, second); --option is "[N:]Name=Value", N the engine's number
-// (1 when omitted).
+// --engine is repeated where a command takes several engines (match:
+// first, second); --option is "Name=Value", or there "N:Name=Value", N the
+// engine's number (1 when omitted).
 type Flags struct {
 	engines commands
 	options options
 }
 
-// Register adds --engine and --option to fs. what says what the engines
-// are for, in the help ("the engine", "the engines, first and second").
+// Register adds --engine and --option to fs for a command that takes one
+// engine. what says what the engine is for, in the help ("the engine to
+// play with").
 func (f *Flags) Register(fs *pflag.FlagSet, what string) {
-	fs.Var(&f.engines, "engine", what+`: "squall" (built in) or a UCI command line; repeatable where a command takes several`)
+	fs.Var(&f.engines, "engine", what+`: "squall" (built in) or a UCI command line`)
 	f.RegisterOptions(fs)
+}
+
+// RegisterEngines adds --engine and --option to fs for a command that
+// takes several engines, --engine once for each, in order. what says what
+// they are ("the engines, first then second").
+func (f *Flags) RegisterEngines(fs *pflag.FlagSet, what string) {
+	f.options.several = true
+	fs.Var(&f.engines, "engine", what+`: "squall" (built in) or a UCI command line; repeatable, once per engine`)
+	fs.Var(&f.options, "option", "engine option `[N:]NAME=VALUE`, N the engine's number (default 1); repeatable")
 }
 
 // RegisterOptions adds only --option to fs, for a command whose engine is
 // always the built-in one (bench).
 func (f *Flags) RegisterOptions(fs *pflag.FlagSet) {
-	fs.Var(&f.options, "option", `engine option [N:]Name=Value, N the engine's number (default 1); repeatable`)
+	fs.Var(&f.options, "option", "engine option `NAME=VALUE`; repeatable")
 }
 
 // AddCommand appends an engine given by an alias flag (datagen's --uci).
@@ -65,7 +75,7 @@ func (f *Flags) Specs(n int, defaults ...string) ([]Spec, error) {
 		}
 		specs[i] = s
 	}
-	for _, o := range f.options {
+	for _, o := range f.options.list {
 		if o.n > n {
 			if n == 1 {
 				return nil, fmt.Errorf("--option %d:%s: this command takes one engine", o.n, o.opt)
@@ -107,13 +117,21 @@ type numbered struct {
 	opt Option
 }
 
-// options is the repeatable --option flag.
-type options []numbered
+// options is the repeatable --option flag; the engine's number is
+// written only where there are several engines.
+type options struct {
+	list    []numbered
+	several bool
+}
 
 func (o *options) String() string {
 	var parts []string
-	for _, x := range *o {
-		parts = append(parts, fmt.Sprintf("%d:%s", x.n, x.opt))
+	for _, x := range o.list {
+		if o.several {
+			parts = append(parts, fmt.Sprintf("%d:%s", x.n, x.opt))
+		} else {
+			parts = append(parts, x.opt.String())
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -131,9 +149,9 @@ func (o *options) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	*o = append(*o, numbered{n, opt})
+	o.list = append(o.list, numbered{n, opt})
 	return nil
 }
 
-// Type names the flag's value in a usage line.
-func (o *options) Type() string { return "[N:]NAME=VALUE" }
+// Type names the flag's value where the usage back-quotes no name.
+func (o *options) Type() string { return "NAME=VALUE" }

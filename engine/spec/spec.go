@@ -97,7 +97,7 @@ func (s Spec) Open(ctx context.Context, defaults ...Option) (engine.Analyzer, er
 		defer cancel()
 		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
 		if err != nil {
-			return nil, fmt.Errorf("engine %s: %w", clip(s.Command), err)
+			return nil, err // it names the engine
 		}
 		a = c
 	}

@@ -13,7 +13,7 @@ func TestFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var f Flags
-	f.Register(fs, "the engines")
+	f.RegisterEngines(fs, "the engines")
 	err := fs.Parse([]string{"--engine", "squall", "--engine", "/usr/games/stockfish -x 'a b'",
 		"--option", "2:UCI_LimitStrength=true", "--option", "Hash=16", "--option", "2:SyzygyPath=/a:/b"})
 	if err != nil {
@@ -109,5 +109,15 @@ func TestParse(t *testing.T) {
 	}
 	if s, err := Parse("/usr/games/stockfish"); err != nil || s.IsBuiltin() {
 		t.Errorf("stockfish: %+v, %v", s, err)
+	}
+}
+
+// TestOpenNamesEngineOnce: an engine that does not start is one line
+// naming it once ("engine /bin/false: engine /bin/false: engine exited"
+// before).
+func TestOpenNamesEngineOnce(t *testing.T) {
+	_, err := Spec{Command: "/bin/false"}.Open(context.Background())
+	if err == nil || strings.Count(err.Error(), "/bin/false") != 1 || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q, want one line naming /bin/false once", err)
 	}
 }
