@@ -8,6 +8,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/plural"
 )
 
 // Termination is why a game ended.
@@ -214,7 +215,7 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 		}
 		if r.cfg.MaxPlies > 0 && len(g.Moves) >= r.cfg.MaxPlies {
 			g.Termination, g.Result = MoveLimit, "1/2-1/2"
-			g.Detail = fmt.Sprintf("draw adjudicated after %d plies", len(g.Moves))
+			g.Detail = "draw adjudicated after " + plural.Count(len(g.Moves), "ply")
 			return broken, nil
 		}
 		side := p.SideToMove()

@@ -534,3 +534,22 @@ func TestPGN(t *testing.T) {
 		t.Errorf("points %d, incident %+v", g.Points(), g.Incident)
 	}
 }
+
+// TestAdjudicationDetailPlural: the detail of a game adjudicated after one
+// ply says "1 ply" (it said "1 plies"), and "2 plies" after two.
+func TestAdjudicationDetailPlural(t *testing.T) {
+	for plies, want := range map[int]string{1: "draw adjudicated after 1 ply", 2: "draw adjudicated after 2 plies"} {
+		rep, err := Run(context.Background(), Config{
+			Players:  [2]Player{{Name: "A", New: fake("First", nil).New}, {Name: "B", New: fake("First", nil).New}},
+			Openings: positions(t, chess.StartFEN), Games: 2, TC: clock.TimeControl{Base: time.Minute}, MaxPlies: plies,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range rep.Games {
+			if g.Detail != want {
+				t.Errorf("MaxPlies %d: detail %q, want %q", plies, g.Detail, want)
+			}
+		}
+	}
+}
