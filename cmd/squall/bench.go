@@ -74,27 +74,24 @@ var benchFENs = []string{
 func benchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench [DEPTH]",
-		Short: "search fixed positions to a fixed depth; print the node count and speed",
+		Short: "Search fixed positions to a fixed depth; print the node count and speed",
 		Long: "Searches the bench positions, each with a fresh hash table, to DEPTH (default 12)\n" +
 			"and prints the total node count, which with one thread identifies the search and\n" +
 			"evaluation code, and the speed. --option UseNNUE=false benches the hand-crafted\n" +
 			"evaluation instead of the network.",
 		Args: argsBetween(0, 1, "at most one DEPTH"),
 	}
-	threads := cmd.Flags().Int("threads", 1, "search threads (above 1 the node count is no longer deterministic)")
+	threads := minFlag(cmd.Flags(), "threads", 1, 1, "`N` search threads (above 1 the node count is no longer deterministic)")
 	var ef spec.Flags
 	ef.RegisterOptions(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		depth := 12
 		if len(args) == 1 {
-			d, err := strconv.Atoi(args[0])
-			if err != nil || d < 1 || d > 100 {
-				return fmt.Errorf("depth %q: want a number from 1 to 100", args[0])
+			d, err := parseArgNumber("DEPTH", args[0], 1, 100)
+			if err != nil {
+				return err
 			}
 			depth = d
-		}
-		if *threads < 1 {
-			return fmt.Errorf("--threads %d: want at least 1", *threads)
 		}
 		sp, err := ef.Spec(spec.Builtin)
 		if err != nil {

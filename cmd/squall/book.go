@@ -19,7 +19,7 @@ import (
 
 // bookCommand builds, lists and teaches Polyglot opening books.
 func bookCommand() *cobra.Command {
-	return groupCommand("book", "build, list and teach Polyglot opening books (build, probe, learn)",
+	return groupCommand("book", "Build, list and teach Polyglot opening books (build, probe, learn)",
 		bookBuildCommand(), bookProbeCommand(), bookLearnCommand())
 }
 
@@ -52,14 +52,14 @@ func eachGame(path string, stderr io.Writer, fn func(*pgn.Game) error) (read, sk
 func bookBuildCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build --pgn FILE --out BOOK",
-		Short: "build a Polyglot book from the games of a PGN file",
+		Short: "Build a Polyglot book from the games of a PGN file",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	in := fs.String("pgn", "", "games to build from (required)")
-	out := fs.String("out", "", "book file to write (replaced atomically; required)")
-	maxPly := fs.Int("max-ply", 24, "enter positions of the first N plies")
-	minGames := fs.Int("min-games", 1, "keep moves played in at least N games")
+	in := fs.String("pgn", "", "the games `FILE` to build from (required)")
+	out := fs.String("out", "", "the book `FILE` to write (replaced atomically; required)")
+	maxPly := minFlag(fs, "max-ply", 24, 1, "enter positions of the first `N` plies")
+	minGames := minFlag(fs, "min-games", 1, 1, "keep moves played in at least `N` games")
 	onlyWinners := fs.Bool("only-winners", false, "count only the winning side's moves")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if *in == "" || *out == "" {
@@ -119,11 +119,11 @@ func bookArg(args []string, flagValue string) (string, error) {
 func bookProbeCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "probe BOOK",
-		Short: "list a position's book moves with their weights, learning and marks",
+		Short: "List a position's book moves with their weights, learning and marks",
 		Args:  argsBetween(0, 1, "one BOOK file"),
 	}
-	fen := cmd.Flags().String("fen", chess.StartFEN, "position to list")
-	bookFlag := cmd.Flags().String("book", "", "book file (or give it as the argument)")
+	fen := cmd.Flags().String("fen", chess.StartFEN, "the position `FEN` to list")
+	bookFlag := cmd.Flags().String("book", "", "the book `FILE` (or give it as the argument)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		path, err := bookArg(args, *bookFlag)
 		if err != nil {
@@ -188,12 +188,12 @@ func probeBook(stdout io.Writer, path, fen string) error {
 func bookLearnCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "learn --pgn FILE BOOK",
-		Short: "credit the results of a player's games to the book moves they played",
+		Short: "Credit the results of a player's games to the book moves they played",
 		Args:  argsBetween(0, 1, "one BOOK file"),
 	}
-	in := cmd.Flags().String("pgn", "", "games played from the book (required)")
-	player := cmd.Flags().String("player", "Squall", "the player whose book moves learn (White or Black tag)")
-	bookFlag := cmd.Flags().String("book", "", "book file (or give it as the argument)")
+	in := cmd.Flags().String("pgn", "", "the games `FILE` played from the book (required)")
+	player := cmd.Flags().String("player", "Squall", "the player `NAME` whose book moves learn (White or Black tag)")
+	bookFlag := cmd.Flags().String("book", "", "the book `FILE` (or give it as the argument)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		path, err := bookArg(args, *bookFlag)
 		if err != nil {

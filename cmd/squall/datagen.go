@@ -26,21 +26,21 @@ import (
 func datagenCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "datagen",
-		Short: "play self-play games and write labelled positions for tuning and training",
+		Short: "Play self-play games and write labelled positions for tuning and training",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	openings := fs.String("openings", opening.Balanced, "starting positions: an EPD file, or \"balanced\" for the 1,000 built-in ones")
-	out := fs.String("out", "datagen.epd", "output file, appended to and resumable: EPD (for squall tune and train), or packed 32-byte records for squall train when it ends in .bin")
-	games := fs.Int("games", 1000, "games to play in all (game ids 0 … N-1)")
-	nodes := fs.Uint64("nodes", 5000, "node budget per move")
-	threads := fs.Int("threads", 2, "games played at once")
-	random := fs.Int("random-plies", 2, "random moves after the opening position, for variety")
-	maxPlies := fs.Int("max-plies", 400, "adjudicate a draw after this many plies")
-	seed := fs.Int64("seed", 1, "random seed (game N uses seed+N)")
+	openings := fs.String("openings", opening.Balanced, "the starting positions `FILE`, EPD, or \"balanced\" for the 1,000 built-in ones")
+	out := fs.String("out", "datagen.epd", "the output `FILE`, appended to and resumable: EPD (for squall tune and train), or packed 32-byte records for squall train when it ends in .bin")
+	games := minFlag(fs, "games", 1000, 1, "`N` games to play in all (game ids 0 … N-1)")
+	nodes := minFlag(fs, "nodes", uint64(5000), 1, "`N` nodes per move")
+	threads := minFlag(fs, "threads", 2, 1, "`N` games played at once")
+	random := minFlag(fs, "random-plies", 2, 0, "`N` random moves after the opening position, for variety")
+	maxPlies := minFlag(fs, "max-plies", 400, 1, "adjudicate a draw after `N` plies")
+	seed := fs.Int64("seed", 1, "random `SEED` (game N uses SEED+N)")
 	var ef spec.Flags
 	ef.Register(fs, "the engine that plays the games")
-	external := fs.String("uci", "", "an external UCI engine (as --engine)")
+	external := fs.String("uci", "", "an external UCI engine `CMD` (as --engine)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if *external != "" {

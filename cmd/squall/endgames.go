@@ -27,29 +27,32 @@ import (
 // held.
 func endgamesCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "endgames --syzygy DIR",
-		Short: "play random tablebase-labelled endings against another engine: won ones converted, drawn ones held",
+		Use:   "endgames --syzygy DIRS",
+		Short: "Play random tablebase-labelled endings against another engine: won ones converted, drawn ones held",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	tbPath := fs.String("syzygy", "", "Syzygy tables that label the positions (directories separated by '"+string(filepath.ListSeparator)+"')")
+	tbPath := fs.String("syzygy", "", "Syzygy table directories `DIRS` that label the positions, separated by '"+string(filepath.ListSeparator)+"'")
 	noTB := fs.Bool("no-tb", false, "Squall plays without the tables (they still label the positions): a test of its search and evaluation")
-	materials := fs.String("material", "", "comma-separated tables to draw from, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
-	want := fs.String("want", "win", "win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
-	count := fs.Int("count", 20, "positions per material given with -material, or in all")
-	seed := fs.Uint64("seed", 1, "random seed: the same seed draws the same positions")
+	materials := fs.String("material", "", "the tables `LIST` to draw from, comma-separated, e.g. KQvK,KRvK (default: every 4-piece table, one at random per position)")
+	want := fs.String("want", "win", "what Squall must do, `RESULT`: win: won positions Squall must convert; draw: drawn positions Squall, the weaker side, must hold (either way, positions where some move spoils the result)")
+	count := minFlag(fs, "count", 20, 1, "`N` positions per table given with --material, or in all")
+	seed := fs.Uint64("seed", 1, "random `SEED`: the same seed draws the same positions")
 	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
 	var ef spec.Flags
-	ef.Register(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
-	opponent := fs.String("opponent", "", "the opponent (as the second --engine)")
-	fs.Func("o1", "option Name=Value for the engine tested (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
-	fs.Func("o2", "option Name=Value for the opponent (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
-	concurrency := fs.Int("concurrency", 1, "games played at once")
-	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
+	ef.RegisterEngines(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
+	opponent := fs.String("opponent", "", "the opponent `CMD` (as the second --engine)")
+	fs.Func("o1", "option `NAME=VALUE` for the engine tested (as --option 1:NAME=VALUE)", func(s string) error { return ef.AddOption(1, s) })
+	fs.Func("o2", "option `NAME=VALUE` for the opponent (as --option 2:NAME=VALUE)", func(s string) error { return ef.AddOption(2, s) })
+	concurrency := minFlag(fs, "concurrency", 1, 1, "`N` games played at once")
+	pgnOut := fs.String("pgn", "", "write the games to the PGN file `FILE`")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout := cmd.OutOrStdout()
-		if *tbPath == "" || *count < 1 || (*want != "win" && *want != "draw") {
-			return usagef("want --syzygy, a positive --count and --want win or draw")
+		if *tbPath == "" {
+			return usagef("want --syzygy DIRS")
+		}
+		if *want != "win" && *want != "draw" {
+			return usagef("--want %s: want win or draw", *want)
 		}
 		if *opponent != "" && ef.Given() > 0 {
 			return errors.New("give the opponent with --engine or with --opponent, not both")

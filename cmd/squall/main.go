@@ -33,10 +33,12 @@ func main() {
 // the board's), and every other command is a subcommand.
 func newRoot() *cobra.Command {
 	root := boardCommand("squall")
-	root.Short = "a chess engine and terminal analysis board"
+	root.Short = "A chess engine and terminal analysis board"
+	suite := suiteCommand()
+	suite.ValidArgsFunction = completeSuite
 	root.AddCommand(
 		boardCommand("tui"),
-		suiteCommand(),
+		suite,
 		perftCommand(),
 		evalCommand(),
 		tuneCommand(),
@@ -52,7 +54,8 @@ func newRoot() *cobra.Command {
 		pgnCommand(),
 		reviewCommand(),
 	)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
+	addHelp(root)
 	return root
 }
 
@@ -122,17 +125,6 @@ func groupCommand(name, short string, subs ...*cobra.Command) *cobra.Command {
 	}
 	cmd.AddCommand(subs...)
 	return cmd
-}
-
-// unknownCommand is the usage error for a name that is none of cmd's
-// subcommands, suggesting the nearest.
-func unknownCommand(cmd *cobra.Command, name string) error {
-	cmd.SuggestionsMinimumDistance = 2 // cobra sets it only for its own unknown-command errors
-	msg := fmt.Sprintf("unknown command %q", name)
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
-	}
-	return usagef("%s", msg)
 }
 
 // argsBetween accepts min to max positional arguments (max < 0: no limit);

@@ -26,31 +26,31 @@ import (
 )
 
 // matchCommand plays an engine-versus-engine match and prints the score, the
-// Elo difference with its 95% error and, with -sprt, the test's progress.
+// Elo difference with its 95% error and, with --sprt, the test's progress.
 func matchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "match",
-		Short: "play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT",
+		Short: "Play an engine-versus-engine match (built-in or UCI engines) with Elo and SPRT",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
 	var ef spec.Flags
-	ef.Register(fs, "the engines, first then second")
-	e1 := fs.String("e1", "", "the first engine (as the first --engine)")
-	e2 := fs.String("e2", "", "the second engine (as the second --engine)")
-	n1 := fs.String("n1", "", "name of the first engine (default: the engine's own)")
-	n2 := fs.String("n2", "", "name of the second engine (default: the engine's own)")
-	fs.Func("o1", "option Name=Value for the first engine (as --option 1:Name=Value)", func(s string) error { return ef.AddOption(1, s) })
-	fs.Func("o2", "option Name=Value for the second engine (as --option 2:Name=Value)", func(s string) error { return ef.AddOption(2, s) })
-	tcFlag := fs.String("tc", "10+0.1", "time control: base+increment in seconds")
+	ef.RegisterEngines(fs, "the engines, first then second")
+	e1 := fs.String("e1", "", "the first engine `CMD` (as the first --engine)")
+	e2 := fs.String("e2", "", "the second engine `CMD` (as the second --engine)")
+	n1 := fs.String("n1", "", "the first engine's `NAME` (default: the engine's own)")
+	n2 := fs.String("n2", "", "the second engine's `NAME` (default: the engine's own)")
+	fs.Func("o1", "option `NAME=VALUE` for the first engine (as --option 1:NAME=VALUE)", func(s string) error { return ef.AddOption(1, s) })
+	fs.Func("o2", "option `NAME=VALUE` for the second engine (as --option 2:NAME=VALUE)", func(s string) error { return ef.AddOption(2, s) })
+	tcFlag := fs.String("tc", "10+0.1", "time control `TC`: base+increment in seconds")
 	margin := durationFlag(fs, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
-	nodes := fs.Uint64("nodes", 0, "also limit every move to this many nodes")
-	games := fs.Int("games", 100, "games to play (rounded up to whole pairs)")
-	openings := fs.String("openings", "", "openings: an EPD/FEN file, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
-	concurrency := fs.Int("concurrency", 1, "games played at once")
-	maxPlies := fs.Int("maxplies", 0, "adjudicate a draw after this many plies (0 = never)")
-	sprtFlag := fs.String("sprt", "", "stop early by SPRT: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")
-	pgnOut := fs.String("pgn", "", "write the games to this PGN file")
+	nodes := fs.Uint64("nodes", 0, "also limit every move to `N` nodes")
+	games := minFlag(fs, "games", 100, 1, "`N` games to play (rounded up to whole pairs)")
+	openings := fs.String("openings", "", "the openings `FILE`, EPD or FEN, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
+	concurrency := minFlag(fs, "concurrency", 1, 1, "`N` games played at once")
+	maxPlies := minFlag(fs, "maxplies", 0, 0, "adjudicate a draw after `N` plies (0 = never)")
+	sprtFlag := fs.String("sprt", "", "stop early by the SPRT `TEST`: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")
+	pgnOut := fs.String("pgn", "", "write the games to the PGN file `FILE`")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout := cmd.OutOrStdout()
 		tc, err := clock.ParseSeconds(*tcFlag)
@@ -75,7 +75,7 @@ func matchCommand() *cobra.Command {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		if (*e1 != "" || *e2 != "") && ef.Given() > 0 {
-			return errors.New("give the engines with --engine or with -e1/-e2, not both")
+			return errors.New("give the engines with --engine or with --e1/--e2, not both")
 		}
 		specs, err := ef.Specs(2, cmp.Or(*e1, spec.Builtin), cmp.Or(*e2, spec.Builtin))
 		if err != nil {

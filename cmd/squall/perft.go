@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,11 +14,11 @@ import (
 func perftCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "perft DEPTH",
-		Short: "count leaf nodes of the legal move tree",
+		Short: "Count leaf nodes of the legal move tree",
 		Long:  "Counts the leaf nodes of the legal move tree to DEPTH, move by move (a divide in\nStockfish's format), then the total and the speed.",
 		Args:  argsBetween(1, 1, "one DEPTH"),
 	}
-	fen := cmd.Flags().String("fen", chess.StartFEN, "position to count from")
+	fen := cmd.Flags().String("fen", chess.StartFEN, "the position `FEN` to count from")
 	c960 := cmd.Flags().Bool("chess960", false, "write castling moves as king-takes-rook (Chess960)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		return perft(cmd.OutOrStdout(), args[0], *fen, *c960)
@@ -28,9 +27,9 @@ func perftCommand() *cobra.Command {
 }
 
 func perft(stdout io.Writer, depthArg, fen string, c960 bool) error {
-	depth, err := strconv.Atoi(depthArg)
-	if err != nil || depth < 1 || depth > 20 {
-		return fmt.Errorf("depth %q: want a number from 1 to 20", depthArg)
+	depth, err := parseArgNumber("DEPTH", depthArg, 1, 20)
+	if err != nil {
+		return err
 	}
 	pos, err := chess.ParseFEN(fen)
 	if err != nil {

@@ -15,11 +15,11 @@ import (
 func tbCommand() *cobra.Command {
 	probe := &cobra.Command{
 		Use:   "probe --path DIR[" + string(filepath.ListSeparator) + "DIR...] --fen FEN",
-		Short: "print a position's WDL and DTZ and its moves ranked by the tables",
+		Short: "Print a position's WDL and DTZ and its moves ranked by the tables",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
-	path := probe.Flags().String("path", "", "Syzygy table directories, separated by '"+string(filepath.ListSeparator)+"' (required)")
-	fen := probe.Flags().String("fen", "", "position to probe (required)")
+	path := probe.Flags().String("path", "", "Syzygy table directories `DIRS`, separated by '"+string(filepath.ListSeparator)+"' (required)")
+	fen := probe.Flags().String("fen", "", "the position `FEN` to probe (required)")
 	no50 := probe.Flags().Bool("no50", false, "ignore the 50-move rule when ranking moves (cursed wins count as wins)")
 	probe.RunE = func(cmd *cobra.Command, _ []string) error {
 		if *path == "" || *fen == "" {
@@ -27,7 +27,7 @@ func tbCommand() *cobra.Command {
 		}
 		return probeTB(cmd.OutOrStdout(), *path, *fen, !*no50)
 	}
-	return groupCommand("tb", "probe Syzygy endgame tablebases (wdl, dtz, best moves)", probe)
+	return groupCommand("tb", "Probe Syzygy endgame tablebases (wdl, dtz, best moves)", probe)
 }
 
 // probeTB prints what the tables in the directories of path say of fen.

@@ -25,23 +25,24 @@ import (
 func trainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "train --data FILES --out NET.sqnn",
-		Short: "train the evaluation network on self-play positions",
+		Short: "Train the evaluation network on self-play positions",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	data := fs.String("data", "", "data files, comma-separated: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
-	out := fs.String("out", "", "network file to write (the SQNN format of engine/nnue)")
-	epochs := fs.Int("epochs", 10, "epochs in all (a resumed run counts those done)")
-	lr := fs.Float64("lr", 0.001, "Adam's learning rate")
-	lrDrop := fs.Int("lr-drop", 0, "from this epoch (counted from 0) on, a tenth of --lr (0: never)")
-	lambda := fs.Float64("lambda", 0.25, "weight of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
-	wdlScale := fs.Float64("wdl-scale", 0, "centipawns of one unit of the logistic that turns scores into win probabilities (0: fitted to the training data's results)")
+	data := fs.String("data", "", "data `FILES`, comma-separated: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
+	out := fs.String("out", "", "the network `FILE` to write (the SQNN format of engine/nnue)")
+	epochs := minFlag(fs, "epochs", 10, 0, "`N` epochs in all (a resumed run counts those done; 0 writes the --init network back)")
+	lr := fs.Float64("lr", 0.001, "Adam's learning `RATE`")
+	lrDrop := minFlag(fs, "lr-drop", 0, 0, "from epoch `N` (counted from 0) on, a tenth of --lr (0: never)")
+	lambda := new(float64)
+	rangeVar(fs, lambda, "lambda", 0.25, 0, 1, "weight `W`, 0–1, of the game result in the target; the rest is the search score (0: scores only, 1: results only)")
+	wdlScale := fs.Float64("wdl-scale", 0, "one unit of the logistic that turns scores into win probabilities, in `CENTIPAWNS` (0: fitted to the training data's results)")
 	mirror := fs.Bool("mirror", true, "train on each position or its left-right mirror image, one at random each epoch")
-	batch := fs.Int("batch", 16384, "positions per Adam step")
-	threads := fs.Int("threads", runtime.NumCPU(), "workers per batch")
-	seed := fs.Uint64("seed", 1, "seed of the initial weights and of each epoch's order")
-	ckPath := fs.String("checkpoint", "", "trainer state saved after each epoch, and resumed from if it exists")
-	initPath := fs.String("init", "", "start from this network's weights (an earlier round's) instead of random ones; a checkpoint that exists wins")
+	batch := minFlag(fs, "batch", 16384, 1, "`N` positions per Adam step")
+	threads := minFlag(fs, "threads", runtime.NumCPU(), 1, "`N` workers per batch")
+	seed := fs.Uint64("seed", 1, "random `SEED` of the initial weights and of each epoch's order")
+	ckPath := fs.String("checkpoint", "", "the trainer state `FILE`, saved after each epoch and resumed from if it exists")
+	initPath := fs.String("init", "", "start from the weights of the network `FILE` (an earlier round's) instead of random ones; a checkpoint that exists wins")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if *data == "" || *out == "" {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,23 +46,71 @@ type boardFlags struct {
 	broadcast                              broadcastArgs
 }
 
+// boardMode is one of --mode's values.
+type boardMode struct {
+	name, help string
+	mode       tui.Mode
+}
+
+// boardModes are --mode's values, in the order the help lists them.
+var boardModes = []boardMode{
+	{"engine", "play the engine", tui.VsEngine},
+	{"watch", "engine against engine", tui.Watch},
+	{"humans", "two people on one board", tui.TwoHumans},
+	{"analysis", "the engine analyses every move", tui.Analysis},
+}
+
+// modeList is "engine (play the engine), watch (…), … or analysis (…)",
+// or with help false the names alone.
+func modeList(help bool) string {
+	var names []string
+	for _, m := range boardModes {
+		if help {
+			names = append(names, m.name+" ("+m.help+")")
+		} else {
+			names = append(names, m.name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // register defines the board's flags on fs, into f.
 func (f *boardFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.pieces, "pieces", "", "piece style: glyphs or letters")
-	fs.StringVar(&f.theme, "theme", "", "colour theme: "+strings.Join(themes.Names(), ", ")+" or a user theme")
-	fs.StringVar(&f.board, "board", "", "board size: auto, small or large")
-	fs.StringVar(&f.mode, "mode", "engine", "engine (play the engine), watch (engine vs engine), humans, analysis")
+	fs.StringVar(&f.pieces, "pieces", "", "piece style `STYLE`: glyphs or letters")
+	fs.StringVar(&f.theme, "theme", "", "colour theme `NAME`: "+strings.Join(themes.Names(), ", ")+" or a user theme")
+	fs.StringVar(&f.board, "board", "", "board size `SIZE`: auto, small or large")
+	fs.StringVar(&f.mode, "mode", "engine", "what the board is for, `MODE`: "+modeList(true))
 	fs.BoolVar(&f.black, "black", false, "play Black against the engine")
 	durationVar(fs, &f.pace, "pace", time.Second, "least time between the moves of a watched engine game (--mode watch), so a person can follow it; 0: as fast as they play")
-	fs.IntVar(&f.level, "level", 0, fmt.Sprintf("engine level 1-%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
-	fs.StringVar(&f.clock, "clock", "", "time control MINUTES+INCREMENT, e.g. 5+3 (default none)")
-	fs.IntVar(&f.multipv, "multipv", 3, "analysis lines (1-5)")
-	fs.StringVar(&f.fen, "fen", "", "start from this position")
+	rangeVar(fs, &f.level, "level", 0, 1, len(tui.Levels), fmt.Sprintf("engine level `N`, 1–%d (default from config, else %d)", len(tui.Levels), tui.DefaultLevel))
+	fs.StringVar(&f.clock, "clock", "", "time control `MINUTES+INCREMENT`, e.g. 5+3 (default none)")
+	rangeVar(fs, &f.multipv, "multipv", 3, 1, tui.MaxMultiPV, fmt.Sprintf("analysis lines `N`, 1–%d", tui.MaxMultiPV))
+	fs.StringVar(&f.fen, "fen", "", "start from the position `FEN`")
 	fs.BoolVar(&f.scoreSide, "score-side", false, "show scores from the side to move (default: White's view)")
 	f.engine.Register(fs, "the engine to play and analyse with (default from config, else squall)")
-	fs.StringVar(&f.book, "book", "", "Polyglot opening book FILE: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
-	fs.StringVar(&f.syzygy, "syzygy", "", "Syzygy tablebase directories DIRS, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
+	fs.StringVar(&f.book, "book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
+	fs.StringVar(&f.syzygy, "syzygy", "", "Syzygy tablebase directories `DIRS`, "+string(filepath.ListSeparator)+"-separated: the TB line of the board and an engine's SyzygyPath (default from config)")
 	f.broadcast.register(fs)
+}
+
+// complete gives cmd's board flags their values for shell completion.
+func (f *boardFlags) complete(cmd *cobra.Command) {
+	completeFlag(cmd, "theme", func() []string {
+		user, _ := themes.LoadDir(filepath.Join(tui.ConfigDir(), "themes"))
+		return themes.Sorted(user)
+	})
+	var modes []string
+	for _, m := range boardModes {
+		modes = append(modes, cobra.CompletionWithDesc(m.name, m.help))
+	}
+	completeFlag(cmd, "mode", func() []string { return modes })
+	var levels []string
+	for i, l := range tui.Levels {
+		levels = append(levels, cobra.CompletionWithDesc(strconv.Itoa(i+1), l.Name))
+	}
+	completeFlag(cmd, "level", func() []string { return levels })
+	completeFlag(cmd, "pieces", func() []string { return []string{"glyphs", "letters"} })
+	completeFlag(cmd, "board", func() []string { return []string{"auto", "small", "large"} })
 }
 
 // boardCommand is the terminal board: squall itself (use "squall"), where
@@ -70,7 +120,7 @@ func boardCommand(use string) *cobra.Command {
 	var f boardFlags
 	cmd := &cobra.Command{
 		Use:   use + " [FILE.pgn]",
-		Short: "open the terminal board (the default with no command)",
+		Short: "Open the terminal board (the default with no command)",
 		Long: "Squall: a chess engine and terminal analysis board.\n\n" +
 			"Opens the board, with the games of FILE.pgn if given; press ? on the board for its keys.\n" +
 			"--broadcast-X flags are `squall serve`'s --X, for the broadcast's server.",
@@ -78,7 +128,7 @@ func boardCommand(use string) *cobra.Command {
 	}
 	if use == "squall" {
 		cmd.Args = func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 && !strings.HasSuffix(strings.ToLower(args[0]), ".pgn") {
+			if len(args) > 0 && !strings.HasSuffix(strings.ToLower(args[0]), ".pgn") {
 				if _, err := os.Stat(args[0]); err != nil {
 					return unknownCommand(cmd, args[0])
 				}
@@ -87,6 +137,7 @@ func boardCommand(use string) *cobra.Command {
 		}
 	}
 	f.register(cmd.Flags())
+	f.complete(cmd)
 	cmd.RunE = func(cmd *cobra.Command, files []string) error {
 		return f.run(files, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
@@ -108,22 +159,20 @@ func (f *boardFlags) options(set tui.Settings) (tui.Options, error) {
 	if f.board != "" {
 		opt.Board = f.board
 	}
-	if f.level != 0 {
-		if f.level < 1 || f.level > len(tui.Levels) {
-			return opt, fmt.Errorf("--level %d: want 1-%d", f.level, len(tui.Levels))
-		}
+	if f.level != 0 { // given: its range is checked as it is read
 		opt.Level = f.level
 	}
 	var err error
 	if opt.Clock, opt.Increment, err = tui.ParseClock(cmp.Or(f.clock, set.Clock)); err != nil {
 		return opt, err
 	}
-	modes := map[string]tui.Mode{"engine": tui.VsEngine, "watch": tui.Watch, "humans": tui.TwoHumans, "analysis": tui.Analysis}
-	m, ok := modes[f.mode]
-	if !ok {
-		return opt, fmt.Errorf("--mode %q: want engine, watch, humans or analysis", f.mode)
+	// In any case: a mode is a word, not a spelling (--mode Engine, as
+	// the help once showed it, was refused).
+	i := slices.IndexFunc(boardModes, func(m boardMode) bool { return strings.EqualFold(m.name, strings.TrimSpace(f.mode)) })
+	if i < 0 {
+		return opt, usagef("--mode %s: want %s", f.mode, modeList(false))
 	}
-	opt.Mode = m
+	opt.Mode = boardModes[i].mode
 	if f.black {
 		opt.Human = chess.Black
 	}
@@ -178,6 +227,7 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 	opt.Open = openPGN
 	if dd := tui.DataDir(); dd != "" {
 		opt.Autosave = filepath.Join(dd, "games.pgn")
+		opt.Session = filepath.Join(dd, "session.json") // unsaved analysis, offered back at the next start
 	}
 	opt.Views = boardViews()
 
@@ -230,12 +280,10 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 		opt.Publish = b.Broadcast.Publish
 	}
 
-	eng, engErr := newEngine(sp, set)
-	if errors.Is(engErr, errFellBack) {
-		warn(engErr.Error())
-	} else if engErr != nil {
+	eng, err := newEngine(context.Background(), sp, set, stderr, startNotice)
+	if err != nil {
 		b.stop()
-		return engErr
+		return err
 	}
 	if tb, ok := eng.(knowledge.TablebaseAnalyzer); ok && opt.Tablebase != nil {
 		// A built-in searcher that probes tables gets the board's, with
@@ -305,20 +353,20 @@ var broadcastPassed = []struct {
 	bool bool
 	help string
 }{
-	{"listen", false, "address ADDR of the broadcast's SSH server (default 127.0.0.1:2222; port 0 picks a free one)"},
-	{"host-key", false, "ed25519 host key PATH of the broadcast server (default as for squall serve)"},
-	{"owners", false, "the broadcast server's owners: an authorized_keys FILE (the broadcast room stays read-only)"},
+	{"listen", false, "address `ADDR` of the broadcast's SSH server (default 127.0.0.1:2222; port 0 picks a free one)"},
+	{"host-key", false, "ed25519 host key `FILE` of the broadcast server (default as for squall serve)"},
+	{"owners", false, "the broadcast server's owners: an authorized_keys `FILE` (the broadcast room stays read-only)"},
 	{"private", true, "the broadcast server refuses everyone who is not an owner"},
-	{"max-sessions", false, "at most N SSH sessions on the broadcast server (default 64)"},
-	{"max-engines", false, "at most N analysing rooms on the broadcast server (default 2)"},
-	{"threads", false, "N search threads for the broadcast room's engine (default 1)"},
-	{"hash", false, "hash table of the broadcast room's engine in MB (default 64)"},
+	{"max-sessions", false, "at most `N` SSH sessions on the broadcast server (default 64)"},
+	{"max-engines", false, "at most `N` analysing rooms on the broadcast server (default 2)"},
+	{"threads", false, "`N` search threads for the broadcast room's engine (default 1)"},
+	{"hash", false, "hash table of the broadcast room's engine in `MB` (default 64)"},
 }
 
 // register defines the --broadcast flags on fs, into a.
 func (a *broadcastArgs) register(fs *pflag.FlagSet) {
-	fs.StringVar(&a.room, "broadcast", "", "publish the board's game to the read-only room ROOM of an SSH server started with the board (watch with the ssh command printed at start)")
-	fs.StringVar(&a.log, "broadcast-log", "", "append the broadcast server's connection log to FILE (default: discarded, never on the board)")
+	fs.StringVar(&a.room, "broadcast", "", "publish the board's game to the read-only room `ROOM` of an SSH server started with the board (watch with the ssh command printed at start)")
+	fs.StringVar(&a.log, "broadcast-log", "", "append the broadcast server's connection log to `FILE` (default: discarded, never on the board)")
 	for _, f := range broadcastPassed {
 		name := f.name
 		if f.bool {
@@ -385,38 +433,34 @@ func (b *tuiBroadcast) stop() error {
 	return err
 }
 
-// errFellBack marks newEngine's report that the board plays with the
-// built-in engine because the one asked for did not start.
-var errFellBack = errors.New("playing with the built-in engine")
+// startNotice is how long an external engine may take to start before
+// the board says it is starting: the screen stays as it was until then.
+const startNotice = 500 * time.Millisecond
 
 // newEngine starts the engine of sp with the board's settings (threads,
 // hash, and the board's tables as SyzygyPath where the engine has one),
-// then sp's options. An external engine that does not start is replaced by
-// the built-in one and the error, wrapping errFellBack, says so (the board
-// shows it); an option the engine refuses is an error, as on every
-// command.
-func newEngine(sp spec.Spec, set tui.Settings) (engine.Analyzer, error) {
+// then sp's options. An engine that does not start, or refuses an option,
+// is an error: the board never plays with an engine other than the one
+// asked for. A start that takes longer than notice is announced on stderr
+// ("starting stockfish…"), since nothing else shows before the board.
+func newEngine(ctx context.Context, sp spec.Spec, set tui.Settings, stderr io.Writer, notice time.Duration) (engine.Analyzer, error) {
 	defaults := append(spec.Int("Threads", set.Threads), spec.Int("Hash", set.Hash)...)
 	if set.Syzygy != "" {
 		defaults = append(defaults, spec.Option{Name: "SyzygyPath", Value: set.Syzygy})
 	}
-	opts := sp.Options
-	sp.Options = nil
-	a, err := sp.Open(context.Background(), defaults...)
-	if err != nil {
-		failed := fmt.Errorf("engine %q did not start (%v): %w", sp.Command, err, errFellBack)
-		// The options were meant for the engine that failed: the
-		// built-in one plays with its defaults.
-		if a, err = (spec.Spec{Command: spec.Builtin}).Open(context.Background(), defaults...); err != nil {
-			return nil, err
+	done, noticed := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(noticed)
+		select {
+		case <-done:
+		case <-time.After(notice):
+			fmt.Fprintf(stderr, "squall: starting %s…\n", termtext.SafeLine(sp.String()))
 		}
-		return a, failed
-	}
-	if err := spec.Apply(a, opts); err != nil {
-		a.Close()
-		return nil, err
-	}
-	return a, nil
+	}()
+	a, err := sp.Open(ctx, defaults...)
+	close(done)
+	<-noticed // nothing is written after the board has the screen
+	return a, err
 }
 
 // terminalLook is the renderer for stdout and the theme to draw with:

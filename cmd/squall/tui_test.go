@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -23,8 +24,9 @@ import (
 	"github.com/squall-chess/squall/tui"
 )
 
-// TestOpenPGN: the good games of a file open; the bad one is named by
-// file:line and does not stop the rest.
+// TestOpenPGN: every game of a file opens, one with an illegal move up to
+// it (issue 32's D3); the bad move is named by file:line and does not stop
+// the rest.
 func TestOpenPGN(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.pgn")
 	data := "[White \"A\"]\n\n1. e4 e5 *\n\n[White \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"C\"]\n\n1. d4 {ok} 1-0\n"
@@ -32,7 +34,7 @@ func TestOpenPGN(t *testing.T) {
 		t.Fatal(err)
 	}
 	games, err := openPGN(path)
-	if len(games) != 2 || games[0].Tag("White") != "A" || games[1].Tag("White") != "C" || games[1].Result != "1-0" {
+	if len(games) != 3 || games[0].Tag("White") != "A" || games[1].Tag("White") != "B" || games[2].Tag("White") != "C" || games[2].Result != "1-0" {
 		t.Fatalf("%d games, %v", len(games), err)
 	}
 	var pe *pgn.Error
@@ -58,7 +60,6 @@ func TestTUIRefusesBadFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{bad}, "bad.pgn:1:"},
 		{[]string{empty, "--level", "2"}, "empty.pgn holds no games"},
 		{[]string{bad, empty}, "at most one PGN file"},
 		{[]string{"--book", filepath.Join(dir, "none.bin")}, "book: "},
@@ -178,21 +179,51 @@ func TestTUIBroadcast(t *testing.T) {
 	}
 }
 
-// TestEngineFallback is issue 18's B7 on the command's side: an --engine
-// that does not start is replaced by the built-in engine, and the error
-// that says so is returned for the board to show (it was printed to
-// stderr, behind the board).
-func TestEngineFallback(t *testing.T) {
-	a, err := newEngine(spec.Spec{Command: "/no/such/engine --uci", Options: []spec.Option{{Name: "Contempt", Value: "10"}}}, tui.Settings{Threads: 1, Hash: 16})
-	if a == nil {
-		t.Fatal("no engine at all")
+// TestRequestedEngineStopsTheBoard is issue 32's W5: an engine the user
+// asked for that does not start stops the board with one line naming it
+// and exit status 1. (Issue 18 had the built-in engine take its place: the
+// board then played Squall, the warning cut off on its message line.)
+func TestRequestedEngineStopsTheBoard(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--engine", "/bin/false"}, &stdout, &stderr)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if !strings.HasPrefix(l, "squall: starting ") { // the notice of a slow start
+			lines = append(lines, l)
+		}
 	}
-	defer a.Close()
-	if !strings.HasPrefix(a.Name(), "Squall") {
-		t.Errorf("fell back to %q, want the built-in engine", a.Name())
+	if code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "/bin/false") || strings.Contains(stderr.String(), "built-in") {
+		t.Errorf("squall --engine /bin/false: exit %d, stderr:\n%s\nwant exit 1 and one line naming /bin/false", code, stderr.String())
 	}
-	if !errors.Is(err, errFellBack) || !strings.Contains(err.Error(), "/no/such/engine") || !strings.Contains(err.Error(), "built-in") {
-		t.Errorf("error %v does not name the engine and the fallback", err)
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q: the board started", stdout.String())
+	}
+}
+
+// TestSlowEngineStartAnnounced: while an engine takes its time to answer
+// the handshake, stderr says it is starting (the terminal showed nothing
+// for ten seconds); then the start fails with the engine's reason.
+func TestSlowEngineStartAnnounced(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "mute-engine")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec cat >/dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	a, err := newEngine(ctx, spec.Spec{Command: script}, tui.Settings{Threads: 1, Hash: 16}, &stderr, 0)
+	if err == nil {
+		a.Close()
+		t.Fatal("an engine that never answers started")
+	}
+	if want := "squall: starting " + script + "…\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if !strings.Contains(err.Error(), script) {
+		t.Errorf("error %q does not name the engine", err)
 	}
 }
 
@@ -205,5 +236,29 @@ func TestSuiteIncomplete(t *testing.T) {
 	}
 	if err := suiteIncomplete(1, 3); err == nil || !strings.Contains(err.Error(), "1 of 3") {
 		t.Errorf("a partial run: %v", err)
+	}
+}
+
+// TestModeAnyCase: --mode takes its values in any case — the help shows
+// the first one capitalised ("Engine (play the engine)…"), and
+// `--mode Engine` was refused.
+func TestModeAnyCase(t *testing.T) {
+	for in, want := range map[string]tui.Mode{"Engine": tui.VsEngine, "WATCH": tui.Watch, "humans": tui.TwoHumans, " Analysis": tui.Analysis} {
+		var f boardFlags
+		fs := pflag.NewFlagSet("squall", pflag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse([]string{"--mode", in}); err != nil {
+			t.Fatal(err)
+		}
+		if opt, err := f.options(tui.Settings{}); err != nil || opt.Mode != want {
+			t.Errorf("--mode %q: mode %v, error %v; want %v", in, opt.Mode, err, want)
+		}
+	}
+	var f boardFlags
+	fs := pflag.NewFlagSet("squall", pflag.ContinueOnError)
+	f.register(fs)
+	_ = fs.Parse([]string{"--mode", "blitz"})
+	if _, err := f.options(tui.Settings{}); err == nil || err.Error() != "--mode blitz: want engine, watch, humans or analysis" {
+		t.Errorf("--mode blitz: %v", err)
 	}
 }

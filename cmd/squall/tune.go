@@ -22,16 +22,17 @@ import (
 func tuneCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tune --data FILE",
-		Short: "fit the evaluation weights to game results (Texel tuning)",
+		Short: "Fit the evaluation weights to game results (Texel tuning)",
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	data := fs.String("data", "", "an EPD file from squall datagen: positions labelled c9 \"1-0\" / \"0-1\" / \"1/2-1/2\"")
-	epochs := fs.Int("epochs", 400, "full-batch Adam steps")
-	rate := fs.Float64("rate", 1, "Adam step size in centipawns")
-	l2 := fs.Float64("l2", 0, "pull towards the seed weights: penalty l2·(w−seed)² per weight")
-	lambda := fs.Float64("lambda", 1, "weight of the game result in the target; the rest is the search score (ce) where the data has one")
-	out := fs.String("out", "engine/eval/weights_gen.go", "generated weights file to write")
+	data := fs.String("data", "", "an EPD `FILE` from squall datagen: positions labelled c9 \"1-0\" / \"0-1\" / \"1/2-1/2\"")
+	epochs := minFlag(fs, "epochs", 400, 0, "`N` full-batch Adam steps")
+	rate := fs.Float64("rate", 1, "Adam step size `CENTIPAWNS`")
+	l2 := minFlag(fs, "l2", 0.0, 0, "pull `L2` towards the seed weights: penalty l2·(w−seed)² per weight")
+	lambda := new(float64)
+	rangeVar(fs, lambda, "lambda", 1, 0, 1, "weight `W`, 0–1, of the game result in the target; the rest is the search score (ce) where the data has one")
+	out := fs.String("out", "engine/eval/weights_gen.go", "the generated weights `FILE` to write")
 	seedOnly := fs.Bool("seed-only", false, "write the untuned seed weights (no data needed)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		stdout := cmd.OutOrStdout()

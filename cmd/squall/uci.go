@@ -12,7 +12,7 @@ import (
 func uciCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "uci",
-		Short: "speak the UCI protocol on stdin/stdout (for GUIs and match runners)",
+		Short: "Speak the UCI protocol on stdin/stdout (for GUIs and match runners)",
 		Long: "Speaks UCI on standard input and output: run it from a chess GUI or a match runner.\n" +
 			"Options are set with setoption; 'uci' lists them.",
 		Args: argsBetween(0, 0, "no arguments (it reads UCI commands from standard input)"),
