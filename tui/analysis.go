@@ -73,8 +73,11 @@ func (a *analysisPanel) best() *pvLine { return a.lines[0] }
 
 // render draws the panel in width columns: a header and up to n PV lines.
 func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on bool) []string {
-	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, Rows: min(n, maxPV)}
+	// Whose view the scores are from is said wherever scores show.
+	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, ShowView: on || a.thinking, Rows: min(n, maxPV)}
 	switch {
+	case !pos.HasLegalMoves():
+		v.State = "no moves to analyse" // mate or stalemate: nothing runs
 	case a.thinking:
 		v.State = "thinking"
 	case on:

@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
 )
 
@@ -308,4 +310,73 @@ func TestPathCompletion(t *testing.T) {
 	if got := tab(filepath.Join(dir, "mi")); got != filepath.Join(dir, "mine-") || len(d.choices) != 2 {
 		t.Errorf("mi<tab> → %q, choices %q", got, d.choices)
 	}
+}
+
+// TestScoreViewSaid is W4: v changed whose view the scores are from with
+// no word, and saved it for the next start. Now the panel's title always
+// says whose view it is while scores show, and v says it changed and where
+// it is kept.
+func TestScoreViewSaid(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	m := New(testRenderer(termenv.Ascii), &enginetest.Engine{Tick: time.Hour}, Options{Mode: Analysis, ConfigPath: cfg, Now: func() time.Time { return fixedNow }})
+	defer m.Close()
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, startMsg{})
+	if p := panelText(m); !strings.Contains(p, "White's view") {
+		t.Errorf("the panel does not say whose view its scores are from:\n%s", p)
+	}
+	m = send(m, press("esc"), press("v"))
+	if p := panelText(m); !strings.Contains(p, "mover's view") {
+		t.Errorf("after v the panel still says:\n%s", p)
+	}
+	if !strings.Contains(m.message, "side to move's view") || !strings.Contains(m.message, "saved in "+cfg) {
+		t.Errorf("v said %q", m.message)
+	}
+}
+
+// TestPanelDoesNotJump: the stats took one row or two as the numbers grew,
+// moving the lines under them; after mate the panel still said
+// "analysing".
+func TestPanelDoesNotJump(t *testing.T) {
+	for w := 80; w <= 200; w += 4 {
+		m := New(testRenderer(termenv.Ascii), &enginetest.Engine{Tick: time.Hour}, Options{Mode: Analysis, Now: func() time.Time { return fixedNow }})
+		m = send(m, tea.WindowSizeMsg{Width: w, Height: 40}, startMsg{})
+		m.analysisOn = true
+		rowOf := func(i engine.Info) int {
+			m.panel.add(m.pos, i)
+			for k, l := range strings.Split(panelText(m), "\n") {
+				if strings.Contains(l, "e4 e5") {
+					return k
+				}
+			}
+			return -1
+		}
+		pv := []chess.Move{mustMove(t, m.pos, "e4"), mustMove(t, afterE4(t), "e5")}
+		small := rowOf(engine.Info{Depth: 1, SelDepth: 1, Nodes: 20, NPS: 20, Time: time.Millisecond, MultiPV: 1, PV: pv, Score: engine.Score{CP: 30}})
+		big := rowOf(engine.Info{Depth: 45, SelDepth: 99, Nodes: 987654321098, NPS: 98765432, HashFull: 1000, Time: 59 * time.Minute, MultiPV: 1, PV: pv, Score: engine.Score{CP: 30}})
+		m.Close()
+		if small < 0 || small != big {
+			t.Errorf("%d columns: the line moved from row %d to row %d as the numbers grew", w, small, big)
+		}
+	}
+	mate := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")})
+	mate.analysisOn = true
+	if p := panelText(mate); strings.Contains(p, "analysing") {
+		t.Errorf("after mate the panel says:\n%s", p)
+	}
+}
+
+func mustMove(t *testing.T, p *chess.Position, s string) chess.Move {
+	t.Helper()
+	mv, err := p.ParseMove(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mv
+}
+
+func afterE4(t *testing.T) *chess.Position {
+	p := chess.NewPosition()
+	var u chess.Undo
+	p.MakeMove(mustMove(t, p, "e4"), &u)
+	return p
 }

@@ -490,9 +490,16 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.cycleTheme()
+		m.setMessage(m.message + savedNote(m.opt.ConfigPath))
 		return m.saveSettings()
 	case key.Matches(k, km.Score):
+		// A saved setting changes: say so, and that it lasts.
 		m.panel.sideView = !m.panel.sideView
+		view := "White's view"
+		if m.panel.sideView {
+			view = "the side to move's view"
+		}
+		m.setMessage("scores now from " + view + savedNote(m.opt.ConfigPath))
 		return m.saveSettings()
 	case key.Matches(k, km.BookMove):
 		return m.nextBookMove()
@@ -678,4 +685,13 @@ func (m *Model) copyFEN() tea.Cmd {
 	}
 	m.setMessage("FEN copied: " + fen)
 	return nil
+}
+
+// savedNote tells that a setting changed by a key is kept for the next
+// start, where it is (nothing without a config file).
+func savedNote(configPath string) string {
+	if configPath == "" {
+		return ""
+	}
+	return " (saved in " + configPath + ")"
 }

@@ -60,7 +60,15 @@ type View struct {
 	// to White's view unless SideView is set.
 	Position *chess.Position
 	SideView bool
+	// ShowView names in the title whose view the scores are from, where
+	// the viewer can switch it (the board's v).
+	ShowView bool
 }
+
+// statsOneRow is the narrowest panel whose stats take one row. The choice
+// depends on the width alone, never on the numbers: as counters grew, the
+// stats went from one row to two and pushed the lines down (issue 32).
+const statsOneRow = 72
 
 // ScoreText is a score as the panel writes it: "+0.35", "#-3", with ↑ or ↓
 // for a lower or upper bound (an aspiration window that failed).
@@ -89,7 +97,16 @@ func (v View) Render(st Styles, width int) []string {
 	if name == "" {
 		name = "engine"
 	}
-	out := []string{termtext.Cut(st.Title.Render(name)+st.Muted.Render(" · "+v.State), width)}
+	tail := " · " + v.State
+	switch {
+	case v.ShowView && v.SideView:
+		tail += " · mover's view"
+	case v.ShowView:
+		tail += " · White's view"
+	}
+	// The engine's name gives way first: state and view always show.
+	name = termtext.Cut(name, max(6, width-len([]rune(tail))))
+	out := []string{termtext.Cut(st.Title.Render(name)+st.Muted.Render(tail), width)}
 	out = append(out, v.stats(st, width)...)
 	if v.Note != "" {
 		out = append(out, st.Warn.Render(termtext.Cut(termtext.SafeLine(v.Note), width)))
@@ -104,19 +121,23 @@ func (v View) Render(st Styles, width int) []string {
 	return out
 }
 
-// stats is one row, or two in a narrow panel rather than losing the tail.
+// stats is one row, or two in a narrow panel rather than losing the tail;
+// blank rows as many when there is nothing to count, so nothing moves.
 func (v View) stats(st Styles, width int) []string {
 	s := v.Stats
 	if s == nil {
-		return []string{""}
+		if width >= statsOneRow {
+			return []string{""}
+		}
+		return []string{"", ""}
 	}
 	work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", s.Depth, s.SelDepth, termtext.Count(s.Nodes), termtext.Count(s.NPS))
 	more := fmt.Sprintf("hash %d%%  %s", s.HashFull/10, Duration(s.Time))
 	if s.CurrMove != "" {
 		more += "  move " + s.CurrMove
 	}
-	if len(work)+2+len(more) <= width {
-		return []string{st.Muted.Render(work + "  " + more)}
+	if width >= statsOneRow {
+		return []string{st.Muted.Render(termtext.Cut(work+"  "+more, width))}
 	}
 	return []string{st.Muted.Render(termtext.Cut(work, width)), st.Muted.Render(termtext.Cut(more, width))}
 }
