@@ -83,17 +83,19 @@ func readWithErrors(data []byte) (games []*Game, errs []error) {
 // sameTagProblem reports whether a written game rereads with a problem
 // its tags had (an unsupported Variant, say, which leaves the game without
 // moves): the writer keeps every tag, so such a game keeps its reason,
-// though not its place. A malformed tag line hides the problems of the
-// tags read from it ([Variant "x"] followed by junk), and the writer
-// mends the line, so they show afterwards. A problem in the movetext must
-// not survive writing, which drops what follows it.
+// though not its place. A malformed tag line, or a tag value whose quote
+// is never closed, hides the problems of the tags read after it
+// ([Variant "x"] followed by junk), and the writer mends the line, so they
+// show afterwards. A problem in the movetext must not survive writing,
+// which drops what follows it.
 func sameTagProblem(orig, back error) bool {
 	var a, b *Error
 	if !errors.As(orig, &a) || !errors.As(back, &b) || a.Move != "" || b.Move != "" || a.Err == nil || b.Err == nil {
 		return false
 	}
 	was, is := a.Err.Error(), b.Err.Error()
-	return was == is || strings.HasPrefix(was, "malformed tag line") &&
+	mended := strings.HasPrefix(was, "malformed tag line") || strings.HasSuffix(was, `value not closed by '"'`)
+	return was == is || mended &&
 		(strings.HasPrefix(is, "unsupported variant") || strings.HasPrefix(is, "FEN tag"))
 }
 

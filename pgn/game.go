@@ -5,8 +5,11 @@
 // holds one game in memory at a time, tolerates the sloppiness of real files
 // (missing results, odd move numbers, 0-0, suffix annotations, ; comments,
 // % lines, BOM, CRLF, unescaped quotes in tags) and is strict where it
-// matters: an illegal or ambiguous move ends that game with an *Error naming
-// file, line, column, move and SAN, and reading goes on with the next game.
+// matters: an illegal or ambiguous move, a tag value whose quote is never
+// closed or a variation never closed ends that game with an *Error naming
+// file, line, column (and the move and SAN, for a move), and reading goes on
+// with the next game. Text is UTF-8; a game that is not valid UTF-8 is read
+// as Latin-1, the standard's own export encoding (see latin1.go).
 //
 //	for g, err := range pgn.Games(f) { ... }
 //

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/squall-chess/squall/engine/chess"
 )
@@ -71,8 +72,9 @@ type tagSpan struct{ n0, n1, v0, v1 int }
 
 // frame is an open variation: where to resume the line it branched from.
 type frame struct {
-	main  *Node // the move the variation is an alternative to
-	depth int   // len(path) before main
+	main      *Node // the move the variation is an alternative to
+	depth     int   // len(path) before main
+	line, col int   // of its '(', for the error if it is never closed
 }
 
 // NewReader returns a Reader for r; name (usually the file name) prefixes
@@ -297,6 +299,7 @@ type gameState struct {
 	err        *Error
 	result     string
 	content    bool // anything besides whitespace was read
+	latin1     bool // the game is not UTF-8 (see latin1.go)
 }
 
 // readGame reads one game. In skim mode (build false) moves are not
@@ -341,7 +344,8 @@ func (r *Reader) more() bool {
 func (r *Reader) readOne(build bool) (*Game, bool, error) {
 	k := r.token(false)
 	if k == tEOF {
-		r.err = io.EOF
+		// readGame tells a read error (a directory opened as a file
+		// fails on its first read) from the end of input.
 		return nil, false, nil
 	}
 	st := gameState{g: &Game{Offset: r.tokOff, Line: r.tokLine}}
@@ -355,6 +359,7 @@ func (r *Reader) readOne(build bool) (*Game, bool, error) {
 			k = tEOF
 		}
 	}
+	st.latin1 = !utf8.Valid(r.arena)
 	r.finishTags(&st)
 	if build {
 		r.startMoves(&st)
@@ -406,6 +411,11 @@ loop:
 	if !st.content && len(r.spans) == 0 {
 		return nil, false, nil // a lone result between games, say
 	}
+	if build && len(r.frames) > 0 {
+		// The innermost: the one a ')' would have closed first.
+		f := r.frames[len(r.frames)-1]
+		r.failAt(&st, f.line, f.col, errors.New("variation '(' not closed by ')'"))
+	}
 	g := st.g
 	if build {
 		r.finishMoves(&st)
@@ -445,10 +455,18 @@ func resultOf(tok []byte) string {
 	return ""
 }
 
-// fail records the game's first error; the rest of the game is skimmed.
+// fail records the game's first error, at the current token; the rest of
+// the game is skimmed.
 func (r *Reader) fail(st *gameState, move string, err error) {
 	if st.err == nil {
 		st.err = &Error{File: r.name, Line: r.tokLine, Col: r.tokCol, Move: move, Err: err}
+	}
+}
+
+// failAt records the game's first error at line and col.
+func (r *Reader) failAt(st *gameState, line, col int, err error) {
+	if st.err == nil {
+		st.err = &Error{File: r.name, Line: line, Col: col, Err: err}
 	}
 }
 
@@ -460,8 +478,13 @@ func (r *Reader) tagLine(st *gameState) {
 		r.fail(st, "", errors.New("tag line longer than 64 KiB"))
 		return
 	}
-	if !r.parseTags(r.lineBuf) {
+	// The line was read from its '[' at the token's column.
+	switch at, name := r.parseTags(r.lineBuf); {
+	case at < 0:
+	case name == "":
 		r.fail(st, "", fmt.Errorf("malformed tag line %q", truncate(r.lineBuf, 60)))
+	default:
+		r.failAt(st, r.tokLine, r.tokCol+at, fmt.Errorf("tag %s: value not closed by '\"'", name))
 	}
 }
 
@@ -478,17 +501,24 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // value's closing quote is the first unescaped '"' followed by ']' and then
 // the end of the line or another '['; failing that, any such '"' (so
 // `[Event "C:\"]` reads as `C:\`); an unquoted value runs to the ']'.
-func (r *Reader) parseTags(line []byte) bool {
+//
+// at is -1 for a good line. For a malformed one it is where the problem
+// is, and name is "" or, for a value whose quote is never closed (the
+// value is kept, up to the line's last ']'), the tag's name and at is
+// the opening quote: a value cannot run on to the next line, and taking
+// the line as it is would silently mend a broken file.
+func (r *Reader) parseTags(line []byte) (at int, name string) {
 	i, n := 0, len(line)
+	at = -1
 	for {
 		for i < n && isBlank(line[i]) {
 			i++
 		}
 		if i >= n {
-			return true
+			return at, name
 		}
 		if line[i] != '[' {
-			return false
+			return i, ""
 		}
 		i++
 		for i < n && isBlank(line[i]) {
@@ -499,7 +529,7 @@ func (r *Reader) parseTags(line []byte) bool {
 			j++
 		}
 		if j == i {
-			return false
+			return i, ""
 		}
 		n0 := len(r.arena)
 		r.arena = append(r.arena, line[i:j]...)
@@ -516,6 +546,9 @@ func (r *Reader) parseTags(line []byte) bool {
 				end = closingQuote(line, i, false)
 			}
 			if end < 0 { // no closing quote: take the rest up to the last ']'
+				if at < 0 {
+					at, name = i-1, string(r.arena[n0:n1])
+				}
 				end = n
 				if j := lastIndex(line[i:], ']'); j >= 0 {
 					end = i + j
@@ -608,14 +641,26 @@ func closingQuote(line []byte, i int, escapes bool) int {
 }
 
 // finishTags turns the arena into the game's tags with one allocation for
-// all their text.
+// all their text, decoded from Latin-1 if st.latin1 is set.
 func (r *Reader) finishTags(st *gameState) {
 	if len(r.spans) == 0 {
 		return
 	}
-	text := string(r.arena)
-	tags := make([]Tag, 0, len(r.spans)+7)
-	for _, sp := range r.spans {
+	text, spans := string(r.arena), r.spans
+	if st.latin1 {
+		var b []byte
+		spans = make([]tagSpan, len(r.spans))
+		for i, sp := range r.spans {
+			n0 := len(b)
+			b = appendLatin1(b, r.arena[sp.n0:sp.n1])
+			n1 := len(b)
+			b = appendLatin1(b, r.arena[sp.v0:sp.v1])
+			spans[i] = tagSpan{n0, n1, n1, len(b)}
+		}
+		text = string(b)
+	}
+	tags := make([]Tag, 0, len(spans)+7)
+	for _, sp := range spans {
 		tags = append(tags, Tag{text[sp.n0:sp.n1], text[sp.v0:sp.v1]})
 	}
 	// A repeated tag keeps its first place and its last value.
@@ -671,7 +716,15 @@ func (r *Reader) finishMoves(st *gameState) {
 	if st.cur != nil {
 		r.attachPending(st.cur)
 	}
-	r.finishText()
+	// One encoding for the whole game: a Latin-1 comment makes its tags
+	// Latin-1 too (read again from the arena, which holds them still).
+	if !st.latin1 && !utf8.Valid(r.text) {
+		st.latin1 = true
+		if !isASCII(r.arena) {
+			r.finishTags(st)
+		}
+	}
+	r.finishText(st.latin1)
 }
 
 // startPosition is g.StartPosition without its allocations in the common
@@ -881,7 +934,7 @@ func (r *Reader) openVariation(st *gameState) {
 	}
 	r.attachPending(st.cur)
 	main := st.cur
-	r.frames = append(r.frames, frame{main: main, depth: len(r.path) - 1})
+	r.frames = append(r.frames, frame{main: main, depth: len(r.path) - 1, line: r.tokLine, col: r.tokCol})
 	r.unplay(st.p)
 	st.cur = main.Parent
 	st.wantBefore = true

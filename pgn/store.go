@@ -194,12 +194,18 @@ func (r *Reader) startText() {
 }
 
 // finishText makes the game's text (its moves' SAN and its comments) one
-// string and puts each piece, a substring of it, where it belongs.
-func (r *Reader) finishText() {
+// string, decoded from Latin-1 if latin1 is set, and puts each piece, a
+// substring of it, where it belongs.
+func (r *Reader) finishText(latin1 bool) {
 	if len(r.text) == 0 && len(r.fixes) == 0 {
 		return
 	}
-	text := string(r.text)
+	var text string
+	if latin1 {
+		text = r.latin1Text()
+	} else {
+		text = string(r.text)
+	}
 	// Moves: positional, which spares a pointer per move.
 	sans := r.sans
 	root := true

@@ -104,7 +104,7 @@ func (w *movetext) token(t string) {
 		w.open = ""
 	}
 	if n := w.lineLen(); n > 0 {
-		if n+1+len(t) > lineWidth && t[0] != '%' && !(t[0] == '[' && len(t) > 1 && isLetter(t[1])) {
+		if n+1+len(t) > lineWidth && canStartLine(t) {
 			w.newline()
 		} else {
 			w.b = append(w.b, ' ')
@@ -113,10 +113,27 @@ func (w *movetext) token(t string) {
 	w.b = append(w.b, t...)
 }
 
-// glue appends t to the previous token (")" after a move, say).
+// canStartLine reports whether token t may begin a line: one starting
+// with '%', or with '[' and a letter, would read as an escape line or a
+// tag.
+func canStartLine[T ~string | ~[]byte](t T) bool {
+	return len(t) > 0 && t[0] != '%' && !(t[0] == '[' && len(t) > 1 && isLetter(t[1]))
+}
+
+// glue appends t to the previous token (")" after a move, say). When the
+// line has no room for it, the token before goes to the next line with it:
+// a line never starts with a lone ")". If no token of the line may start
+// one, the line runs long instead.
 func (w *movetext) glue(t string) {
-	if w.lineLen()+len(t) > lineWidth && w.lineLen() > 0 {
-		w.newline()
+	if w.lineLen() > 0 && w.lineLen()+len(t) > lineWidth {
+		line := w.b[w.lineStart:]
+		for i := len(line) - 1; i > 0; i-- {
+			if line[i] == ' ' && canStartLine(line[i+1:]) {
+				w.b[w.lineStart+i] = '\n'
+				w.lineStart += i + 1
+				break
+			}
+		}
 	}
 	w.b = append(w.b, t...)
 }

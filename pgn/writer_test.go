@@ -118,3 +118,54 @@ func TestKilledSaveKeepsOriginal(t *testing.T) {
 		t.Fatal("original no longer reads")
 	}
 }
+
+// TestNoLoneCloseParen: the writer never starts a line with ')': when a
+// variation's ')' does not fit, the token before it goes to the next line
+// with it. Every length of the text before the ')' is tried, with a
+// comment, a move or a NAG last, and nested variations; each game still
+// reads back as the same tree.
+func TestNoLoneCloseParen(t *testing.T) {
+	n := 0
+	for pad := 1; pad <= 2*lineWidth; pad++ {
+		word := strings.Repeat("x", pad%lineWidth+1)
+		long := strings.TrimSpace(strings.Repeat("ab ", pad/3) + strings.Repeat("c", pad%3))
+		for _, in := range []string{
+			"1. e4 e5 (1... c5 {" + word + "}) 2. Nf3 *",
+			"1. e4 {" + long + "} e5 (1... c5 2. Nf3) 2. Nf3 *",
+			"1. e4 {" + long + "} e5 (1... c5 2. Nf3 $1) 2. Nf3 *",
+			"1. e4 {" + long + "} e5 (1... c5 2. Nf3 (2. c3 d5)) 2. Nf3 *",
+			"{" + long + "} 1. e4 (1. d4 (1. c4 {" + word + "})) *",
+		} {
+			games, errs := readAll(t, "x", []byte(in))
+			if len(games) != 1 || len(errs) != 0 {
+				t.Fatalf("%q: %d games, %v", in, len(games), errs)
+			}
+			out := games[0].String()
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, ")") {
+					t.Fatalf("a line starts with ')':\n%s", out)
+				}
+			}
+			back, errs := readAll(t, "out", []byte(out))
+			if len(back) != 1 || len(errs) != 0 || !sameTree(back[0].Root, games[0].Root) {
+				t.Fatalf("%q: written game reads back differently (%v):\n%s", in, errs, out)
+			}
+			n++
+		}
+	}
+	// The repository's games too.
+	for _, f := range testFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, _ := readAll(t, f, data)
+		for i, g := range games {
+			for _, l := range strings.Split(g.String(), "\n") {
+				if strings.HasPrefix(l, ")") {
+					t.Errorf("%s game %d: a line starts with ')': %q", f, i+1, l)
+				}
+			}
+		}
+	}
+}
