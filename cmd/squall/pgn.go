@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -22,11 +23,11 @@ import (
 func pgnCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pgn FILE.pgn...",
-		Short: "check PGN files: every error with file:line:col and a summary per file; --reformat, --fen",
+		Short: "Check PGN files: every error with file:line:col and a summary per file; --reformat, --fen",
 		Args:  argsBetween(1, -1, "at least one PGN file"),
 	}
 	fs := cmd.Flags()
-	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this file")
+	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this `FILE`")
 	force := fs.Bool("force", false, "replace the --reformat file if it exists")
 	fen := fs.Bool("fen", false, "print the final position (FEN) of every readable game")
 	cmd.RunE = func(cmd *cobra.Command, files []string) error {
@@ -52,7 +53,7 @@ func pgnCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			line := fmt.Sprintf("%s: %d games, %d errors", termtext.SafeLine(name), s.games, s.errors)
+			line := fmt.Sprintf("%s: %s", termtext.SafeLine(name), s.counts())
 			if s.skipped > 0 {
 				line += fmt.Sprintf(", %d skipped (variants)", s.skipped)
 			}
@@ -63,7 +64,7 @@ func pgnCommand() *cobra.Command {
 			if err := out.Commit(); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "%d games written to %s\n", c.written, termtext.SafeLine(*reformat))
+			fmt.Fprintf(stdout, "%s written to %s\n", plural.Count(c.written, "game"), termtext.SafeLine(*reformat))
 		}
 		if problems {
 			return errReported // the per-file lines said it
@@ -85,6 +86,11 @@ type pgnCheck struct {
 
 type pgnStats struct{ games, errors, skipped int }
 
+// counts is "1 game, 2 errors".
+func (s pgnStats) counts() string {
+	return plural.Count(s.games, "game") + ", " + plural.Count(s.errors, "error")
+}
+
 // file reads one file, printing its problems (and positions) as it goes.
 // Only an I/O error is returned: a bad game is a problem to report.
 func (c *pgnCheck) file(name string) (pgnStats, error) {
@@ -94,10 +100,15 @@ func (c *pgnCheck) file(name string) (pgnStats, error) {
 		return s, err
 	}
 	defer f.Close()
-	size := int64(0)
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
+	fi, err := f.Stat()
+	if err != nil {
+		return s, err
 	}
+	if fi.IsDir() {
+		// Read as a file it would fail on its first read; say what it is.
+		return s, fmt.Errorf("%s is a directory, not a PGN file", name)
+	}
+	size := fi.Size()
 	cr := &countingReader{r: f}
 	last := time.Now()
 	defer c.clearProgress()
@@ -124,7 +135,7 @@ func (c *pgnCheck) file(name string) (pgnStats, error) {
 		}
 		if c.progress != nil && time.Since(last) > 200*time.Millisecond {
 			last = time.Now()
-			fmt.Fprintf(c.progress, "\r\x1b[K%s: %d games, %d errors, %d%%", termtext.SafeLine(name), s.games, s.errors, 100*cr.n/max(size, 1))
+			fmt.Fprintf(c.progress, "\r\x1b[K%s: %s, %d%%", termtext.SafeLine(name), s.counts(), 100*cr.n/max(size, 1))
 		}
 	}
 	return s, nil
