@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -99,8 +100,8 @@ func buildBook(stdout, stderr io.Writer, in, out string, opt book.BuildOptions) 
 			positions++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d games read (%d with a result, %d skipped, %d Chess960 left out); %d positions, %d moves\n",
-		out, read, b.Games(), skipped, chess960, positions, len(es))
+	fmt.Fprintf(stdout, "%s: %s read (%d with a result, %d skipped, %d Chess960 left out); %s, %s\n",
+		out, plural.Count(read, "game"), b.Games(), skipped, chess960, plural.Count(positions, "position"), plural.Count(len(es), "move"))
 	return nil
 }
 
@@ -145,7 +146,7 @@ func probeBook(stdout io.Writer, path, fen string) error {
 		return err
 	}
 	cs := bk.Candidates(pos, learn)
-	fmt.Fprintf(stdout, "%s: %d book moves (key %016x)\n", path, len(cs), book.Key(pos))
+	fmt.Fprintf(stdout, "%s: %s (key %016x)\n", path, plural.Count(len(cs), "book move"), book.Key(pos))
 	if o, ok := opening.Lookup(pos); ok {
 		fmt.Fprintf(stdout, "opening: %s\n", o)
 	}
@@ -230,7 +231,7 @@ func learnBook(stdout, stderr io.Writer, path, in, player string) error {
 	if err := learn.Save(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: learned from %d games (%d book moves)\n", book.LearnPath(path), games, moves)
+	fmt.Fprintf(stdout, "%s: learned from %s (%s)\n", book.LearnPath(path), plural.Count(games, "game"), plural.Count(moves, "book move"))
 	return nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tune"
+	"github.com/squall-chess/squall/internal/plural"
 )
 
 // datagenCommand plays fast self-play games and appends their quiet positions,
@@ -99,10 +100,10 @@ func datagenCommand() *cobra.Command {
 				el := time.Since(t0)
 				rate := float64(p) / el.Seconds()
 				eta := time.Duration(float64(el) / float64(g) * float64(todo-g)).Round(time.Minute)
-				fmt.Fprintf(stderr, "\r[%s%s] %d/%d games, %d positions, %.0f pos/s, ETA %v ", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, p, rate, eta)
+				fmt.Fprintf(stderr, "\r[%s%s] %d/%d %s, %s, %.0f pos/s, ETA %v ", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), g, todo, plural.Noun(todo, "game"), plural.Count(p, "position"), rate, eta)
 			},
 		}
-		fmt.Fprintf(stdout, "%d games to play (%d already in %s)\n", todo, len(done), *out)
+		fmt.Fprintf(stdout, "%s to play (%d already in %s)\n", plural.Count(todo, "game"), len(done), *out)
 		newEngine := func() (engine.Analyzer, error) { return sp.Open(ctx, defaults...) }
 		err = d.Run(ctx, newEngine, f)
 		fmt.Fprintln(stderr)
@@ -135,7 +136,7 @@ func datagenDone(path string, binary bool, stderr io.Writer) (map[int]bool, erro
 		return nil, err
 	}
 	if tail > 0 {
-		fmt.Fprintf(stderr, "%s: %d bytes of a record cut short dropped\n", path, tail)
+		fmt.Fprintf(stderr, "%s: %s of a record cut short dropped\n", path, plural.Count(tail, "byte"))
 		if err := os.Truncate(path, int64(len(ps))*train.RecordSize); err != nil {
 			return nil, err
 		}

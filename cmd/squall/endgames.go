@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -98,7 +99,7 @@ func endgamesCommand() *cobra.Command {
 					return err
 				}
 				if len(ps) < *count {
-					return fmt.Errorf("%s: found only %d positions to %s in %d tries", m, len(ps), *want, n)
+					return fmt.Errorf("%s: found only %s to %s in %s", m, plural.Count(len(ps), "position"), *want, plural.Count(n, "try"))
 				}
 				starts = append(starts, ps...)
 			}
@@ -114,7 +115,7 @@ func endgamesCommand() *cobra.Command {
 			}
 			for tries := 0; len(starts) < *count; tries++ {
 				if tries > 1000**count {
-					return fmt.Errorf("found only %d positions to %s", len(starts), *want)
+					return fmt.Errorf("found only %s to %s", plural.Count(len(starts), "position"), *want)
 				}
 				ps, n, err := tb.Sample(rng, fours[rng.IntN(len(fours))], 1, 2000, keep)
 				probes += n
@@ -124,7 +125,7 @@ func endgamesCommand() *cobra.Command {
 				starts = append(starts, ps...)
 			}
 		}
-		fmt.Fprintf(stdout, "%d positions drawn (seed %d, %d WDL probes)\n", len(starts), *seed, probes)
+		fmt.Fprintf(stdout, "%s drawn (seed %d, %s)\n", plural.Count(len(starts), "position"), *seed, plural.Count(probes, "WDL probe"))
 
 		exe, err := os.Executable()
 		if err != nil {
@@ -173,8 +174,8 @@ func endgamesCommand() *cobra.Command {
 			} else {
 				mark = "FAILED"
 			}
-			fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %d plies  %s\n", g.Number, p.Total, materialName(g.Start),
-				g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), len(g.Moves), mark)
+			fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %s  %s\n", g.Number, p.Total, materialName(g.Start),
+				g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), plural.Count(len(g.Moves), "ply"), mark)
 		}
 		rep, runErr := playMatch(ctx, cfg, *pgnOut)
 		verb := "converted"
@@ -186,8 +187,9 @@ func endgamesCommand() *cobra.Command {
 			if *noTB {
 				tables = "without tables"
 			}
-			fmt.Fprintf(stdout, "\n%s %s %d/%d positions (%s to move, %s, %v a move, against %s); %d incidents\n",
-				rep.Names[0], verb, good, rep.Stats.Games, rep.Names[0], tables, *moveTime, termtext.SafeLine(rep.Names[1]), len(rep.Incidents))
+			fmt.Fprintf(stdout, "\n%s %s %d/%d %s (%s to move, %s, %v a move, against %s); %s\n",
+				rep.Names[0], verb, good, rep.Stats.Games, plural.Noun(rep.Stats.Games, "position"), rep.Names[0], tables, *moveTime,
+				termtext.SafeLine(rep.Names[1]), plural.Count(len(rep.Incidents), "incident"))
 			for _, in := range rep.Incidents {
 				fmt.Fprintf(stdout, "  %s\n", termtext.SafeLine(in.String()))
 			}

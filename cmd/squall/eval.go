@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -102,7 +103,7 @@ func evalFile(e *eval.Evaluator, name string, stdout io.Writer) error {
 	}
 	probes, hits := e.PawnHashStats()
 	if probes > 0 {
-		fmt.Fprintf(stdout, "pawn hash %d probes, %d hits (%.1f%%)\n", probes, hits, 100*float64(hits)/float64(probes))
+		fmt.Fprintf(stdout, "pawn hash %s, %s (%.1f%%)\n", plural.Count(probes, "probe"), plural.Count(hits, "hit"), 100*float64(hits)/float64(probes))
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/fang"
 	"github.com/spf13/cobra"
 
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -132,17 +133,10 @@ func groupCommand(name, short string, subs ...*cobra.Command) *cobra.Command {
 func argsBetween(min, max int, what string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) < min || (max >= 0 && len(args) > max) {
-			return usagef("want %s, have %d argument%s", what, len(args), plural(len(args)))
+			return usagef("want %s, have %s", what, plural.Count(len(args), "argument"))
 		}
 		return nil
 	}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // aliasArgs spells the short engine aliases of the flag-package days

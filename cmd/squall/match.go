@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -100,7 +101,7 @@ func matchCommand() *cobra.Command {
 			g := p.Game
 			fmt.Fprintf(stdout, "Finished game %d/%d (%s vs %s): %s {%s}\n",
 				g.Number, p.Total, termtext.SafeLine(p.Names[g.White]), termtext.SafeLine(p.Names[1-g.White]), g.Result, termtext.SafeLine(g.Detail))
-			line := fmt.Sprintf("Score after %d games: %s", p.Games, wldLine(p.Stats))
+			line := fmt.Sprintf("Score after %s: %s", plural.Count(p.Games, "game"), wldLine(p.Stats))
 			if sprt != nil {
 				lo, hi := sprt.Bounds()
 				line += fmt.Sprintf(", LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)
@@ -112,7 +113,7 @@ func matchCommand() *cobra.Command {
 			printMatchReport(stdout, rep, sprt)
 		}
 		if *pgnOut != "" && len(rep.Games) > 0 && runErr == nil {
-			fmt.Fprintf(stdout, "%d games written to %s\n", len(rep.Games), *pgnOut)
+			fmt.Fprintf(stdout, "%s written to %s\n", plural.Count(len(rep.Games), "game"), *pgnOut)
 		}
 		if errors.Is(runErr, context.Canceled) {
 			return errors.New("interrupted")
@@ -186,15 +187,19 @@ func printMatchReport(w io.Writer, rep *match.Report, sprt *match.SPRT) {
 	for _, in := range rep.Incidents {
 		counts[in.Kind]++
 	}
-	fmt.Fprintf(w, "Incidents: %d time losses, %d illegal moves, %d engine failures\n",
-		counts[match.TimeForfeit], counts[match.IllegalMove], counts[match.EngineFailure])
+	fmt.Fprintf(w, "Incidents: %s, %s, %s\n", plural.Count(counts[match.TimeForfeit], "time loss"),
+		plural.Count(counts[match.IllegalMove], "illegal move"), plural.Count(counts[match.EngineFailure], "engine failure"))
 	for _, in := range rep.Incidents {
 		fmt.Fprintf(w, "  %s\n", termtext.SafeLine(in.String()))
 	}
 }
 
-// fmtElo prints an Elo figure with one decimal, or "inf" for a sweep.
+// fmtElo prints an Elo figure with one decimal, or "inf" for a sweep;
+// an even score is 0.0, not -0.0.
 func fmtElo(x float64) string {
+	if x == 0 {
+		return "0.0"
+	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		if x < 0 {
 			return "-inf"

@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/epd"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/engine/spec"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/suiteview"
@@ -119,7 +120,7 @@ func suiteCommand() *cobra.Command {
 		tty := isTerminal(stdout)
 		n := len(suite.Records)
 		solved := 0
-		fmt.Fprintf(stdout, "%s: %d position%s, %s, %s\n", suite.Name, n, plural(n), a.Name(), lim.String())
+		fmt.Fprintf(stdout, "%s: %s, %s, %s\n", suite.Name, plural.Count(n, "position"), a.Name(), lim.String())
 		start := time.Now()
 		out := epd.Run(ctx, a, suite.Records, lim, func(o epd.Outcome) {
 			if o.Solved {
@@ -156,7 +157,7 @@ func suiteCommand() *cobra.Command {
 // score for the suite's.
 func suiteIncomplete(done, total int) error {
 	if done < total {
-		return fmt.Errorf("interrupted after %d of %d position%s", done, total, plural(total))
+		return fmt.Errorf("interrupted after %d of %s", done, plural.Count(total, "position"))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -57,7 +58,7 @@ func trainCommand() *cobra.Command {
 			ps = append(ps, got...)
 		}
 		tr, valid := train.Split(ps, 10)
-		fmt.Fprintf(stdout, "%d positions: %d to train on, %d held out (every 10th game)\n", len(ps), len(tr), len(valid))
+		fmt.Fprintf(stdout, "%s: %d to train on, %d held out (every 10th game)\n", plural.Count(len(ps), "position"), len(tr), len(valid))
 		if len(tr) == 0 || len(valid) == 0 {
 			return errors.New("too little data to train and validate on")
 		}
@@ -94,7 +95,7 @@ func trainCommand() *cobra.Command {
 				t.Opt.Threads = *threads // the machine's, not the saved one's
 				t.Opt.LRDrop = *lrDrop   // the schedule as given now
 				t.Opt.Mirror = *mirror
-				fmt.Fprintf(stdout, "resumed from %s after %d epochs (WDL scale %.0f, as saved)\n", termtext.SafeLine(*ckPath), t.Epochs, t.Opt.WDLScale)
+				fmt.Fprintf(stdout, "resumed from %s after %s (WDL scale %.0f, as saved)\n", termtext.SafeLine(*ckPath), plural.Count(t.Epochs, "epoch"), t.Opt.WDLScale)
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
@@ -134,7 +135,7 @@ func trainCommand() *cobra.Command {
 		if err := atomicfile.WriteFile(*out, b.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "network written to %s (%d bytes)\n", termtext.SafeLine(*out), b.Len())
+		fmt.Fprintf(stdout, "network written to %s (%s)\n", termtext.SafeLine(*out), plural.Count(b.Len(), "byte"))
 		return nil
 	}
 	return cmd
@@ -154,7 +155,7 @@ func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if tail > 0 {
-			fmt.Fprintf(stderr, "%s: %d bytes of a partial record at the end left out\n", termtext.SafeLine(path), tail)
+			fmt.Fprintf(stderr, "%s: %s of a partial record at the end left out\n", termtext.SafeLine(path), plural.Count(tail, "byte"))
 		}
 		return ps, nil
 	}
@@ -163,7 +164,7 @@ func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if skipped > 0 {
-		fmt.Fprintf(stderr, "%s: %d positions without a score and a result left out\n", termtext.SafeLine(path), skipped)
+		fmt.Fprintf(stderr, "%s: %s without a score and a result left out\n", termtext.SafeLine(path), plural.Count(skipped, "position"))
 	}
 	return ps, nil
 }

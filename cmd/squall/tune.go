@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/tune"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 )
 
 // tuneCommand fits the evaluation weights to labelled positions (Texel's
@@ -67,18 +68,18 @@ func tuneCommand() *cobra.Command {
 			return err
 		}
 		dataLine := fmt.Sprintf("data: %s, sha256 %x (how it is made: docs/TUNING.md)", filepath.Base(*data), h.Sum(nil)[:8])
-		fmt.Fprintf(stdout, "loaded %d positions (%d decided by endgame knowledge, skipped) in %v\n",
-			len(ds.Samples), ds.Skipped, time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "loaded %s (%d decided by endgame knowledge, skipped) in %v\n",
+			plural.Count(len(ds.Samples), "position"), ds.Skipped, time.Since(t0).Round(time.Millisecond))
 		p := tune.FromWeights(&seed)
 		t1 := time.Now()
 		r := ds.Tune(p, tune.Options{Epochs: *epochs, Rate: *rate, L2: *l2, Lambda: *lambda, Log: stdout, Every: max(*epochs/10, 1)})
 		el := time.Since(t1)
-		fmt.Fprintf(stdout, "%d epochs in %v (%v per epoch)\n", *epochs, el.Round(time.Millisecond), (el / time.Duration(max(*epochs, 1))).Round(time.Microsecond))
+		fmt.Fprintf(stdout, "%s in %v (%v per epoch)\n", plural.Count(*epochs, "epoch"), el.Round(time.Millisecond), (el / time.Duration(max(*epochs, 1))).Round(time.Microsecond))
 		w := p.Weights()
 		src, err := tune.GoSource(&w, []string{
 			cmdline,
 			dataLine,
-			fmt.Sprintf("%d positions (%d training, %d validation); K = %.4f", len(ds.Samples), r.Train, r.Valid, r.K),
+			fmt.Sprintf("%s (%d training, %d validation); K = %.4f", plural.Count(len(ds.Samples), "position"), r.Train, r.Valid, r.K),
 			fmt.Sprintf("MSE training (target: λ-blend) %.6f -> %.6f, validation (target: results) %.6f -> %.6f", r.TrainBefore, r.TrainAfter, r.ValidBefore, r.ValidAfter),
 		})
 		if err != nil {

@@ -26,15 +26,16 @@ func Noun[N Integer](n N, noun string) string {
 }
 
 // Of is the plural of a singular noun by the regular rules: a consonant
-// and y become ies (ply, plies), a hissing end takes es (match, matches),
-// anything else takes s. Several words ("blunder of the game") are not
-// handled: give the noun alone.
+// and y become ies (ply, plies), an s, x, z or sh end takes es (loss,
+// losses), anything else takes s — a ch end too, since spelling does not
+// tell epochs from matches. The noun is the last word: "time loss" is
+// "time losses".
 func Of(noun string) string {
 	n := len(noun)
 	switch {
 	case n >= 2 && noun[n-1] == 'y' && !isVowel(noun[n-2]):
 		return noun[:n-1] + "ies"
-	case hasSuffix(noun, "s", "x", "z", "ch", "sh"):
+	case hasSuffix(noun, "s", "x", "z", "sh"):
 		return noun + "es"
 	}
 	return noun + "s"

@@ -14,7 +14,9 @@ func TestCount(t *testing.T) {
 		{1, "ply", "1 ply"},
 		{40, "ply", "40 plies"},
 		{2, "day", "2 days"},
-		{3, "match", "3 matches"},
+		{3, "epoch", "3 epochs"},
+		{2, "time loss", "2 time losses"},
+		{2, "try", "2 tries"},
 		{2, "illegal move", "2 illegal moves"},
 		{-1, "point", "-1 points"},
 	} {
