@@ -91,9 +91,17 @@ func (d *promotionDialog) view(st *view.Styles, width int) string {
 	return st.Dialog.Render(b.String())
 }
 
-// newGameDialog sets up a game: mode, colour, level, clock.
+// newGameDialog sets up a game: mode, colour, level, clock. It opens on
+// the choices made last time (a 3+2 game is followed by another 3+2 unless
+// the clock is changed) and shows only the fields the mode uses.
 type newGameDialog struct {
-	row                    int
+	row int
+	newGameChoices
+}
+
+// newGameChoices are the new-game dialog's fields, kept by the board
+// between games.
+type newGameChoices struct {
 	mode, color, level, tc int
 }
 
@@ -106,22 +114,65 @@ var timeControls = []struct {
 	{"15+10", 15 * time.Minute, 10 * time.Second}, {"30+0", 30 * time.Minute, 0},
 }
 
+// timeControlIndex is the entry of timeControls for base+inc; 0 (none)
+// for one not listed.
+func timeControlIndex(base, inc time.Duration) int {
+	for i, tc := range timeControls {
+		if tc.base == base && tc.inc == inc {
+			return i
+		}
+	}
+	return 0
+}
+
 var colorChoices = []string{"White", "Black", "random"}
 
+// dialogField is one row of the new-game dialog.
+type dialogField struct {
+	label string
+	val   *int
+	names []string
+}
+
+// fields are the rows that apply to the chosen mode: the colour only
+// against the engine, the level only where an engine plays, the clock
+// only where a game is played.
+func (d *newGameDialog) fields() []dialogField {
+	levels := make([]string, len(Levels))
+	for i, l := range Levels {
+		levels[i] = l.Name
+	}
+	tcs := make([]string, len(timeControls))
+	for i, tc := range timeControls {
+		tcs[i] = tc.name
+	}
+	f := []dialogField{{"Mode", &d.mode, modeNames}}
+	switch Mode(d.mode) {
+	case VsEngine:
+		f = append(f, dialogField{"Play as", &d.color, colorChoices}, dialogField{"Level", &d.level, levels}, dialogField{"Clock", &d.tc, tcs})
+	case Watch:
+		f = append(f, dialogField{"Level", &d.level, levels}, dialogField{"Clock", &d.tc, tcs})
+	case TwoHumans:
+		f = append(f, dialogField{"Clock", &d.tc, tcs})
+	}
+	return f
+}
+
 func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
-	counts := []int{len(modeNames), len(colorChoices), len(Levels), len(timeControls)}
-	vals := []*int{&d.mode, &d.color, &d.level, &d.tc}
+	f := d.fields()
+	d.row = min(d.row, len(f)-1)
+	cur := f[d.row]
 	switch k.String() {
 	case "esc", "q":
 		return true, nil
 	case "up", "k", "shift+tab":
-		d.row = (d.row + 3) % 4
+		d.row = (d.row + len(f) - 1) % len(f)
 	case "down", "j", "tab":
-		d.row = (d.row + 1) % 4
+		d.row = (d.row + 1) % len(f)
 	case "left", "h":
-		*vals[d.row] = (*vals[d.row] + counts[d.row] - 1) % counts[d.row]
+		*cur.val = (*cur.val + len(cur.names) - 1) % len(cur.names)
 	case "right", "l", " ":
-		*vals[d.row] = (*vals[d.row] + 1) % counts[d.row]
+		*cur.val = (*cur.val + 1) % len(cur.names)
 	case "enter":
 		human := chess.White
 		switch d.color {
@@ -133,8 +184,13 @@ func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 			}
 		}
 		tc := timeControls[d.tc]
+		if mode := Mode(d.mode); mode == Analysis {
+			tc = timeControls[0] // analysis has no clock
+		}
+		choices := d.newGameChoices
 		return true, m.whenSaved("start a new game", func(m *Model) tea.Cmd {
-			return m.newGameCmd(Mode(d.mode), human, d.level, tc.base, tc.inc)
+			m.lastNew = choices
+			return m.newGameCmd(Mode(choices.mode), human, choices.level, tc.base, tc.inc)
 		})
 	}
 	return false, nil
@@ -143,18 +199,63 @@ func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 func (d *newGameDialog) view(st *view.Styles, width int) string {
 	var b strings.Builder
 	b.WriteString(st.Title.Render("New game") + "\n\n")
-	rows := []struct{ label, val string }{
-		{"Mode", modeNames[d.mode]}, {"Play as", colorChoices[d.color]},
-		{"Level", Levels[d.level].Name}, {"Clock", timeControls[d.tc].name},
-	}
-	for i, r := range rows {
-		v := "‹ " + r.val + " ›"
-		if i == d.row {
+	f := d.fields()
+	for i, r := range f {
+		v := "‹ " + r.names[*r.val] + " ›"
+		if i == min(d.row, len(f)-1) {
 			v = st.Selected.Render(v)
 		}
 		b.WriteString(fmt.Sprintf("%-8s %s\n", r.label, v))
 	}
 	b.WriteString("\n" + st.Muted.Render("↑↓ field · ←→ change\nenter start · esc cancel"))
+	return st.Dialog.Render(b.String())
+}
+
+// levelDialog sets the engine's level (L). A level is chosen, never cycled
+// by one stray key: in a game it applies from the engine's next move.
+type levelDialog struct {
+	sel    int
+	inGame bool
+}
+
+func (d *levelDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	switch k.String() {
+	case "esc", "q":
+		return true, nil
+	case "up", "k", "left", "h":
+		d.sel = (d.sel + len(Levels) - 1) % len(Levels)
+	case "down", "j", "right", "l", " ":
+		d.sel = (d.sel + 1) % len(Levels)
+	case "enter":
+		if d.sel != m.level {
+			m.level = d.sel
+			m.lastNew.level = d.sel
+			when := "for the next game"
+			if d.inGame {
+				when = "from its next move"
+			}
+			m.setMessage("engine level " + Levels[m.level].Name + " " + when)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+func (d *levelDialog) view(st *view.Styles, width int) string {
+	var b strings.Builder
+	title := "Engine level"
+	if d.inGame {
+		title += ", from its next move"
+	}
+	b.WriteString(st.Title.Render(termtext.Cut(title, max(10, width-4))) + "\n\n")
+	for i, l := range Levels {
+		line := "  " + l.Name
+		if i == d.sel {
+			line = st.Selected.Render("▸ " + l.Name)
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n" + st.Muted.Render("↑↓ choose · enter set · esc cancel"))
 	return st.Dialog.Render(b.String())
 }
 

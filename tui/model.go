@@ -201,6 +201,8 @@ type Model struct {
 	afterSave func(m *Model) tea.Cmd
 	// queued are dialogs waiting for the open one to close.
 	queued []dialog
+	// lastNew are the new-game dialog's choices, as last made.
+	lastNew newGameChoices
 
 	// know is what the opening list, book and tablebase say about the
 	// shown position, looked up when it is shown.
@@ -274,6 +276,10 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt.Mode = TwoHumans // nothing to play against
 		m.opt.Mode = TwoHumans
 		m.message, m.msgIsErr = "no engine available: human vs human", true
+	}
+	m.lastNew = newGameChoices{mode: int(opt.Mode), level: opt.Level - 1, tc: timeControlIndex(opt.Clock, opt.Increment)}
+	if opt.Human == chess.Black {
+		m.lastNew.color = 1
 	}
 	if len(opt.Games) > 0 {
 		m.loadGame(opt.Games[0])

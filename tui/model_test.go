@@ -287,10 +287,11 @@ func TestHelpOverlayAndNewGameDialog(t *testing.T) {
 	if _, ok := m.dialog.(*newGameDialog); !ok {
 		t.Fatal("n opened no dialog")
 	}
-	// Mode: analysis (three steps right from human vs human is vs engine…).
-	m = send(m, press("right"), press("down"), press("down"), press("down"), press("right"), press("enter"))
-	if m.mode != Analysis || !m.clock.Enabled() == false && m.clock.Remaining(chess.White, time.Time{}) != time.Minute {
-		t.Fatalf("new game mode %v clock %v", m.mode, m.clock.Remaining(chess.White, time.Time{}))
+	// Mode: analysis (one step right from human vs human), which has no
+	// clock.
+	m = send(m, press("right"), press("enter"))
+	if m.mode != Analysis || m.clock.Enabled() {
+		t.Fatalf("new game mode %v clock %v", m.mode, m.clock.Enabled())
 	}
 }
 
@@ -552,14 +553,14 @@ func TestSmallTrustFixes(t *testing.T) {
 	}
 }
 
-// TestLevelMidGame: L changes the engine's level during a game, and its
-// next search uses the new level's strength.
+// TestLevelMidGame: L opens the level dialog during a game; the level
+// chosen there is the engine's from its next move.
 func TestLevelMidGame(t *testing.T) {
 	e := &enginetest.Engine{Opts: []engine.Option{{Name: "UCI_LimitStrength", Type: "check"}, {Name: "UCI_Elo", Type: "spin", Min: 500, Max: 3000}}}
 	m := New(testRenderer(termenv.Ascii), e, Options{Level: 1, Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(m, press("esc"), press("L"))
+	m = send(m, press("esc"), press("L"), press("down"), press("enter"))
 	if m.level != 1 || !strings.Contains(m.message, Levels[1].Name) {
 		t.Fatalf("L: level %d, message %q", m.level, m.message)
 	}

@@ -380,3 +380,41 @@ func afterE4(t *testing.T) *chess.Position {
 	p.MakeMove(mustMove(t, p, "e4"), &u)
 	return p
 }
+
+// TestLevelNeedsChoosing is K2: one stray L cycled the level with a
+// passing message, and with a clock the status line dropped the level.
+func TestLevelNeedsChoosing(t *testing.T) {
+	m := New(testRenderer(termenv.Ascii), &enginetest.Engine{}, Options{Level: 3, Clock: 3 * time.Minute, Increment: 2 * time.Second, Now: func() time.Time { return fixedNow }})
+	defer m.Close()
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	if s := ansi.Strip(m.statusLine()); !strings.Contains(s, "level "+Levels[2].Name) || !strings.Contains(s, "3+2") {
+		t.Errorf("status line with a clock: %q", s)
+	}
+	m = send(m, press("esc"), press("L"))
+	if m.level != 2 {
+		t.Fatalf("one L changed the level to %s", Levels[m.level].Name)
+	}
+	m = send(m, press("esc"))
+	if m.level != 2 || m.dialog != nil {
+		t.Fatalf("esc: level %d, dialog %T", m.level, m.dialog)
+	}
+}
+
+// TestNewGameDialogRemembers is K3: after a 3+2 game the dialog offered no
+// clock, and it showed Play as and Level for modes without an engine.
+func TestNewGameDialogRemembers(t *testing.T) {
+	m := New(testRenderer(termenv.Ascii), &enginetest.Engine{}, Options{Level: 5, Human: chess.Black, Clock: 3 * time.Minute, Increment: 2 * time.Second, Now: func() time.Time { return fixedNow }})
+	defer m.Close()
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("esc"), press("n"))
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"‹ 3+2 ›", "‹ Black ›", "‹ " + Levels[4].Name + " ›"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the new-game dialog after a 3+2 game as Black at level 5 lacks %q:\n%s", want, v)
+		}
+	}
+	// Human vs human: no colour, no level.
+	m = send(m, press("right"), press("right"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "human vs human") || strings.Contains(v, "Play as") || strings.Contains(v, "Level ") {
+		t.Errorf("human vs human shows fields it does not use:\n%s", v)
+	}
+}

@@ -445,15 +445,11 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Takeback):
 		return m.takeback()
 	case key.Matches(k, km.New):
-		d := &newGameDialog{mode: int(m.mode), level: m.level}
-		if m.human == chess.Black {
-			d.color = 1
-		}
-		m.dialog = d
+		m.dialog = &newGameDialog{newGameChoices: m.lastNew}
 	case key.Matches(k, km.Level):
-		// Mid-game too: the engine plays its next move at the new level.
-		m.level = (m.level + 1) % len(Levels)
-		m.setMessage("engine level " + Levels[m.level].Name + " from its next move")
+		// Mid-game too, deliberately: the engine plays its next move at
+		// the level chosen.
+		m.dialog = &levelDialog{sel: m.level, inGame: m.gameInProgress() && (m.mode == VsEngine || m.mode == Watch)}
 		return nil
 	case key.Matches(k, km.Clock):
 		if m.over || m.mode == Analysis {

@@ -260,10 +260,10 @@ func (m *Model) statusLine() string {
 	}
 	info := m.mode.String()
 	if m.mode == VsEngine || m.mode == Watch {
-		info += " · level " + Levels[m.level].Name
-		if m.clock.Enabled() {
-			info = m.mode.String() + " · " + m.clock.TimeControl().String()
-		}
+		info += " · level " + Levels[m.level].Name // always: a level changes only when chosen
+	}
+	if m.clock.Enabled() && m.mode != Analysis {
+		info += " · " + m.clock.TimeControl().String()
 	}
 	if !onMainLine(m.cur) {
 		info += " · variation"
