@@ -34,8 +34,8 @@ func reviewCommand() *cobra.Command {
 		Args:  argsBetween(1, 1, "one PGN file"),
 	}
 	fs := cmd.Flags()
-	gameNo := fs.Int("game", 1, "which game of the file to review (1-based)")
-	out := fs.String("out", "", "write the annotated game to this PGN file instead of standard output")
+	gameNo := fs.Int("game", 1, "which game `N` of the file to review (1-based)")
+	out := fs.String("out", "", "write the annotated game to the PGN file `FILE` instead of standard output")
 	force := fs.Bool("force", false, "replace the --out file if it exists (never the file reviewed)")
 	f.add(fs, reviewMoveTime)
 	cmd.RunE = func(cmd *cobra.Command, rest []string) error {

@@ -43,15 +43,15 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 		Args: argsBetween(0, 0, "no arguments"),
 	}
 	o.register(cmd.Flags())
-	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "directory of the server's store (the embedded NATS JetStream: accounts, ratings, games)")
-	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in this NATS server (nats://host:4222, or several, comma-separated) instead of the embedded one")
-	cmd.Flags().StringVar(&o.node, "node", "", "this server's name among the servers on one NATS (default: squall alone, HOST-LISTEN with --nats); unique per running server")
-	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 0, "NATS servers keeping each bucket (3 on a three-node cluster: any one may die); 0 leaves them as they are, 1 when new")
-	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "engines analysing the games spectators watch (a pool shared by every game)")
-	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "nodes a watched position is analysed to before it is left alone")
+	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "the server's store, a directory `DIR` (the embedded NATS JetStream: accounts, ratings, games)")
+	cmd.Flags().StringVar(&o.natsURL, "nats", "", "keep the store in the NATS server `URLS` (nats://host:4222, or several, comma-separated) instead of the embedded one")
+	cmd.Flags().StringVar(&o.node, "node", "", "this server's `NAME` among the servers on one NATS (default: squall alone, HOST-LISTEN with --nats); unique per running server")
+	cmd.Flags().IntVar(&o.replicas, "nats-replicas", 0, "how many NATS servers, `N`, keep each bucket (3 on a three-node cluster: any one may die); 0 leaves them as they are, 1 when new")
+	cmd.Flags().IntVar(&o.analysts, "analysts", max(runtime.NumCPU()-1, 1), "`N` engines analysing the games spectators watch (a pool shared by every game)")
+	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "`N` nodes a watched position is analysed to before it is left alone")
 	o.delay = play.AutoDelay
-	cmd.Flags().Var((*spectatorDelay)(&o.delay), "spectator-delay", "how far behind the game spectators see it and its analysis: auto (casual games live, rated ones a tenth of base + 40 × increment, 15s to 3m) or a duration for every game (0: live)")
-	cmd.Flags().IntVar(&o.maxReviews, "max-reviews", 2, "finished games in review at once (each runs an engine)")
+	cmd.Flags().Var((*spectatorDelay)(&o.delay), "spectator-delay", "how far behind the game spectators see it and its analysis, `DELAY`: auto (casual games live, rated ones a tenth of base + 40 × increment, 15s to 3m) or a duration for every game (0: live)")
+	cmd.Flags().IntVar(&o.maxReviews, "max-reviews", 2, "`N` finished games in review at once (each runs an engine)")
 	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := o.check(); err != nil {
@@ -90,22 +90,22 @@ type serveOptions struct {
 
 // register defines serve's flags on fs, into o.
 func (o *serveOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "address to listen on")
-	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "same as --listen")
-	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key (generated, mode 0600, if missing)")
-	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "the owners (who may move, load and analyse): an authorized_keys file")
-	fs.StringVar(&o.cfg.OwnersFile, "owner-keys", "", "same as --owners")
+	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "the address `ADDR` to listen on")
+	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "the address `ADDR`, as --listen")
+	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key `FILE` (generated, mode 0600, if missing)")
+	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "the owners (who may move, load and analyse): an authorized_keys `FILE`")
+	fs.StringVar(&o.cfg.OwnersFile, "owner-keys", "", "the owners' authorized_keys `FILE`, as --owners")
 	fs.BoolVar(&o.cfg.Private, "private", false, "refuse everyone who is not an owner")
-	fs.IntVar(&o.cfg.MaxSessions, "max-sessions", 64, "most SSH sessions at once")
-	fs.IntVar(&o.cfg.MaxSessionsPerAddr, "max-sessions-per-addr", 8, "most SSH sessions open at once from one client address")
-	fs.Float64Var(&o.cfg.RatePerIP, "rate", 1, "new connections per second allowed from one address (after the burst)")
-	fs.IntVar(&o.cfg.RateBurst, "rate-burst", 10, "connections one address may open at once before --rate applies")
-	fs.StringSliceVar(&o.cfg.ProxyFrom, "proxy-from", nil, "load balancers in front (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
-	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "most analysing rooms (each runs one engine)")
-	fs.StringVar(&o.room, "room", "main", "room opened at start, analysing (empty: none)")
-	fs.StringVar(&o.fen, "fen", "", "position of the opening room (default: the start position)")
-	fs.IntVar(&o.threads, "threads", 1, "search threads per room's engine")
-	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in MB")
+	fs.IntVar(&o.cfg.MaxSessions, "max-sessions", 64, "at most `N` SSH sessions at once")
+	fs.IntVar(&o.cfg.MaxSessionsPerAddr, "max-sessions-per-addr", 8, "at most `N` SSH sessions open at once from one client address")
+	fs.Float64Var(&o.cfg.RatePerIP, "rate", 1, "`N` new connections per second allowed from one address (after the burst)")
+	fs.IntVar(&o.cfg.RateBurst, "rate-burst", 10, "`N` connections one address may open at once before --rate applies")
+	fs.StringSliceVar(&o.cfg.ProxyFrom, "proxy-from", nil, "load balancers in front, `ADDRS` (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
+	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "at most `N` analysing rooms (each runs one engine)")
+	fs.StringVar(&o.room, "room", "main", "the `ROOM` opened at start, analysing (empty: none)")
+	fs.StringVar(&o.fen, "fen", "", "the position `FEN` of the opening room (default: the start position)")
+	fs.IntVar(&o.threads, "threads", 1, "`N` search threads per room's engine")
+	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in `MB`")
 	o.engine.Register(fs, "the rooms' engine (default squall)")
 }
 

@@ -61,10 +61,10 @@ func serveExportCommand() *cobra.Command {
 			"Reads the embedded store of --data while the server is stopped, or a running server's NATS (--nats).",
 		Args: argsBetween(0, 0, "no arguments"),
 	}
-	out := cmd.Flags().String("pgn", "", "PGN file to write (required)")
+	out := cmd.Flags().String("pgn", "", "the PGN `FILE` to write (required)")
 	force := cmd.Flags().Bool("force", false, "replace the file if it exists")
-	data := cmd.Flags().String("data", defaultServeData(), "directory of the server's store")
-	url := cmd.Flags().String("nats", "", "read the store from this NATS server instead")
+	data := cmd.Flags().String("data", defaultServeData(), "the server's store, a directory `DIR`")
+	url := cmd.Flags().String("nats", "", "read the store from the NATS server `URLS` instead")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if *out == "" {
 			return usagef("want --pgn FILE")

@@ -47,10 +47,10 @@ type searchFlags struct {
 func (f *searchFlags) add(fs *pflag.FlagSet, defaultMoveTime time.Duration) {
 	f.defaultMoveTime = defaultMoveTime
 	durationVar(fs, &f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
-	fs.IntVar(&f.depth, "depth", 0, "search each position to this depth")
-	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for this many nodes")
-	fs.IntVar(&f.threads, "threads", 1, "search threads")
-	fs.IntVar(&f.hash, "hash", 0, "hash table size in MB (default: the engine's)")
+	fs.IntVar(&f.depth, "depth", 0, "search each position to depth `N`")
+	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for `N` nodes")
+	fs.IntVar(&f.threads, "threads", 1, "`N` search threads")
+	fs.IntVar(&f.hash, "hash", 0, "hash table size in `MB` (default: the engine's)")
 	f.engine.Register(fs, "the engine (default squall)")
 }
 
@@ -72,8 +72,8 @@ func suiteCommand() *cobra.Command {
 	}
 	fs := cmd.Flags()
 	f.add(fs, time.Second)
-	fs.StringVar(&f.out, "out", "", "write results to this .json or .csv file")
-	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since this earlier .json")
+	fs.StringVar(&f.out, "out", "", "write results to the .json or .csv `FILE`")
+	fs.StringVar(&f.compare, "compare", "", "list positions newly solved or failed since the earlier .json `FILE`")
 	fs.BoolVar(&f.tui, "tui", false, "open the suite runner view instead of running headless")
 	cmd.RunE = func(cmd *cobra.Command, rest []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
