@@ -177,7 +177,8 @@ var severalEngines = map[string]bool{"squall match": true, "squall endgames": tr
 // singleDash is a flag written with one dash (-material) in help text.
 var singleDash = regexp.MustCompile(`(^|[\s(,"'])-[a-z][a-z0-9]+(-[a-z0-9]+)*\b`)
 
-// TestHelpText: every command's -h starts with a capitalised sentence,
+// TestHelpText: every command's -h starts with a capitalised sentence
+// (and its Short with a capital),
 // states no default twice, shows a placeholder after every flag that takes
 // a value (pflag's: the back-quoted word of the usage, else the value's
 // type, in capitals: --board SIZE, --engine CMD) and none after a switch,
@@ -203,6 +204,12 @@ func TestHelpText(t *testing.T) {
 			cmd, _, err := newRoot().Find(path)
 			if err != nil || len(path) > 0 && path[0] == "completion" || len(path) > 0 && path[0] == "help" {
 				return // cobra's own commands: only the text above is checked
+			}
+			// A command's Short is shown in its parent's list (capitalised
+			// there by fang) and as its own help without a Long: capitals
+			// in the source, the same on every command.
+			if r, _ := utf8.DecodeRuneInString(cmd.Short); !unicode.IsUpper(r) {
+				t.Errorf("Short %q does not start with a capital", cmd.Short)
 			}
 			cmd.InitDefaultHelpFlag()
 			cmd.Flags().VisitAll(func(f *pflag.Flag) {
