@@ -31,9 +31,10 @@ type Tree struct {
 	partial error
 }
 
-// NewTree starts a game from a position, its tags unknown.
+// NewTree starts a game from a position, its tags unknown: a game Squall
+// creates (played or set up on the board).
 func NewTree(start *chess.Position) *Tree {
-	return &Tree{Game: pgn.NewGame(), Start: start.Clone()}
+	return &Tree{Game: pgn.NewGame(), Start: start.Clone(), created: true}
 }
 
 // Line returns the moves from the root to n.

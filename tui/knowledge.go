@@ -112,9 +112,12 @@ func (m *Model) lookUpBook(k *knowledge) {
 func (k *knowledge) lines(st *view.Styles, w int) []string {
 	var out []string
 	if k.hasOpen {
-		s := k.opening.String()
-		if len([]rune(s)) > w {
-			s = k.opening.ECO + " " + k.opening.Family()
+		// The whole name, the one a saved game gets (W8: the panel cut it
+		// to its family, "C69 Ruy Lopez", while the file said "Ruy Lopez:
+		// Exchange Variation, Normal Variation"), on two rows if need be.
+		lines := view.WrapWords(k.opening.String(), w)
+		if len(lines) > 2 {
+			lines = append(lines[:1], termtext.Cut(strings.Join(lines[1:], " "), w))
 		}
 		// The shown position's own name in the text colour; a name the
 		// line carries from an earlier position, muted.
@@ -122,7 +125,9 @@ func (k *knowledge) lines(st *view.Styles, w int) []string {
 		if k.inTheory {
 			sty = st.Text
 		}
-		out = append(out, sty.Render(termtext.Cut(s, w)))
+		for _, l := range lines {
+			out = append(out, sty.Render(l))
+		}
 	}
 	if len(k.cands) > 0 {
 		out = append(out, k.bookLine(st, w))

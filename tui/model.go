@@ -352,7 +352,6 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 		start = chess.NewPosition()
 	}
 	m.tree = NewTree(start)
-	m.tree.created = true
 	m.edited()
 	m.markSaved(m.treeRev)
 	m.autosaved = false

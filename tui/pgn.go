@@ -58,13 +58,16 @@ func cutNullMoves(n *pgn.Node) {
 // the tree; the other tags keep their order. It shares the tree's moves
 // and annotations: write it, do not change it.
 //
-// The ECO and Opening tags, when the game has none, are filled from the
-// opening list (the deepest named position of the main line), as most
-// databases expect.
+// A game Squall created gets ECO and Opening tags from the opening list
+// (the deepest named position of the main line, the name the panel shows
+// there), as most databases expect; a game it was given keeps the tags it
+// came with and gets none of Squall's choosing (issue 32, W8).
 func (t *Tree) Export() *pgn.Game {
 	g := t.header()
 	g.Root = t.Root
-	nameOpening(g, t.Start)
+	if t.created {
+		nameOpening(g, t.Start)
+	}
 	return g
 }
 

@@ -418,3 +418,32 @@ func TestNewGameDialogRemembers(t *testing.T) {
 		t.Errorf("human vs human shows fields it does not use:\n%s", v)
 	}
 }
+
+// TestOpeningNamesAgree is W8: the panel said "C69 Ruy Lopez" while the
+// PGN Squall wrote said "Ruy Lopez: Exchange Variation, Normal Variation",
+// and saving a master game added an Opening tag nobody asked for.
+func TestOpeningNamesAgree(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "f6")
+	path := filepath.Join(t.TempDir(), "g.pgn")
+	saveThroughModel(t, m, path)
+	back, _ := openFile(path)
+	name := back[0].Tag("ECO") + " " + back[0].Tag("Opening")
+	panel := strings.Join(strings.Fields(panelText(m)), " ")
+	if back[0].Tag("Opening") == "" || !strings.Contains(panel, name) {
+		t.Errorf("saved as %q; the panel says:\n%s", name, panelText(m))
+	}
+	// Given a game, Squall adds no tag of its own.
+	given := filepath.Join(t.TempDir(), "master.pgn")
+	os.WriteFile(given, []byte("[White \"Lasker\"]\n[Black \"Capablanca\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 *\n"), 0o644)
+	games, _ := openFile(given)
+	m = newTestModel(t, Options{Games: games})
+	m = send(m, press("right"), tea.KeyMsg{Type: tea.KeyCtrlS})
+	m, cmd := typeIn(m, given)
+	if m = runSave(t, m, cmd); !strings.Contains(m.message, "saved game 1 back into") {
+		t.Fatalf("saving back: %q", m.message)
+	}
+	if b, _ := os.ReadFile(given); strings.Contains(string(b), "[Opening") || strings.Contains(string(b), "[ECO") {
+		t.Errorf("saving a given game added tags:\n%s", b)
+	}
+}
