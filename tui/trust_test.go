@@ -447,3 +447,12 @@ func TestOpeningNamesAgree(t *testing.T) {
 		t.Errorf("saving a given game added tags:\n%s", b)
 	}
 }
+
+// TestLowercasePieceLetters: "nf3" was refused as an illegal move.
+func TestLowercasePieceLetters(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m, _ = typeMove(m, "nf3")
+	if m.msgIsErr || m.cur.SAN != "Nf3" {
+		t.Fatalf("nf3: %q, %q", m.cur.SAN, m.message)
+	}
+}

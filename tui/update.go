@@ -270,14 +270,15 @@ func (m *Model) pendingCommand() (tea.KeyMsg, key.Binding, bool) {
 	if !ok {
 		return tea.KeyMsg{}, key.Binding{}, false
 	}
-	if _, err := m.pos.ParseMove(string(v)); err == nil {
+	if _, err := m.pos.ParseTyped(string(v)); err == nil {
 		return tea.KeyMsg{}, key.Binding{}, false
 	}
 	return k, b, true
 }
 
 // beginsMove reports whether some legal move of the shown position is
-// typed starting with r, in SAN (e4, Nf3, O-O) or UCI (e2e4).
+// typed starting with r, in SAN (e4, Nf3, O-O, or nf3: ParseTyped) or UCI
+// (e2e4).
 func (m *Model) beginsMove(r rune) bool {
 	if r == 'O' || r == '0' || r == 'o' {
 		return m.pos.HasLegalMoves() // castling may be typed in any of these
@@ -288,6 +289,9 @@ func (m *Model) beginsMove(r rune) bool {
 		san := m.pos.SAN(mv)
 		if rune(san[0]) == r || rune(mv.UCI(m.pos.Chess960())[0]) == r {
 			return true
+		}
+		if strings.IndexByte("NRQK", san[0]) >= 0 && unicode.ToLower(rune(san[0])) == r {
+			return true // nf3: ParseTyped reads a lower-case piece letter
 		}
 	}
 	return false
@@ -303,13 +307,13 @@ func (m *Model) submitMove() tea.Cmd {
 		m.setError(err)
 		return nil
 	}
-	mv, err := m.pos.ParseMove(text)
+	mv, err := m.pos.ParseTyped(text)
 	if err != nil {
 		// A promotion typed without its piece opens the picker rather than
 		// queening silently.
-		if pm, perr := m.pos.ParseMove(text + "q"); perr == nil && pm.Promotion() != chess.NoPieceType {
+		if pm, perr := m.pos.ParseTyped(text + "q"); perr == nil && pm.Promotion() != chess.NoPieceType {
 			mv, err = pm, nil
-		} else if pm, perr := m.pos.ParseMove(text + "=Q"); perr == nil {
+		} else if pm, perr := m.pos.ParseTyped(text + "=Q"); perr == nil {
 			mv, err = pm, nil
 		}
 		if err == nil {

@@ -198,3 +198,33 @@ func TestLineSAN(t *testing.T) {
 		t.Errorf("stale PV: %q, want [1. d4] (e2e4 is not Black's move)", got)
 	}
 }
+
+// TestParseTyped: a person may type a piece letter in lower case (issue 32:
+// "nf3" was refused), except b, which stays the b-file.
+func TestParseTyped(t *testing.T) {
+	p := NewPosition()
+	for _, c := range []struct{ typed, want string }{
+		{"nf3", "g1f3"}, {"Nf3", "g1f3"}, {"e4", "e2e4"}, {"g1f3", "g1f3"}, {"b4", "b2b4"}, {"nc3", "b1c3"},
+	} {
+		m, err := p.ParseTyped(c.typed)
+		if err != nil || m.UCI(false) != c.want {
+			t.Errorf("%q: %v, %v; want %s", c.typed, m.UCI(false), err, c.want)
+		}
+	}
+	for _, bad := range []string{"bf4", "qd4", "kd2", "nf4", ""} {
+		if m, err := p.ParseTyped(bad); err == nil {
+			t.Errorf("%q read as %s", bad, m.UCI(false))
+		}
+	}
+	// After 1. e4 e5 2. Bc4 … b: "bc4" is never the bishop.
+	q, err := ParseFEN("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := q.ParseTyped("bc4"); err == nil {
+		t.Errorf("bc4 read as %s", m.UCI(false))
+	}
+	if m, err := q.ParseTyped("qh5"); err != nil || m.UCI(false) != "d1h5" {
+		t.Errorf("qh5: %v %v", m.UCI(false), err)
+	}
+}

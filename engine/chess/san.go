@@ -232,6 +232,23 @@ func (p *Position) ParseMove(s string) (Move, error) {
 	return p.ParseSAN(s)
 }
 
+// ParseTyped reads a move as a person types it: whatever ParseMove reads,
+// and also a piece letter in lower case where that cannot mean anything
+// else ("nf3", "qxd8+", "kg1", as lichess takes them). "b" stays the
+// b-file, never the bishop: "bc4" is a pawn's move or nothing. Every
+// screen that takes typed moves (the board, the rooms, the play server)
+// reads them through here, so they agree on what may be typed.
+func (p *Position) ParseTyped(s string) (Move, error) {
+	m, err := p.ParseMove(s)
+	if err == nil || len(s) < 2 || strings.IndexByte("nrqk", s[0]) < 0 {
+		return m, err
+	}
+	if up, uerr := p.ParseSAN(strings.ToUpper(s[:1]) + s[1:]); uerr == nil {
+		return up, nil
+	}
+	return m, err
+}
+
 // LineSAN writes line, played from p, in SAN numbered as a game shows it:
 // "12. Nf3", "Nc6", "13. d4", or "12... Nc6", "13. d4", … when Black moves
 // first; one string per move, for callers that wrap or cut the line. It

@@ -167,8 +167,9 @@ func (g *Game) DrawOffered(side chess.Color) bool { return g.offer.draw[side] }
 // TakebackRequested reports whether side's takeback request stands.
 func (g *Game) TakebackRequested(side chess.Color) bool { return g.offer.takeback[side] }
 
-// Play makes side's move m (UCI, or SAN) at now. A side whose time ran out
-// before it loses on time instead (the error says so).
+// Play makes side's move m (UCI, SAN, or as typed: chess.ParseTyped) at
+// now. A side whose time ran out before it loses on time instead (the
+// error says so).
 func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	if g.Tick(now) {
 		return ErrOver
@@ -176,7 +177,7 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	if side != g.Turn() {
 		return ErrNotYourTurn
 	}
-	mv, err := g.pos.ParseMove(m)
+	mv, err := g.pos.ParseTyped(m) // as every screen reads a typed move
 	if err != nil {
 		return illegal{err}
 	}

@@ -268,7 +268,7 @@ func (r *Room) Move(m chess.Move) error {
 // MoveText plays a move given in SAN or UCI.
 func (r *Room) MoveText(s string) error {
 	r.mu.Lock()
-	m, err := r.pos.ParseMove(s)
+	m, err := r.pos.ParseTyped(s)
 	r.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("room %s: %w", r.name, err)
