@@ -203,6 +203,12 @@ type Model struct {
 	queued []dialog
 	// lastNew are the new-game dialog's choices, as last made.
 	lastNew newGameChoices
+	// tab is the move box's completion: the prefix typed, the move last
+	// completed to and its place among the candidates.
+	tab struct {
+		prefix, last string
+		idx          int
+	}
 
 	// know is what the opening list, book and tablebase say about the
 	// shown position, looked up when it is shown.
@@ -265,7 +271,9 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m.input.Prompt = "move> "
 	m.input.Placeholder = "e4, Nf3, e7e8q …"
 	m.input.ShowSuggestions = true
-	m.input.CharLimit = 12
+	// Long enough for a FEN or a short game typed or pasted: they are
+	// recognised and offered for loading (pasted), not cut to a move.
+	m.input.CharLimit = 4096
 	m.input.PromptStyle = m.st.Accent
 	m.input.TextStyle = m.st.Text
 	m.input.PlaceholderStyle = m.st.Muted

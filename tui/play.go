@@ -95,7 +95,11 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 		n.After = append(n.After, bookComment)
 	}
 	m.setCur(n)
-	m.message, m.msgIsErr = note, false
+	if note != "" || !m.msgIsErr {
+		// An error stays until the next key: a watched game's next move
+		// used to wipe "the engines are playing" before it could be read.
+		m.message, m.msgIsErr = note, false
+	}
 	var cmds []tea.Cmd
 	if inGame {
 		now := m.opt.Now()

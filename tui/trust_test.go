@@ -456,3 +456,60 @@ func TestLowercasePieceLetters(t *testing.T) {
 		t.Fatalf("nf3: %q, %q", m.cur.SAN, m.message)
 	}
 }
+
+// TestTabCycles: tab completed to the first candidate and never cycled.
+func TestTabCycles(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, press("N"))
+	var seen []string
+	for range 5 {
+		m = send(m, press("tab"))
+		seen = append(seen, m.input.Value())
+	}
+	if got := strings.Join(seen, " "); got != "Na3 Nc3 Nf3 Nh3 Na3" {
+		t.Errorf("N, tab ×5: %q; want the four knight moves, round and round", got)
+	}
+	if !strings.Contains(m.message, "Na3") || !strings.Contains(m.message, "Nh3") {
+		t.Errorf("the candidates are not listed: %q", m.message)
+	}
+}
+
+// TestPasteIntoMoveBox: a FEN pasted into the move box was cut at 12
+// characters and read as a move. Now it is recognised and offered; so is a
+// game.
+func TestPasteIntoMoveBox(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	fen := "8/8/8/8/8/1k6/8/K1q5 w - - 0 1"
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(fen), Paste: true})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Load position?") {
+		t.Fatalf("a pasted FEN is not offered:\n%s", v)
+	}
+	m = send(m, press("y"))
+	if m.pos.FEN() != fen || m.mode != Analysis {
+		t.Fatalf("after yes: %s, mode %v", m.pos.FEN(), m.mode)
+	}
+	// A game typed (not pasted) and entered is offered too.
+	m2 := newTestModel(t, Options{Mode: TwoHumans})
+	m2, _ = typeMove(m2, "1. e4 e5 2. Nf3 Nc6 *")
+	if v := ansi.Strip(m2.View()); !strings.Contains(v, "Open game?") {
+		t.Fatalf("a typed game is not offered:\n%s", v)
+	}
+	m2 = send(m2, press("y"))
+	if countMoves(m2.tree) != 4 || m2.mode != Analysis {
+		t.Fatalf("after yes: %d moves, mode %v", countMoves(m2.tree), m2.mode)
+	}
+}
+
+// TestWatchSaysWhyNoMove: a move typed while watching did nothing, with no
+// word (the engines' next move wiped the error at once).
+func TestWatchSaysWhyNoMove(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m.mode = Watch
+	m, _ = typeMove(m, "e4")
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	m.play(ml.Moves[0], false) // the engines move on
+	if !m.msgIsErr || !strings.Contains(m.message, "the engines are playing") {
+		t.Errorf("after the engines' move the message is %q", m.message)
+	}
+}

@@ -197,6 +197,13 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 	if m.input.Value() == "" && m.commandKey(k) && !m.beginsMove(k.Runes[0]) {
 		return m.boardKey(k)
 	}
+	if k.Paste || len(k.Runes) > 1 {
+		// A paste arrives whole: a FEN or a game is offered for loading,
+		// never cut at the move box's length and read as a move.
+		if cmd, ok := m.pasted(string(k.Runes)); ok {
+			return cmd
+		}
+	}
 	switch k.String() {
 	case "enter":
 		if k, _, ok := m.pendingCommand(); ok {
@@ -204,6 +211,11 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 			return m.boardKey(k)
 		}
 		return m.submitMove()
+	case "tab":
+		if m.input.Value() != "" {
+			m.completeMove()
+			return nil
+		}
 	case "esc":
 		m.focus = focusBoard
 		m.input.Blur()
@@ -323,7 +335,10 @@ func (m *Model) submitMove() tea.Cmd {
 			}
 			return nil
 		}
-		m.setError(fmt.Errorf("illegal move %q", text))
+		if cmd, ok := m.pasted(text); ok {
+			return cmd
+		}
+		m.setError(fmt.Errorf("illegal move %q", termtext.Cut(text, 20)))
 		m.input.SetValue("")
 		return nil
 	}
@@ -694,4 +709,74 @@ func savedNote(configPath string) string {
 		return ""
 	}
 	return " (saved in " + configPath + ")"
+}
+
+// completeMove is tab in the move box: the first legal move (SAN) that
+// begins with what was typed, then, tab after tab, the next one, round
+// and round; the message line lists them all.
+func (m *Model) completeMove() {
+	typed := m.input.Value()
+	if m.tab.last == typed && typed != "" {
+		typed = m.tab.prefix // cycling: the prefix the user typed
+	} else {
+		m.tab.idx = -1
+	}
+	var ml chess.MoveList
+	m.pos.GenerateLegal(&ml)
+	var cands []string
+	for _, mv := range ml.Slice() {
+		san := m.pos.SAN(mv)
+		if strings.HasPrefix(strings.ToLower(san), strings.ToLower(typed)) {
+			cands = append(cands, san)
+		}
+	}
+	if len(cands) == 0 {
+		m.setError(fmt.Errorf("no legal move begins with %q", termtext.Cut(typed, 12)))
+		return
+	}
+	m.tab.idx = (m.tab.idx + 1) % len(cands)
+	m.tab.prefix, m.tab.last = typed, cands[m.tab.idx]
+	m.input.SetValue(m.tab.last)
+	m.input.CursorEnd()
+	if len(cands) > 1 {
+		m.setMessage(fmt.Sprintf("tab %d/%d: %s", m.tab.idx+1, len(cands), strings.Join(cands, " ")))
+	}
+}
+
+// pasted recognises a FEN or a PGN game pasted (or typed) into the move
+// box and offers to load it; ok is false for text that is neither.
+func (m *Model) pasted(text string) (tea.Cmd, bool) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, false
+	}
+	if _, err := m.pos.ParseTyped(text); err == nil && !strings.ContainsAny(text, " \n") {
+		m.input.SetValue(text) // a move, pasted: typed as it is
+		m.input.CursorEnd()
+		return nil, true
+	}
+	if p, err := chess.ParseFEN(text); err == nil {
+		m.input.SetValue("")
+		fen := p.FEN()
+		m.dialog = confirm("Load position?", "That is a FEN: "+termtext.SafeLine(fen)+". Set it up for analysis?", "load",
+			func(m *Model) tea.Cmd {
+				return m.whenSaved("set up another position", func(m *Model) tea.Cmd { return m.setFEN(fen) })
+			})
+		return nil, true
+	}
+	if !strings.ContainsAny(text, " \n") {
+		return nil, false // one word: a mistyped move, said so by the caller
+	}
+	trees, err := ReadPGN(strings.NewReader(text), "pasted text")
+	if len(trees) == 0 || len(trees[0].Root.Children) == 0 {
+		return nil, false
+	}
+	m.input.SetValue("")
+	q := fmt.Sprintf("That is PGN: %s, %s. Open it for analysis?", plural(len(trees), "game"), plural(countMoves(trees[0]), "move"))
+	m.dialog = confirm("Open game?", q, "open", func(m *Model) tea.Cmd {
+		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
+			return m.handleLoaded(loadedMsg{path: "pasted text", games: trees, err: err})
+		})
+	})
+	return nil, true
 }
