@@ -107,6 +107,9 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 			d.filter()
 		case tea.KeyEnter:
 			d.typing = false
+		case tea.KeyCtrlU: // as in a shell: the whole query goes
+			d.query = ""
+			d.filter()
 		case tea.KeyBackspace:
 			if r := []rune(d.query); len(r) > 0 {
 				d.query = string(r[:len(r)-1])
@@ -158,32 +161,40 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 }
 
 func (d *pickerDialog) view(st *view.Styles, width int) string {
-	var b strings.Builder
+	// Every row is cut and padded to the room inside the box, so the box
+	// keeps its width while a search is typed and its border shows at any
+	// width (at 80–110 columns the help row ran past it).
+	inner := max(10, width-4)
+	var rows []string
+	row := func(s string) { rows = append(rows, view.Pad(s, inner)) }
 	title := fmt.Sprintf("%d games", len(d.games))
 	if d.query != "" || d.typing {
 		title = fmt.Sprintf("%d of %d games", len(d.shown), len(d.games))
 	}
-	b.WriteString(st.Title.Render(title) + "\n")
+	row(st.Title.Render(title))
 	switch {
 	case d.typing:
-		b.WriteString(st.Accent.Render("/"+termtext.SafeLine(d.query)) + st.Muted.Render("▏") + "\n")
+		row(st.Accent.Render("/"+termtext.SafeLine(d.query)) + st.Muted.Render("▏ ctrl+u clears"))
 	case d.query != "":
-		b.WriteString(st.Muted.Render("/"+termtext.SafeLine(d.query)+" · esc clears") + "\n")
+		row(st.Muted.Render("/" + termtext.SafeLine(d.query) + " · esc clears"))
 	default:
-		b.WriteString("\n")
+		row("")
 	}
 	from := max(0, min(d.sel-pickerRows/2, len(d.shown)-pickerRows))
 	for k := from; k < len(d.shown) && k < from+pickerRows; k++ {
 		i := d.shown[k]
-		line := termtext.Cut(fmt.Sprintf("%d. %s", i+1, gameLabel(d.games[i])), width-6)
+		line := termtext.Cut(fmt.Sprintf("%d. %s", i+1, gameLabel(d.games[i])), inner)
 		if k == d.sel {
 			line = st.Selected.Render(line)
 		}
-		b.WriteString(line + "\n")
+		row(line)
 	}
 	if len(d.shown) == 0 {
-		b.WriteString(st.Muted.Render("no game matches") + "\n")
+		row(st.Muted.Render("no game matches"))
 	}
-	b.WriteString("\n" + st.Muted.Render("↑↓ pgup/pgdn home/end · / search · enter open · esc"))
-	return st.Dialog.Render(b.String())
+	row("")
+	for _, l := range view.WrapWords("↑↓ pgup/pgdn home/end · / search · enter open · esc", inner) {
+		row(st.Muted.Render(l))
+	}
+	return st.Dialog.Render(strings.Join(rows, "\n"))
 }

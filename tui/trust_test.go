@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -511,5 +512,51 @@ func TestWatchSaysWhyNoMove(t *testing.T) {
 	m.play(ml.Moves[0], false) // the engines move on
 	if !m.msgIsErr || !strings.Contains(m.message, "the engines are playing") {
 		t.Errorf("after the engines' move the message is %q", m.message)
+	}
+}
+
+// TestPickerFits: the game picker was clipped at 80–110 columns (no right
+// border), its width jumped while a search was typed, and ctrl+u did not
+// clear the search.
+func TestPickerFits(t *testing.T) {
+	var text strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&text, "[White \"Player Number %d, Someone\"]\n[Black \"Another Long Name %d\"]\n[Event \"A Rather Long Tournament Name\"]\n[Date \"2024.01.%02d\"]\n\n1. e4 e5 *\n\n", i, i, i%28+1)
+	}
+	games, err := ReadPGN(strings.NewReader(text.String()), "many.pgn")
+	if err != nil || len(games) != 30 {
+		t.Fatalf("%d games, %v", len(games), err)
+	}
+	for _, w := range []int{80, 100, 110, 140} {
+		m := newTestModel(t, Options{Games: games})
+		m = send(m, tea.WindowSizeMsg{Width: w, Height: 30})
+		box := func() (int, bool) {
+			lines := strings.Split(ansi.Strip(m.View()), "\n")
+			for _, l := range lines {
+				if n := ansi.StringWidth(l); n > w {
+					return -1, false
+				}
+				if i := strings.Index(l, "╭"); i >= 0 {
+					return ansi.StringWidth(l[i:]), strings.HasSuffix(strings.TrimRight(l, " "), "╮")
+				}
+			}
+			return -1, false
+		}
+		before, ok := box()
+		if !ok {
+			t.Errorf("%d columns: the picker's box is clipped:\n%s", w, ansi.Strip(m.View()))
+			continue
+		}
+		m = send(m, press("/"))
+		for _, r := range "someone 1" {
+			m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+		if after, _ := box(); after != before {
+			t.Errorf("%d columns: the box went from %d to %d columns wide while typing", w, before, after)
+		}
+		m = send(m, tea.KeyMsg{Type: tea.KeyCtrlU})
+		if d := m.dialog.(*pickerDialog); d.query != "" || len(d.shown) != 30 {
+			t.Errorf("ctrl+u left the query %q", d.query)
+		}
 	}
 }
