@@ -13,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -183,10 +184,10 @@ func loadProblems(err error, games []*Tree) string {
 	total := len(games) + skipped
 	var parts []string
 	if partial > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %s read only up to an error", partial, plural(total, "game")))
+		parts = append(parts, fmt.Sprintf("%d of %s read only up to an error", partial, plural.Count(total, "game")))
 	}
 	if skipped > 0 {
-		parts = append(parts, fmt.Sprintf("skipped %d of %s", skipped, plural(total, "game")))
+		parts = append(parts, fmt.Sprintf("skipped %d of %s", skipped, plural.Count(total, "game")))
 	}
 	s := strings.Join(parts, ", ") + fmt.Sprintf(": %v", first)
 	if more > 0 {
@@ -230,7 +231,7 @@ func loadSummary(games []*Tree, err error) string {
 			partial++
 		}
 	}
-	s := plural(len(games), "game") + " opened"
+	s := plural.Count(len(games), "game") + " opened"
 	if partial > 0 {
 		s += fmt.Sprintf(", %d of them read only up to the error marked ⚠ in its move list", partial)
 	}

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -181,7 +182,7 @@ func (m *Model) offerSession(s *sessionFile, t *Tree) {
 		what = fmt.Sprintf("game %d of %s", s.Game, termtext.SafeLine(s.File))
 	}
 	moves := countMoves(t)
-	q := fmt.Sprintf("Unsaved analysis from %s: %s, %s.", s.Saved.Local().Format("2006-01-02 15:04"), what, plural(moves, "move"))
+	q := fmt.Sprintf("Unsaved analysis from %s: %s, %s.", s.Saved.Local().Format("2006-01-02 15:04"), what, plural.Count(moves, "move"))
 	m.queueDialog(&choiceDialog{
 		title:    "Resume?",
 		question: q + " Resume it?",
@@ -215,14 +216,6 @@ func countMoves(t *Tree) int {
 		n++
 	}
 	return n
-}
-
-// plural is "1 move", "2 moves".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // whenSaved runs next at once when nothing is unsaved; otherwise it asks

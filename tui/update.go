@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
@@ -772,7 +773,7 @@ func (m *Model) pasted(text string) (tea.Cmd, bool) {
 		return nil, false
 	}
 	m.input.SetValue("")
-	q := fmt.Sprintf("That is PGN: %s, %s. Open it for analysis?", plural(len(trees), "game"), plural(countMoves(trees[0]), "move"))
+	q := fmt.Sprintf("That is PGN: %s, %s. Open it for analysis?", plural.Count(len(trees), "game"), plural.Count(countMoves(trees[0]), "move"))
 	m.dialog = confirm("Open game?", q, "open", func(m *Model) tea.Cmd {
 		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
 			return m.handleLoaded(loadedMsg{path: "pasted text", games: trees, err: err})

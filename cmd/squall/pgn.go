@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/internal/atomicfile"
-	plurals "github.com/squall-chess/squall/internal/plural" // named apart from main.go's plural(n) while both exist
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
 )
@@ -64,7 +64,7 @@ func pgnCommand() *cobra.Command {
 			if err := out.Commit(); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "%s written to %s\n", plurals.Count(c.written, "game"), termtext.SafeLine(*reformat))
+			fmt.Fprintf(stdout, "%s written to %s\n", plural.Count(c.written, "game"), termtext.SafeLine(*reformat))
 		}
 		if problems {
 			return errReported // the per-file lines said it
@@ -88,7 +88,7 @@ type pgnStats struct{ games, errors, skipped int }
 
 // counts is "1 game, 2 errors".
 func (s pgnStats) counts() string {
-	return plurals.Count(s.games, "game") + ", " + plurals.Count(s.errors, "error")
+	return plural.Count(s.games, "game") + ", " + plural.Count(s.errors, "error")
 }
 
 // file reads one file, printing its problems (and positions) as it goes.

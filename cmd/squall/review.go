@@ -30,7 +30,7 @@ func reviewCommand() *cobra.Command {
 	var f searchFlags
 	cmd := &cobra.Command{
 		Use:   "review GAME.pgn [--out OUT.pgn]",
-		Short: "review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN",
+		Short: "Review a game like lichess: ?!/?/?? with better moves and [%eval] written into the PGN",
 		Args:  argsBetween(1, 1, "one PGN file"),
 	}
 	fs := cmd.Flags()

@@ -36,7 +36,7 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "share live analysis over SSH (rooms of viewers; owners move)",
+		Short: "Serve Squall over SSH: play people, watch their games, share live analysis",
 		Long: "Serves rooms of live analysis over SSH until SIGINT or SIGTERM.\n" +
 			"Viewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`;\n" +
 			"players with `ssh -t -p PORT host play` (the lobby; the first connection chooses a handle).",

@@ -56,7 +56,7 @@ func (o serveOptions) nodeName() string {
 func serveExportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export --pgn FILE",
-		Short: "write every finished game of the server's archive to a PGN file",
+		Short: "Write every finished game of the server's archive to a PGN file",
 		Long: "Writes the archive of finished games, in the order they ended, with [%clk] on every move.\n" +
 			"Reads the embedded store of --data while the server is stopped, or a running server's NATS (--nats).",
 		Args: argsBetween(0, 0, "no arguments"),

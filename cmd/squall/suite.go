@@ -67,7 +67,7 @@ func suiteCommand() *cobra.Command {
 	var f suiteFlags
 	cmd := &cobra.Command{
 		Use:   "suite NAME|FILE.epd",
-		Short: "run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N",
+		Short: "Run a test suite (wac, ecm, wcsac, bk or an EPD file) and report solved X/N",
 		Args:  argsBetween(1, 1, "one suite name or EPD file"),
 	}
 	fs := cmd.Flags()
