@@ -61,8 +61,18 @@ run() {
   fi
   sleep 1
   tmux capture-pane -p -t "$session" >"$cap"
+  # Quitting a game in progress asks first (one stray q must not end it).
   tmux send-keys -t "$session" q
+  if ! wait_for 'Quit\?' 5; then
+    tmux capture-pane -p -t "$session" >"$cap.quit"; cat "$cap.quit"
+    echo "tui-smoke ${w}x${h}: q mid-game did not ask"; return 1
+  fi
+  tmux send-keys -t "$session" y
   sleep 0.5
+  if tmux has-session -t "$session" 2>/dev/null; then
+    tmux capture-pane -p -t "$session" >"$cap.quit"; cat "$cap.quit"
+    echo "tui-smoke ${w}x${h}: y did not quit"; return 1
+  fi
   # Quitting mid-game loses nothing: the game is in the autosave file.
   if ! grep -q '1\. e4' "$work/data-$w/squall/games.pgn"; then
     echo "tui-smoke ${w}x${h}: game not autosaved"; return 1

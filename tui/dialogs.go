@@ -407,11 +407,32 @@ func (d *promptDialog) completed(msg pathsMsg) {
 	d.in.CursorEnd()
 }
 
-// helpDialog is the full key help ("?").
-type helpDialog struct{}
+// helpDialog is the full key help ("?"), drawn by the root over the whole
+// body. Where it is taller than the screen, ↓/↑ (j/k, pgdn/pgup, space)
+// scroll it; any other key closes it.
+type helpDialog struct {
+	top int // first line shown
+}
 
-func (helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) { return true, nil }
-func (helpDialog) view(st *view.Styles, width int) string     { return "" } // drawn by the root
+func (d *helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+	page := max(1, m.height-bottomLines-1)
+	last := max(0, len(m.helpLines())-page)
+	switch k.String() {
+	case "down", "j":
+		d.top = min(d.top+1, last)
+	case "pgdown", " ":
+		d.top = min(d.top+page, last)
+	case "up", "k":
+		d.top = max(d.top-1, 0)
+	case "pgup":
+		d.top = max(d.top-page, 0)
+	default:
+		return true, nil
+	}
+	return last == 0, nil // nothing to scroll: any key closes
+}
+
+func (*helpDialog) view(st *view.Styles, width int) string { return "" } // drawn by the root
 
 func (m *Model) stopSearch() {
 	m.search.stop()

@@ -77,7 +77,7 @@ func TestTeatestResize(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
 	tm.Send(tea.WindowSizeMsg{Width: 50, Height: 20})
-	waitScreen(t, tm, regexp.MustCompile(`too small: need 55×12, have 50×20`))
+	waitScreen(t, tm, regexp.MustCompile(`Too small: the board needs 55×12, this is 50×20`))
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitScreen(t, tm, regexp.MustCompile(`move>`))
 	quitProgram(tm)

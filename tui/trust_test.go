@@ -560,3 +560,32 @@ func TestPickerFits(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallScreens: at 40 columns the "too small" line was cut ("need
+// 55×12, have 40×12 · q q…"), and the help at 60×20 was cut with no way to
+// read the rest.
+func TestSmallScreens(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, tea.WindowSizeMsg{Width: 40, Height: 12})
+	v := ansi.Strip(m.View())
+	if strings.Contains(v, "…") || !strings.Contains(strings.Join(strings.Fields(v), " "), "Enlarge the window, or q quits.") {
+		t.Errorf("too small at 40×12:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("a line of %d columns at 40: %q", ansi.StringWidth(l), l)
+		}
+	}
+	m = send(m, tea.WindowSizeMsg{Width: 60, Height: 20}, press("esc"), press("?"))
+	seen := ansi.Strip(m.View())
+	for range 40 {
+		m = send(m, press("pgdown"))
+		seen += ansi.Strip(m.View())
+	}
+	if !strings.Contains(seen, "analysis offered back at the next start") {
+		t.Errorf("the end of the help cannot be reached at 60×20:\n%s", ansi.Strip(m.View()))
+	}
+	if _, open := m.dialog.(*helpDialog); !open {
+		t.Error("scrolling closed the help")
+	}
+}

@@ -226,7 +226,7 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 			return m.navigate(k.String())
 		}
 	case "?":
-		m.dialog = helpDialog{}
+		m.dialog = &helpDialog{}
 		return nil
 	case "ctrl+s":
 		return m.savePrompt()
@@ -522,7 +522,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.BookMark):
 		return m.markBookMove()
 	case key.Matches(k, km.Help):
-		m.dialog = helpDialog{}
+		m.dialog = &helpDialog{}
 	}
 	return nil
 }

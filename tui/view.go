@@ -74,13 +74,20 @@ func (m Model) View() string {
 	}
 	g, ok := m.geometry()
 	if !ok {
-		msg := fmt.Sprintf("too small: need %d×%d, have %d×%d · q quits", compactWidth, compactHeight, m.width, m.height)
-		return lipgloss.PlaceHorizontal(max(m.width, 1), lipgloss.Center, termtext.Cut(msg, max(m.width, 1)))
+		// Wrapped, never cut: at 40 columns the one line read "need
+		// 55×12, have 40×12 · q q…".
+		msg := fmt.Sprintf("Too small: the board needs %d×%d, this is %d×%d. Enlarge the window, or q quits.", compactWidth, compactHeight, m.width, m.height)
+		w := max(m.width, 1)
+		lines := view.WrapWords(msg, w)
+		for i, l := range lines {
+			lines[i] = lipgloss.PlaceHorizontal(w, lipgloss.Center, l)
+		}
+		return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
 	}
 	bodyH := m.height - bottomLines
 	var body string
-	if _, isHelp := m.dialog.(helpDialog); isHelp {
-		body = m.fullHelp(bodyH)
+	if d, isHelp := m.dialog.(*helpDialog); isHelp {
+		body = m.fullHelp(d, bodyH)
 	} else {
 		body = m.mainView(g, bodyH)
 	}
@@ -303,7 +310,10 @@ func (m *Model) inputLine() string {
 func (m *Model) helpLine() string {
 	switch m.dialog.(type) {
 	case nil:
-	case helpDialog:
+	case *helpDialog:
+		if len(m.helpLines()) > m.height-bottomLines {
+			return view.Pad(m.st.Muted.Render("↓↑ pgdn/pgup scroll · any other key closes the help"), m.width)
+		}
 		return view.Pad(m.st.Muted.Render("any key closes the help"), m.width)
 	default:
 		// The dialog shows its own keys; the board's would mislead.
@@ -319,9 +329,28 @@ func (m *Model) helpLine() string {
 	return view.Pad(m.help.ShortHelpView(boardHelp{k: m.keys}.ShortHelp()), m.width)
 }
 
-// fullHelp is the "?" overlay: the key groups laid out in as many rows of
-// columns as the width needs.
-func (m *Model) fullHelp(h int) string {
+// fullHelp is the "?" overlay, h rows from d's first line: the key
+// groups laid out in as many rows of columns as the width needs, then the
+// notes, wrapped to the width.
+func (m *Model) fullHelp(d *helpDialog, h int) string {
+	lines := m.helpLines()
+	top := min(d.top, max(0, len(lines)-h))
+	lines = lines[top:]
+	if len(lines) > h {
+		lines = lines[:h]
+		lines[h-1] = m.st.Muted.Render(fmt.Sprintf("↓ more (%d of %d lines)", top+h-1, len(m.helpLines())))
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	for i := range lines {
+		lines[i] = view.Pad(lines[i], m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// helpLines are the whole "?" overlay, line by line, for the width.
+func (m *Model) helpLines() []string {
 	hm := m.help
 	hm.ShowAll = true
 	hm.Width = 0
@@ -335,39 +364,30 @@ func (m *Model) fullHelp(h int) string {
 		blocks = append(blocks, hm.FullHelpView(groups[:n]))
 		groups = groups[n:]
 	}
+	// Paragraphs, each wrapped to the width.
 	notes := []string{
-		"Move input: type SAN or UCI (tab completes), enter plays; with the",
-		"input empty, arrows move through the game; esc switches to board keys.",
-		"A board key typed into the empty input runs, unless a move begins with",
-		"it here (a for a3): then enter on that letter alone runs it.",
-		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop).",
-		"Mouse: click a piece, then its destination.",
+		"Move input: type SAN or UCI (tab completes, again for the next move), enter plays; a piece letter may be lower case (nf3; b is the b-file). With the input empty, arrows move through the game; esc switches to board keys.",
+		"A letter that begins no legal move here is a board key and runs at once; one that begins a move (a for a3) is typed, and enter on it alone runs its board key. A pasted FEN or game is offered for loading.",
+		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop). Mouse: click a piece, then its destination.",
+		"Quitting, resigning, or leaving unsaved analysis asks first; ctrl+c twice always quits (the game is in the autosave, the analysis offered back at the next start).",
 	}
 	if m.opt.Book != nil {
-		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓),",
-			"never (✗) or neither, in the book's learning file. In games the engine",
-			"plays from the book, and each result teaches it which lines to prefer.")
+		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓), never (✗) or neither, in the book's learning file. In games the engine plays from the book, and each result teaches it which lines to prefer.")
 	}
 	if m.opt.Tablebase != nil {
-		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a",
-			"capture or pawn move.")
+		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a capture or pawn move.")
 	}
 	for _, v := range m.opt.Views {
 		notes = append(notes, v.Key+": "+v.Help)
 	}
-	body := m.st.Title.Render("Keys") + "\n\n" + strings.Join(blocks, "\n\n") + "\n\n" +
-		m.st.Muted.Render(strings.Join(append(notes, "Any key closes this help."), "\n"))
-	lines := strings.Split(body, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
+	body := m.st.Title.Render("Keys") + "\n\n" + strings.Join(blocks, "\n\n") + "\n"
+	out := strings.Split(body, "\n")
+	for _, n := range notes {
+		for _, l := range view.WrapWords(n, max(20, m.width-1)) {
+			out = append(out, m.st.Muted.Render(l))
+		}
 	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	for i := range lines {
-		lines[i] = view.Pad(lines[i], m.width)
-	}
-	return strings.Join(lines, "\n")
+	return out
 }
 
 // gameHeader is what a game opened from a file says about itself, for the

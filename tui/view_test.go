@@ -162,11 +162,11 @@ func TestGoldenTooSmall(t *testing.T) {
 	m = send(m, tea.WindowSizeMsg{Width: 50, Height: 30})
 	v := m.View()
 	golden(t, "too-small", v)
-	if !strings.Contains(v, "too small: need 55×12") || strings.Contains(v, "♚") {
+	if !strings.Contains(v, "Too small: the board needs 55×12") || strings.Contains(v, "♚") {
 		t.Fatalf("small view: %q", v)
 	}
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 11})
-	if !strings.Contains(m.View(), "too small") {
+	if !strings.Contains(m.View(), "Too small") {
 		t.Fatal("11 rows not reported as too small")
 	}
 	// q quits from the too-small screen (it was typed into the hidden
