@@ -342,7 +342,9 @@ func (r *Reader) more() bool {
 // readOne reads from the current position to the end of a game; ok is false
 // when it found nothing worth reporting (only whitespace, or a stray result).
 func (r *Reader) readOne(build bool) (*Game, bool, error) {
-	k := r.token(false)
+	// The first token's text is kept: a game without tags may begin with
+	// a comment, which is the game's own (it was read and dropped).
+	k := r.token(build)
 	if k == tEOF {
 		// readGame tells a read error (a directory opened as a file
 		// fails on its first read) from the end of input.

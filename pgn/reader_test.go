@@ -634,3 +634,16 @@ func TestCommentWhitespace(t *testing.T) {
 		t.Errorf("comments changed by a write:\n%s", g.String())
 	}
 }
+
+// TestLeadingCommentWithoutTags: a game with no tags that begins with a
+// comment lost the comment's text (the first token was read before the
+// game was begun and its text dropped).
+func TestLeadingCommentWithoutTags(t *testing.T) {
+	g, err := NewReader(strings.NewReader("{Before it all.} 1. e4 e5 *\n"), "c.pgn").Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Root.After; len(got) != 1 || got[0] != "Before it all." {
+		t.Errorf("the leading comment read as %q", got)
+	}
+}
