@@ -95,19 +95,11 @@ func (s pgnStats) counts() string {
 // Only an I/O error is returned: a bad game is a problem to report.
 func (c *pgnCheck) file(name string) (pgnStats, error) {
 	var s pgnStats
-	f, err := os.Open(name)
+	f, fi, err := openPGNFile(name)
 	if err != nil {
 		return s, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return s, err
-	}
-	if fi.IsDir() {
-		// Read as a file it would fail on its first read; say what it is.
-		return s, fmt.Errorf("%s is a directory, not a PGN file", name)
-	}
 	size := fi.Size()
 	cr := &countingReader{r: f}
 	last := time.Now()
@@ -186,4 +178,24 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// openPGNFile opens a PGN file for reading, refusing a directory by name:
+// read as a file it fails on its first read with "read X: is a directory",
+// which says less (squall pgn and the board both open files here).
+func openPGNFile(name string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory, not a PGN file", name)
+	}
+	return f, fi, nil
 }

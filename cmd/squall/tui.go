@@ -499,7 +499,7 @@ func boardViews() []view.Entry {
 // another problem are left out; the error names each (file:line:column)
 // and is returned with the games that could be read.
 func openPGN(path string) ([]*tui.Tree, error) {
-	f, err := os.Open(path)
+	f, _, err := openPGNFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,7 @@ func TestTUIRefusesBadFiles(t *testing.T) {
 		want string
 	}{
 		{[]string{empty, "--level", "2"}, "empty.pgn holds no games"},
+		{[]string{dir}, dir + " is a directory, not a PGN file"},
 		{[]string{bad, empty}, "at most one PGN file"},
 		{[]string{"--book", filepath.Join(dir, "none.bin")}, "book: "},
 		{[]string{"--book", bad}, "book: "}, // 18 bytes: not whole 16-byte entries
