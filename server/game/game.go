@@ -38,6 +38,10 @@ var (
 	// ErrTooEarly refuses a draw offer before both sides' first moves:
 	// nothing is decided until both have moved (abort instead).
 	ErrTooEarly = errors.New("too early: nothing is decided before both sides have moved (abort instead)")
+	// ErrDeclined refuses an offer or request the opponent has turned
+	// down since the last move: it may be made again after the next move,
+	// as on lichess, so that nobody is asked the same thing over and over.
+	ErrDeclined = errors.New("declined: you may ask again after the next move")
 )
 
 // illegal is a refused move: its error says why (the move as given, and
@@ -57,15 +61,27 @@ type Game struct {
 	left    []time.Duration // the mover's clock after each move, for [%clk]
 	clock   clock.Clock
 	turn    time.Time // when the side to move got the turn
-	offer   offers
+	offer   Offers
 	result  Result
 	over    bool
 	started time.Time
 }
 
-// offers are the standing draw offers and takeback requests, by side.
-type offers struct {
-	draw, takeback [2]bool
+// Offers are a game's draw offers and takeback requests and their
+// answers, by the side that made them: stored with the game, so that both
+// players' screens say what was asked and what was answered, and a
+// restarted server keeps them.
+type Offers struct {
+	// Draw and Takeback stand until answered, or until the opponent moves
+	// (moving declines).
+	Draw, Takeback [2]bool `json:",omitzero"`
+	// DrawDeclined and TakebackDeclined: the opponent turned the side's
+	// offer down since the last move; it is not made again before the
+	// next move.
+	DrawDeclined, TakebackDeclined [2]bool `json:",omitzero"`
+	// TookBack: the opponent granted the side's takeback request (until
+	// the next move).
+	TookBack [2]bool `json:",omitzero"`
 }
 
 // New starts a game of time control tc from the initial position at now.
@@ -83,11 +99,13 @@ type State struct {
 	Left        [2]time.Duration
 	Started     time.Time
 	Saved       time.Time // the time Left was read
+	// Offers are the offers standing and answered since the last move.
+	Offers Offers `json:",omitzero"`
 }
 
 // State is the game's state at now.
 func (g *Game) State(now time.Time) State {
-	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now}
+	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer}
 	for _, m := range g.moves {
 		st.Moves = append(st.Moves, m.UCI(false))
 	}
@@ -120,6 +138,7 @@ func Resume(st State, now time.Time) (*Game, error) {
 	g.turn = now
 	if !g.over {
 		g.clock.Resume(g.Turn(), len(g.moves), now)
+		g.offer = st.Offers
 	}
 	return g, nil
 }
@@ -162,10 +181,13 @@ func (g *Game) ClockRunning() (chess.Color, bool) { return g.clock.Running() }
 func (g *Game) Result() (r Result, ok bool) { return g.result, g.over }
 
 // DrawOffered reports whether side's draw offer stands.
-func (g *Game) DrawOffered(side chess.Color) bool { return g.offer.draw[side] }
+func (g *Game) DrawOffered(side chess.Color) bool { return g.offer.Draw[side] }
 
 // TakebackRequested reports whether side's takeback request stands.
-func (g *Game) TakebackRequested(side chess.Color) bool { return g.offer.takeback[side] }
+func (g *Game) TakebackRequested(side chess.Color) bool { return g.offer.Takeback[side] }
+
+// Offers are the offers standing and answered since the last move.
+func (g *Game) Offers() Offers { return g.offer }
 
 // Play makes side's move m (UCI, SAN, or as typed: chess.ParseTyped) at
 // now. A side whose time ran out before it loses on time instead (the
@@ -188,8 +210,10 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	g.clock.MovedLag(side, len(g.moves), now, LagAllowance)
 	g.left = append(g.left, g.clock.Remaining(side, now))
 	g.turn = now
-	// Moving declines the opponent's offers; the mover's own stand.
-	g.offer.draw[side.Other()], g.offer.takeback[side.Other()] = false, false
+	// Moving declines the opponent's offers; the mover's own stand. What
+	// was declined may be asked again, and a takeback is no longer news.
+	g.offer = Offers{Draw: g.offer.Draw, Takeback: g.offer.Takeback}
+	g.offer.Draw[side.Other()], g.offer.Takeback[side.Other()] = false, false
 	switch g.pos.Outcome() {
 	case chess.Checkmate:
 		g.end(Result{Winner: side, Termination: Checkmate}, now)
@@ -268,20 +292,24 @@ func (g *Game) OfferDraw(side chess.Color, now time.Time) (drawn bool, err error
 	if !g.begun() {
 		return false, ErrTooEarly
 	}
-	if g.offer.draw[side.Other()] {
+	if g.offer.Draw[side.Other()] {
 		g.end(Result{Draw: true, Termination: Agreement}, now)
 		return true, nil
 	}
-	g.offer.draw[side] = true
+	if g.offer.DrawDeclined[side] {
+		return false, fmt.Errorf("your draw offer was %w", ErrDeclined)
+	}
+	g.offer.Draw[side] = true
 	return false, nil
 }
 
-// DeclineDraw turns down the opponent's draw offer.
+// DeclineDraw turns down the opponent's draw offer, which the opponent
+// may not make again before the next move.
 func (g *Game) DeclineDraw(side chess.Color) error {
-	if !g.offer.draw[side.Other()] {
+	if !g.offer.Draw[side.Other()] {
 		return ErrNothing
 	}
-	g.offer.draw[side.Other()] = false
+	g.offer.Draw[side.Other()], g.offer.DrawDeclined[side.Other()] = false, true
 	return nil
 }
 
@@ -294,23 +322,27 @@ func (g *Game) RequestTakeback(side chess.Color, now time.Time) (done bool, err 
 	if g.Tick(now) {
 		return false, ErrOver
 	}
-	if g.offer.takeback[side.Other()] {
+	if g.offer.Takeback[side.Other()] {
 		g.takeBack(side.Other(), now)
 		return true, nil
 	}
 	if g.plies(side) == 0 {
 		return false, ErrNothing
 	}
-	g.offer.takeback[side] = true
+	if g.offer.TakebackDeclined[side] {
+		return false, fmt.Errorf("your takeback request was %w", ErrDeclined)
+	}
+	g.offer.Takeback[side] = true
 	return false, nil
 }
 
-// DeclineTakeback turns down the opponent's takeback request.
+// DeclineTakeback turns down the opponent's takeback request, which the
+// opponent may not make again before the next move.
 func (g *Game) DeclineTakeback(side chess.Color) error {
-	if !g.offer.takeback[side.Other()] {
+	if !g.offer.Takeback[side.Other()] {
 		return ErrNothing
 	}
-	g.offer.takeback[side.Other()] = false
+	g.offer.Takeback[side.Other()], g.offer.TakebackDeclined[side.Other()] = false, true
 	return nil
 }
 
@@ -339,7 +371,8 @@ func (g *Game) takeBack(side chess.Color, now time.Time) {
 	g.clock.Stop(now)
 	g.clock.Resume(g.Turn(), len(g.moves), now)
 	g.turn = now
-	g.offer = offers{}
+	g.offer = Offers{}
+	g.offer.TookBack[side] = true
 }
 
 // ClaimVictory ends the game won by side when the opponent has been gone
@@ -367,5 +400,5 @@ func (g *Game) ClaimVictory(side chess.Color, gone, now time.Time, draw bool) er
 func (g *Game) end(r Result, now time.Time) {
 	g.clock.Stop(now)
 	g.result, g.over = r, true
-	g.offer = offers{}
+	g.offer = Offers{}
 }

@@ -151,7 +151,8 @@ func TestAbort(t *testing.T) {
 }
 
 // TestDrawOffers: an offer stands until the opponent moves or declines;
-// offering back accepts it. No draw is offered before both sides moved.
+// offering back accepts it, even from a side whose own offer was
+// declined. No draw is offered before both sides moved.
 func TestDrawOffers(t *testing.T) {
 	g := New(TimeControl{Base: 5 * time.Minute}, t0)
 	mustPlay(t, g, chess.White, "e4", at(1))
@@ -171,8 +172,10 @@ func TestDrawOffers(t *testing.T) {
 	if err := g.DeclineDraw(chess.Black); err != nil || g.DrawOffered(chess.White) {
 		t.Errorf("decline: %v", err)
 	}
-	g.OfferDraw(chess.White, at(5))
-	if drawn, err := g.OfferDraw(chess.Black, at(6)); !drawn || err != nil {
+	// White's offer, declined, stands no more; Black's own is accepted by
+	// White offering back.
+	g.OfferDraw(chess.Black, at(5))
+	if drawn, err := g.OfferDraw(chess.White, at(6)); !drawn || err != nil {
 		t.Fatalf("accept: %v %v", drawn, err)
 	}
 	if r, _ := g.Result(); !r.Draw || r.Termination != Agreement {
@@ -364,5 +367,57 @@ func TestResultWording(t *testing.T) {
 		if back.Tag("Termination") != c.tag || strings.Join(last.After, " ") != c.comment || last.Commands == nil || !last.Commands.HasClock {
 			t.Errorf("Termination %q, last comment %q (want %q, %q):\n%s", back.Tag("Termination"), last.After, c.tag, c.comment, text)
 		}
+	}
+}
+
+// TestDeclinedOfferNotRepeated is issue 33's G3: a declined draw offer or
+// takeback request cannot be made again by the same player until the next
+// move (lichess); it could be repeated at once, for ever.
+func TestDeclinedOfferNotRepeated(t *testing.T) {
+	g := New(TimeControl{Base: 5 * time.Minute}, t0)
+	for i, m := range []string{"e4", "e5", "Nf3"} {
+		mustPlay(t, g, g.Turn(), m, at(float64(i+1)))
+	}
+	if _, err := g.OfferDraw(chess.White, at(4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DeclineDraw(chess.Black); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.OfferDraw(chess.White, at(5)); err == nil || g.DrawOffered(chess.White) {
+		t.Errorf("a declined draw offered again at once: %v (standing %v)", err, g.DrawOffered(chess.White))
+	}
+	if _, err := g.RequestTakeback(chess.White, at(5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.DeclineTakeback(chess.Black); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.RequestTakeback(chess.White, at(6)); err == nil || g.TakebackRequested(chess.White) {
+		t.Errorf("a declined takeback asked again at once: %v (standing %v)", err, g.TakebackRequested(chess.White))
+	} else if !errors.Is(err, ErrDeclined) {
+		t.Errorf("a declined takeback asked again: %v, want ErrDeclined", err)
+	}
+	// The answers are the game's, stored with it: both screens say them,
+	// and a resumed game keeps them.
+	want := Offers{DrawDeclined: [2]bool{true, false}, TakebackDeclined: [2]bool{true, false}}
+	if got := g.State(at(6)).Offers; got != want {
+		t.Errorf("stored offers %+v, want %+v", got, want)
+	}
+	if back, err := Resume(g.State(at(6)), at(9)); err != nil || back.Offers() != want {
+		t.Errorf("resumed offers %+v (%v), want %+v", back.Offers(), err, want)
+	}
+	mustPlay(t, g, chess.Black, "Nc6", at(7))
+	if _, err := g.OfferDraw(chess.White, at(8)); err != nil || !g.DrawOffered(chess.White) {
+		t.Errorf("a draw offered after the next move: %v", err)
+	}
+	// A takeback granted is news for both until the next move.
+	g.RequestTakeback(chess.White, at(9))
+	if done, err := g.RequestTakeback(chess.Black, at(10)); !done || err != nil || !g.Offers().TookBack[chess.White] {
+		t.Errorf("granted: %v %v, offers %+v", done, err, g.Offers())
+	}
+	mustPlay(t, g, g.Turn(), "Nc3", at(11))
+	if g.Offers() != (Offers{}) {
+		t.Errorf("offers after the next move: %+v", g.Offers())
 	}
 }

@@ -229,8 +229,10 @@ func (h *Hub) OfferDraw(ctx context.Context, id, handle string) (*Ended, error) 
 	return h.act(ctx, id, handle, action{Kind: actDraw})
 }
 
-// DeclineDraw turns down the opponent's draw offer.
-func (h *Hub) DeclineDraw(ctx context.Context, id, handle string) (*Ended, error) {
+// Decline turns down the opponent's draw offer and takeback request,
+// whichever stand; the opponent may not make them again before the next
+// move.
+func (h *Hub) Decline(ctx context.Context, id, handle string) (*Ended, error) {
 	return h.act(ctx, id, handle, action{Kind: actDecline})
 }
 
@@ -281,7 +283,7 @@ func (a action) apply(g *game.Game, side chess.Color, now time.Time) error {
 	case actDraw:
 		_, err = g.OfferDraw(side, now)
 	case actDecline:
-		err = g.DeclineDraw(side)
+		err = decline(g, side)
 	case actTakeback:
 		_, err = g.RequestTakeback(side, now)
 	case actClaim:
@@ -292,6 +294,16 @@ func (a action) apply(g *game.Game, side chess.Color, now time.Time) error {
 		err = fmt.Errorf("unknown action %q", a.Kind)
 	}
 	return err
+}
+
+// decline turns down the opponent's draw offer and takeback request,
+// whichever stand: the one word "decline" answers both.
+func decline(g *game.Game, side chess.Color) error {
+	draw, takeback := g.DeclineDraw(side), g.DeclineTakeback(side)
+	if draw != nil && takeback != nil {
+		return draw // nothing to decline
+	}
+	return nil
 }
 
 // act runs one player's action on game id: here if this server hosts it,

@@ -107,7 +107,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "abort":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
 	case "decline":
-		do = func(ctx context.Context) (*play.Ended, error) { return hub.DeclineDraw(ctx, id, handle) }
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Decline(ctx, id, handle) }
 	case "takeback":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Takeback(ctx, id, handle) }
 	case "claim", "claimdraw":
