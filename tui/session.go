@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -183,12 +184,19 @@ func (m *Model) offerSession(s *sessionFile, t *Tree) {
 	}
 	moves := countMoves(t)
 	q := fmt.Sprintf("Unsaved analysis from %s: %s, %s.", s.Saved.Local().Format("2006-01-02 15:04"), what, plural.Count(moves, "move"))
+	// Asked before anything else the start shows (a file's picker): the
+	// answer decides what is on the board.
+	if m.dialog != nil {
+		m.queued = append([]dialog{m.dialog}, m.queued...)
+		m.dialog = nil
+	}
 	m.queueDialog(&choiceDialog{
 		title:    "Resume?",
 		question: q + " Resume it?",
 		choices: []choice{
 			{key: "r", label: "resume", do: func(m *Model) tea.Cmd {
 				m.stopSearch()
+				m.queued = slices.DeleteFunc(m.queued, func(d dialog) bool { _, picker := d.(*pickerDialog); return picker })
 				m.loadGame(t)
 				m.savedRev = m.treeRev - 1 // not in any file yet
 				m.setCur(nodeAt(t, s.At))

@@ -154,6 +154,18 @@ func TestSessionResumedAfterCrash(t *testing.T) {
 	if m2.cur.SAN != "Nc6" || onMainLine(m2.cur) || m2.mode != Analysis || !m2.unsaved() {
 		t.Fatalf("resumed at %q (main line %v), mode %v, unsaved %v", m2.cur.SAN, onMainLine(m2.cur), m2.mode, m2.unsaved())
 	}
+	// Started on the file again, the question comes before its picker,
+	// and resuming leaves the picker out.
+	games, _ := ReadPGN(strings.NewReader("[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n"), "g.pgn")
+	m3 := newTestModel(t, Options{Games: games, Session: session})
+	defer m3.Close()
+	if _, ok := m3.dialog.(*choiceDialog); !ok {
+		t.Fatalf("the first dialog is %T, want the offer to resume", m3.dialog)
+	}
+	m3 = send(m3, press("r"))
+	if m3.dialog != nil || m3.cur.SAN != "Nc6" {
+		t.Fatalf("after resuming: dialog %T, at %q", m3.dialog, m3.cur.SAN)
+	}
 	// Discarding it from the quit question removes the file.
 	m2 = send(m2, press("esc"), press("q"), press("d"))
 	m2.Close()
