@@ -1,12 +1,14 @@
 // Package analysis analyses the games spectators watch with a budget, not
 // a search per game: a fixed pool of engines (by default one fewer than
 // the cores) takes the watched games' newest positions in turn, searches
-// each to a node or depth budget, and leaves it alone after. A game nobody
+// each to a node or depth budget, and leaves it alone after, its finished
+// analysis kept for whoever asks for the position next. A game nobody
 // watches costs nothing; fifty watched games share the pool.
 package analysis
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/squall-chess/squall/engine"
@@ -14,12 +16,49 @@ import (
 )
 
 // Result is a position's analysis as it stands: the lines reported so far
-// (final when Done), by MultiPV.
+// (final when Done), by MultiPV. Game is the position it is of: a screen
+// shows a result only beside the position it shows (Key).
 type Result struct {
 	Game  engine.Game
 	Lines []engine.Info // best first
 	Done  bool
 	Err   error
+	key   string // Key(Game), where the pool or the relay knows it
+}
+
+// Key names the position g reaches, for telling the analyses of two
+// positions apart (its FEN: two games reaching one position share it);
+// "" for a game whose moves do not replay, which no position's key equals.
+func Key(g engine.Game) string {
+	p, err := g.Position()
+	if err != nil {
+		return ""
+	}
+	return p.FEN()
+}
+
+// Key is the key of the position r is of.
+func (r Result) Key() string {
+	if r.key != "" {
+		return r.key
+	}
+	return Key(r.Game)
+}
+
+// older tells a result v that a reader whose last result was last does
+// not get: one of the same position that counts less (fewer nodes, less
+// time, or not done after done) — a search of the position started again
+// after it was stopped. What a reader sees of one position's analysis
+// never goes back.
+func older(last, v Result) bool {
+	if len(last.Lines) == 0 || v.Done || v.Key() != last.Key() {
+		return false
+	}
+	if last.Done || len(v.Lines) == 0 {
+		return true
+	}
+	a, b := last.Lines[0], v.Lines[0]
+	return b.Nodes < a.Nodes || b.Time < a.Time
 }
 
 // Pool is a set of engines shared by the watched games. Its methods are
@@ -29,77 +68,115 @@ type Pool struct {
 	budget  engine.Limits
 
 	mu      sync.Mutex
-	wake    chan struct{}  // a pending request or a stop
-	pending []string       // games waiting for an engine, oldest first
-	want    map[string]req // each watched game's newest request
-	subs    map[string]*newest.Readers[Result]
+	wake    chan struct{}       // a pending request or a stop
+	pending []string            // games waiting for an engine, oldest first
+	games   map[string]*watched // the watched games
 }
+
+// watched is a watched game's analysis.
+type watched struct {
+	subs *newest.Readers[Result]
+	want req // the newest request (gen 0: none yet)
+	// stop stops the running search of the game, if any (searching is its
+	// request's gen): a request for another position makes it useless.
+	stop      context.CancelFunc
+	searching uint64
+	// now is the analysis of want's position so far (no lines: none yet),
+	// sent again to a spectator who asks for the position later.
+	now Result
+	// finished are the game's last positions analysed to the budget,
+	// newest last: a position asked for again (a takeback) is not
+	// searched again.
+	finished []Result
+}
+
+// keepFinished is how many of a game's finished analyses it keeps.
+const keepFinished = 8
 
 type req struct {
 	g   engine.Game
+	key string // Key(g)
 	gen uint64 // counts the game's requests: a result of an older one is dropped
 }
 
 // New is a pool of engines, each position searched within budget (a node
 // or depth limit; it must end by itself).
 func New(engines []engine.Analyzer, budget engine.Limits) *Pool {
-	return &Pool{engines: engines, budget: budget, wake: make(chan struct{}, 1),
-		want: map[string]req{}, subs: map[string]*newest.Readers[Result]{}}
+	return &Pool{engines: engines, budget: budget, wake: make(chan struct{}, 1), games: map[string]*watched{}}
 }
 
 // Watch subscribes to game id's analysis: the channel gets the newest
-// result after each report (a slow reader gets the latest). stop ends the
-// subscription; the game's analysis stops when its last watcher stops.
+// result after each report (a slow reader gets the latest), first the
+// analysis so far if there is one. stop ends the subscription; the
+// game's analysis stops when its last watcher stops.
 func (p *Pool) Watch(id string) (<-chan Result, func()) {
 	p.mu.Lock()
-	rs := p.subs[id]
-	if rs == nil {
-		rs = newest.New[Result](nil)
-		p.subs[id] = rs
+	w := p.games[id]
+	if w == nil {
+		w = &watched{subs: newest.New(older)}
+		p.games[id] = w
 	}
-	wid, ch := rs.Add()
+	wid, ch := w.subs.Add()
+	if len(w.now.Lines) > 0 || w.now.Done {
+		w.subs.Offer(wid, w.now)
+	}
 	p.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
 			p.mu.Lock()
 			defer p.mu.Unlock()
-			rs.Remove(wid)
-			if rs.Len() == 0 && p.subs[id] == rs {
-				delete(p.subs, id)
-				delete(p.want, id)
+			w.subs.Remove(wid)
+			if w.subs.Len() == 0 && p.games[id] == w {
+				if w.stop != nil {
+					w.stop()
+				}
+				delete(p.games, id)
 			}
 		})
 	}
 }
 
-// Analyse asks for the analysis of game id at g (its newest position),
-// replacing any request of the game not yet searched. A game without
-// watchers is not analysed.
+// Analyse asks for the analysis of game id at g (the position a screen
+// shows). A new position replaces the game's request, stopping the search
+// of the old one; the position already asked for (another spectator's
+// screen, another update of the same position) is not searched again: its
+// analysis so far, or the finished one, is sent again instead. A game
+// without watchers is not analysed.
 func (p *Pool) Analyse(id string, g engine.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.subs[id] == nil { // deleted with its last watcher
+	w := p.games[id]
+	if w == nil { // deleted with its last watcher
 		return
 	}
-	r, queued := p.want[id]
-	p.want[id] = req{g: g, gen: r.gen + 1}
-	if !queued || !contains(p.pending, id) {
+	k := Key(g)
+	if w.want.gen > 0 && w.want.key == k && w.now.Err == nil { // a failed search is tried again
+		if len(w.now.Lines) > 0 || w.now.Done {
+			w.subs.Send(w.now)
+		}
+		return
+	}
+	w.want = req{g: g, key: k, gen: w.want.gen + 1}
+	w.now = Result{}
+	if w.stop != nil {
+		w.stop()
+		w.stop = nil
+	}
+	for _, r := range w.finished {
+		if r.key == k {
+			w.now = r
+			w.subs.Send(r)
+			return
+		}
+	}
+	if !slices.Contains(p.pending, id) {
 		p.pending = append(p.pending, id)
 	}
 	select {
 	case p.wake <- struct{}{}:
 	default:
 	}
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // Run runs one worker per engine until ctx ends, and returns when they
@@ -119,7 +196,7 @@ func (p *Pool) Run(ctx context.Context) {
 // work analyses the pending games one after the other with a.
 func (p *Pool) work(ctx context.Context, a engine.Analyzer) {
 	for {
-		id, r, ok := p.next()
+		id, r, sctx, ok := p.next(ctx)
 		if !ok {
 			select {
 			case <-ctx.Done():
@@ -138,9 +215,9 @@ func (p *Pool) work(ctx context.Context, a engine.Analyzer) {
 			}
 			continue
 		}
-		res := Result{Game: r.g}
+		res := Result{Game: r.g, key: r.key}
 		lines := map[int]engine.Info{}
-		_, err := a.Search(ctx, r.g, p.budget, func(in engine.Info) {
+		_, err := a.Search(sctx, r.g, p.budget, func(in engine.Info) {
 			if in.Kind() != engine.Line {
 				return
 			}
@@ -149,25 +226,28 @@ func (p *Pool) work(ctx context.Context, a engine.Analyzer) {
 			p.publish(id, r.gen, res)
 		})
 		res.Done, res.Err = true, err
-		p.publish(id, r.gen, res)
+		p.finish(id, r.gen, res, sctx.Err() != nil)
 		if ctx.Err() != nil {
 			return
 		}
 	}
 }
 
-// next takes the oldest pending game's request.
-func (p *Pool) next() (string, req, bool) {
+// next takes the oldest pending game's request, with the context of its
+// search (ended when the game moves on).
+func (p *Pool) next(ctx context.Context) (string, req, context.Context, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.pending) > 0 {
 		id := p.pending[0]
 		p.pending = p.pending[1:]
-		if r, ok := p.want[id]; ok {
-			return id, r, true
+		if w, ok := p.games[id]; ok && w.want.gen > 0 {
+			sctx, stop := context.WithCancel(ctx)
+			w.stop, w.searching = stop, w.want.gen
+			return id, w.want, sctx, true
 		}
 	}
-	return "", req{}, false
+	return "", req{}, nil, false
 }
 
 // publish sends a result to the game's watchers, unless a newer request
@@ -175,11 +255,35 @@ func (p *Pool) next() (string, req, bool) {
 func (p *Pool) publish(id string, gen uint64, res Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if r, ok := p.want[id]; !ok || r.gen != gen {
+	if w, ok := p.games[id]; ok && w.want.gen == gen {
+		w.now = res
+		w.subs.Send(res)
+	}
+}
+
+// finish ends the search of request gen of game id: its result, unless it
+// was stopped, is the position's finished analysis, kept and sent.
+func (p *Pool) finish(id string, gen uint64, res Result, stopped bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w, ok := p.games[id]
+	if !ok {
 		return
 	}
-	if rs := p.subs[id]; rs != nil {
-		rs.Send(res)
+	if w.searching == gen && w.stop != nil {
+		w.stop() // releases the context
+		w.stop = nil
+	}
+	if stopped {
+		return // a search stopped part way is no finished analysis
+	}
+	if res.Err == nil {
+		w.finished = append(slices.DeleteFunc(w.finished, func(r Result) bool { return r.key == res.key }), res)
+		w.finished = w.finished[max(len(w.finished)-keepFinished, 0):]
+	}
+	if w.want.gen == gen {
+		w.now = res
+		w.subs.Send(res)
 	}
 }
 

@@ -126,3 +126,121 @@ func TestNewerPosition(t *testing.T) {
 		t.Errorf("%d searches; the older position should have been dropped", e.Searches())
 	}
 }
+
+// run runs p until the test ends.
+func run(t *testing.T, p *Pool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// next is the next result on ch.
+func next(t *testing.T, ch <-chan Result) Result {
+	t.Helper()
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			t.Fatal("the results' channel closed")
+		}
+		return r
+	case <-time.After(10 * time.Second):
+		t.Fatal("no result")
+	}
+	return Result{}
+}
+
+// TestFinishedKept is issue 33's G2: a position analysed to the budget is
+// kept — a second spectator joining it gets the finished analysis, not a
+// search started again (it showed "analysed … 2.0M nodes", then
+// "analysing depth 17/20 113k").
+func TestFinishedKept(t *testing.T) {
+	e := &enginetest.Engine{}
+	p := New([]engine.Analyzer{e}, engine.Limits{Depth: 4, MultiPV: 2})
+	run(t, p)
+	first, stop := p.Watch("g")
+	defer stop()
+	g := game(t, "e4", "e5")
+	p.Analyse("g", g)
+	done := final(t, first)
+	second, stop2 := p.Watch("g")
+	defer stop2()
+	p.Analyse("g", game(t, "e4", "e5")) // the second spectator's screen asks
+	if r := next(t, second); !r.Done || r.Lines[0].Depth != 4 || r.Lines[0].Nodes != done.Lines[0].Nodes {
+		t.Errorf("the second spectator got depth %d, %d nodes, done %v; want the finished depth 4, %d nodes",
+			r.Lines[0].Depth, r.Lines[0].Nodes, r.Done, done.Lines[0].Nodes)
+	}
+	if n := e.Searches(); n != 1 {
+		t.Errorf("%d searches of one position", n)
+	}
+}
+
+// TestSamePositionNotRestarted is issue 33's G2: asking again for the
+// position being analysed (another spectator's screen, another update of
+// the same position) does not start its search again, so the counters a
+// spectator sees never go back (they ran backwards between updates).
+func TestSamePositionNotRestarted(t *testing.T) {
+	e := &enginetest.Engine{Tick: 10 * time.Millisecond}
+	p := New([]engine.Analyzer{e}, engine.Limits{Depth: 8})
+	run(t, p)
+	ch, stop := p.Watch("g")
+	defer stop()
+	p.Analyse("g", game(t, "d4"))
+	var last Result
+	for last.Lines == nil || last.Lines[0].Depth < 2 {
+		last = next(t, ch)
+	}
+	p.Analyse("g", game(t, "d4"))
+	for !last.Done {
+		r := next(t, ch)
+		if r.Lines[0].Depth < last.Lines[0].Depth || r.Lines[0].Nodes < last.Lines[0].Nodes || r.Lines[0].Time < last.Lines[0].Time {
+			t.Fatalf("the counters went back: depth %d, %d nodes, %v after depth %d, %d nodes, %v",
+				r.Lines[0].Depth, r.Lines[0].Nodes, r.Lines[0].Time, last.Lines[0].Depth, last.Lines[0].Nodes, last.Lines[0].Time)
+		}
+		last = r
+	}
+	if n := e.Searches(); n != 1 {
+		t.Errorf("%d searches of one position", n)
+	}
+}
+
+// stuck is an engine whose search of the position after 1. e4 ends only
+// when it is stopped.
+type stuck struct{ *enginetest.Engine }
+
+func (s stuck) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	if len(g.Moves) == 1 {
+		<-ctx.Done()
+		return engine.Result{}, ctx.Err()
+	}
+	return s.Engine.Search(ctx, g, lim, info)
+}
+
+// TestMovedOnStopsSearch: a game that moves on stops the search of its
+// old position (the spectators saw the old position's numbers for the
+// seconds it took to finish), and the search stopped is no finished
+// analysis of it.
+func TestMovedOnStopsSearch(t *testing.T) {
+	p := New([]engine.Analyzer{stuck{&enginetest.Engine{}}}, engine.Limits{Depth: 3})
+	run(t, p)
+	ch, stop := p.Watch("g")
+	defer stop()
+	p.Analyse("g", game(t, "e4"))
+	time.Sleep(10 * time.Millisecond) // let the search of 1. e4 begin (the test holds either way)
+	p.Analyse("g", game(t, "e4", "e5"))
+	if r := final(t, ch); len(r.Game.Moves) != 2 || r.Err != nil {
+		t.Errorf("analysed %d moves (%v), want the newest position's 2", len(r.Game.Moves), r.Err)
+	}
+}
+
+// TestResultKey: every result names the position it is of (Key), which
+// tells two positions of the same ply apart.
+func TestResultKey(t *testing.T) {
+	a, b := game(t, "e4", "e5"), game(t, "d4", "d5")
+	if Key(a) == Key(b) || Key(a) != Key(game(t, "e4", "e5")) {
+		t.Errorf("keys %q and %q", Key(a), Key(b))
+	}
+	if (Result{Game: a}).Key() != Key(a) {
+		t.Error("a result's key is not its game's")
+	}
+}

@@ -38,6 +38,7 @@ type Relay struct {
 type feed struct {
 	sub  *nats.Subscription
 	subs *newest.Readers[Result]
+	last Result // the last result delivered, a new watcher's first
 }
 
 // proxy keeps a hosted game in the pool while requests come, forwarding
@@ -68,12 +69,14 @@ func NewRelay(pool *Pool, nc *nats.Conn, hosted func(id string) bool) *Relay {
 
 // Watch subscribes to game id's analysis, from whichever server hosts it:
 // the channel gets the newest result after each report (a slow reader gets
-// the latest). stop ends the subscription.
+// the latest), first the last one delivered here if there is one. What a
+// watcher gets of one position's analysis never goes back. stop ends the
+// subscription.
 func (r *Relay) Watch(id string) (<-chan Result, func()) {
 	r.mu.Lock()
 	f := r.watched[id]
 	if f == nil {
-		f = &feed{subs: newest.New[Result](nil)}
+		f = &feed{subs: newest.New(older)}
 		var err error
 		f.sub, err = r.nc.Subscribe(resultSubject(id), func(m *nats.Msg) { r.deliver(id, m.Data) })
 		if err != nil {
@@ -85,6 +88,9 @@ func (r *Relay) Watch(id string) (<-chan Result, func()) {
 		r.watched[id] = f
 	}
 	wid, ch := f.subs.Add()
+	if len(f.last.Lines) > 0 || f.last.Done {
+		f.subs.Offer(wid, f.last)
+	}
 	r.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
@@ -112,11 +118,13 @@ func (r *Relay) deliver(id string, data []byte) {
 	if f == nil {
 		return
 	}
+	f.last = res
 	f.subs.Send(res)
 }
 
 // Analyse asks the host of game id for the analysis of g (the position a
-// screen shows).
+// screen shows); its pool searches a position once, and answers a request
+// for one it has analysed with that analysis (Pool.Analyse).
 func (r *Relay) Analyse(id string, g engine.Game) {
 	data, err := json.Marshal(encodeGame(g))
 	if err == nil {
@@ -278,7 +286,7 @@ func decodeResult(data []byte) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Game: g, Done: w.Done}
+	res := Result{Game: g, Done: w.Done, key: pos.FEN()}
 	if w.Err != "" {
 		res.Err = errors.New(w.Err)
 	}

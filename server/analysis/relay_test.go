@@ -82,7 +82,29 @@ func TestRelay(t *testing.T) {
 		}
 		q.MakeMove(m, &u)
 	}
-	if onA.n.Load() == 0 || onB.n.Load() != 0 {
-		t.Errorf("searches: %d on the host, %d on B", onA.n.Load(), onB.n.Load())
+	if onA.n.Load() != 1 || onB.n.Load() != 0 {
+		t.Errorf("searches: %d on the host, %d on B; want 1 and 0", onA.n.Load(), onB.n.Load())
+	}
+	// A spectator joining on a third server gets the finished analysis,
+	// not a search started again (issue 33, G2).
+	c, onC := start("c", false)
+	later, stopLater := c.Watch("g1")
+	defer stopLater()
+	var got analysis.Result
+	for deadline := time.After(10 * time.Second); got.Lines == nil; {
+		c.Analyse("g1", g)
+		select {
+		case got = <-later:
+		case <-time.After(200 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("no analysis on C")
+		}
+	}
+	if !got.Done || got.Lines[0].Nodes != res.Lines[0].Nodes || got.Key() != analysis.Key(g) {
+		t.Errorf("C's first result: done %v, %d nodes, of %q; want the finished one, %d nodes, of %q",
+			got.Done, got.Lines[0].Nodes, got.Key(), res.Lines[0].Nodes, analysis.Key(g))
+	}
+	if onA.n.Load() != 1 || onC.n.Load() != 0 {
+		t.Errorf("searches: %d on the host, %d on C; want 1 and 0", onA.n.Load(), onC.n.Load())
 	}
 }
