@@ -114,7 +114,7 @@ func TestKeepsLast(t *testing.T) {
 }
 
 func TestRooms(t *testing.T) {
-	rs, _ := NewRooms(nil)
+	rs, _ := NewRooms(nil, nil)
 	if a, b := rs.Room("g1"), rs.Room("g1"); a != b || a == rs.Room("g2") {
 		t.Fatal("one chat per game")
 	}
@@ -136,7 +136,7 @@ func TestRoomsAcrossServers(t *testing.T) {
 	}
 	defer st.Close()
 	rooms := func() *Rooms {
-		rs, err := NewRooms(st.Conn())
+		rs, err := NewRooms(st.Conn(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,5 +181,70 @@ func TestRoomsAcrossServers(t *testing.T) {
 	waitFor("the lines so far on c", func() bool { return texts(c, false) == all })
 	if c.Post("eve", true, "hi", t0.Add(3*time.Second)) != ErrMuted {
 		t.Error("the mute did not reach the late server")
+	}
+}
+
+// TestKept is issue 33's G5 in the chat: a kept chat's lines and mute are
+// in the store when Post and Mute return, and a server that opens the
+// chat after a crash has them; a mute made on another server whose news
+// has not come refuses a spectator's line all the same (the store
+// decides); the players' view hides the muted spectators' lines.
+func TestKept(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewRooms(nil, st) // two servers that do not hear each other
+	b, _ := NewRooms(nil, st)
+	ra, rb := a.Room("g1"), b.Room("g1")
+	if err := ra.Post("ann", false, "good luck", t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Post("eve", true, "Qh5 wins", t0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ra.Mute(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := rb.Post("eve", true, "psst", t0.Add(time.Minute)); !errors.Is(err, ErrMuted) {
+		t.Errorf("a spectator posts on b after the mute on a: %v", err)
+	}
+	if err := rb.Post("bob", false, "thanks", t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	texts := func(r *Room, player bool) string {
+		var out []string
+		for _, l := range r.Lines(player, 10) {
+			out = append(out, l.Handle+": "+l.Text)
+		}
+		return strings.Join(out, " | ")
+	}
+	if got := texts(rb, true); got != "ann: good luck | bob: thanks" {
+		t.Errorf("a player on b sees %q", got)
+	}
+	st.Close() // the crash: nothing but the store is left
+
+	st, err = store.Open(context.Background(), store.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c, _ := NewRooms(nil, st)
+	rc := c.Room("g1")
+	all := "ann: good luck | eve: Qh5 wins | bob: thanks"
+	for deadline := time.Now().Add(10 * time.Second); texts(rc, false) != all; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart: %q, want %q", texts(rc, false), all)
+		}
+	}
+	if got := texts(rc, true); got != "ann: good luck | bob: thanks" {
+		t.Errorf("after the restart a player sees %q: the mute was lost", got)
+	}
+	if err := rc.Mute(false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rc.Post("eve", true, "free again", t0.Add(3*time.Minute)); err != nil {
+		t.Errorf("after unmuting: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -19,9 +20,13 @@ import (
 // server with the chat open adds it, after the same checks as its own
 // (nothing reaches a screen unchecked); a server that opens a chat late
 // asks the others for the lines so far. Each server limits the rate of
-// the lines posted on it. Its methods are safe for concurrent use.
+// the lines posted on it. With a store, every server keeps each chat
+// there too (a line or a mute written before it is acknowledged), and a
+// server reads a chat from it when it opens one: what was said outlives
+// a crash of every server. Its methods are safe for concurrent use.
 type Rooms struct {
 	nc     *nats.Conn // nil: this server alone
+	st     Store      // nil: the chats are not kept
 	origin string     // this Rooms' mark on what it publishes
 	subs   []*nats.Subscription
 
@@ -29,17 +34,21 @@ type Rooms struct {
 	rooms map[string]*Room
 }
 
-// event is a room's news between servers: a line or a mute.
+// event is a room's news between servers: a line or a mute, the latter
+// with the revision of the kept chat it wrote (0: not kept).
 type event struct {
 	Origin string `json:"origin"`
 	Line   *Line  `json:"line,omitempty"`
 	Muted  *bool  `json:"muted,omitempty"`
+	Rev    uint64 `json:"rev,omitempty"`
 }
 
-// history is a room's state as one server answers another's request.
+// history is a room's state as one server answers another's request; Rev
+// is the revision of the kept chat its mute is from (0: not kept).
 type history struct {
 	Lines []Line `json:"lines"`
 	Muted bool   `json:"muted"`
+	Rev   uint64 `json:"rev,omitempty"`
 }
 
 // historyWait is how long a server opening a chat waits for the others'
@@ -55,11 +64,12 @@ const (
 
 // NewRooms is an empty set of chats; nc, if not nil, links them to the
 // other servers on the same NATS (two subscriptions for all the chats:
-// news of a chat not open here is dropped). Close ends the link.
-func NewRooms(nc *nats.Conn) (*Rooms, error) {
+// news of a chat not open here is dropped), and st, if not nil, keeps
+// them (the server's store.Store). Close ends the link.
+func NewRooms(nc *nats.Conn, st Store) (*Rooms, error) {
 	var o [6]byte
 	rand.Read(o[:])
-	rs := &Rooms{nc: nc, origin: hex.EncodeToString(o[:]), rooms: map[string]*Room{}}
+	rs := &Rooms{nc: nc, st: st, origin: hex.EncodeToString(o[:]), rooms: map[string]*Room{}}
 	if nc == nil {
 		return rs, nil
 	}
@@ -106,12 +116,13 @@ func (rs *Rooms) news(m *nats.Msg) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	// A line already here came first with the lines so far.
-	if ev.Line != nil && check(ev.Line.Text) == nil && !slices.Contains(r.lines, *ev.Line) {
+	// A line already here came first with the lines so far (add drops
+	// it).
+	if ev.Line != nil && check(ev.Line.Text) == nil {
 		r.add(*ev.Line)
 	}
 	if ev.Muted != nil {
-		r.muted = *ev.Muted
+		r.mute(*ev.Muted, ev.Rev)
 	}
 }
 
@@ -123,7 +134,7 @@ func (rs *Rooms) answer(m *nats.Msg) {
 		return
 	}
 	r.mu.Lock()
-	h := history{Lines: slices.Clone(r.lines), Muted: r.muted}
+	h := history{Lines: slices.Clone(r.lines), Muted: r.muted, Rev: r.rev}
 	r.mu.Unlock()
 	if len(h.Lines) == 0 && !h.Muted {
 		return // nothing to tell: let a server that knows answer
@@ -133,7 +144,9 @@ func (rs *Rooms) answer(m *nats.Msg) {
 	}
 }
 
-// Room is game id's chat, made at its first use.
+// Room is game id's chat, made at its first use: a kept chat's lines and
+// mute so far come from the store a moment later (its first Post waits
+// for the store, which refuses a muted spectator's line meanwhile).
 func (rs *Rooms) Room(id string) *Room {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -141,11 +154,29 @@ func (rs *Rooms) Room(id string) *Room {
 		return r
 	}
 	r := New()
+	r.st, r.id = rs.st, id
 	rs.rooms[id] = r
+	if rs.st != nil {
+		go r.load() // ends within keepTime
+	}
 	if rs.nc != nil {
 		rs.link(id, r)
 	}
 	return r
+}
+
+// load reads the kept chat into r. What fails to read now comes with the
+// next line posted here (the store answers a Post with the whole chat).
+func (r *Room) load() {
+	ctx, cancel := context.WithTimeout(context.Background(), keepTime)
+	defer cancel()
+	c, err := r.st.Chat(ctx, r.id)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.kept(c)
 }
 
 // link makes room r of game id tell the other servers its news, and asks
@@ -173,15 +204,14 @@ func (rs *Rooms) link(id string, r *Room) {
 		defer r.mu.Unlock()
 		var old []Line
 		for _, l := range h.Lines {
-			if check(l.Text) == nil && !slices.Contains(r.lines, l) {
+			if check(l.Text) == nil {
 				old = append(old, l)
 			}
 		}
-		r.lines = append(old, r.lines...)
-		if len(r.lines) > r.maxKeep {
-			r.lines = r.lines[len(r.lines)-r.maxKeep:]
+		r.merge(old)
+		if h.Rev > 0 || h.Muted {
+			r.mute(h.Muted, h.Rev)
 		}
-		r.muted = r.muted || h.Muted
 	}()
 }
 

@@ -129,12 +129,13 @@ func (s *Store) ArchiveGame(ctx context.Context, id, pgn string) error {
 	return nil
 }
 
-// DropGame forgets a game: one over and archived, or aborted.
+// DropGame forgets a game, and its chat: one over and archived, or
+// aborted.
 func (s *Store) DropGame(ctx context.Context, id string) error {
 	if err := s.games.Delete(ctx, gameKey(id)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 		return err
 	}
-	return nil
+	return s.dropChat(ctx, id)
 }
 
 // GameEvent is a change to a stored game: its new record, or its drop.

@@ -8,8 +8,8 @@
 //
 // The buckets: accounts (SSH key → account, and each handle's claim),
 // ratings (handle and speed → Glicko-2 rating), games (game id → live
-// state); the stream archive holds finished games as PGN, in the order they
-// ended.
+// state), chats (game id → its chat's lines and mute); the stream archive
+// holds finished games as PGN, in the order they ended.
 package store
 
 import (
@@ -55,6 +55,7 @@ type Store struct {
 	accounts jetstream.KeyValue
 	ratings  jetstream.KeyValue
 	games    jetstream.KeyValue
+	chats    jetstream.KeyValue // game id → its chat (chats.go)
 	archive  jetstream.Stream
 	replicas int
 }
@@ -64,6 +65,7 @@ const (
 	accountsBucket = "squall_accounts"
 	ratingsBucket  = "squall_ratings"
 	gamesBucket    = "squall_games"
+	chatsBucket    = "squall_chats"
 	archiveStream  = "SQUALL_ARCHIVE"
 	archiveSubject = "squall.archive"
 )
@@ -164,6 +166,9 @@ func (s *Store) setUp(ctx context.Context) error {
 		return err
 	}
 	if s.games, err = kv(gamesBucket, "Squall games in progress"); err != nil {
+		return err
+	}
+	if s.chats, err = kv(chatsBucket, "Squall chats of the games in progress"); err != nil {
 		return err
 	}
 	cfg := jetstream.StreamConfig{

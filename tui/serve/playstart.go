@@ -119,7 +119,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 		pres.Away(g.Players.White)
 		pres.Away(g.Players.Black)
 	}
-	chats, err := chat.NewRooms(st.Conn())
+	chats, err := chat.NewRooms(st.Conn(), st) // kept in the store: a crash loses no line or mute
 	if err != nil {
 		return nil, nil, err
 	}
