@@ -9,6 +9,7 @@ import (
 
 	"github.com/squall-chess/squall/internal/newest"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/store"
 )
@@ -29,6 +30,15 @@ type Update struct {
 	// Rev is the store's revision of the game's record: a watcher never
 	// gets an older one after a newer.
 	Rev uint64
+}
+
+// Plays tells whether handle is one of the players, as handles are told
+// apart (account.Key): a player's own keys never get the spectators'
+// analysis of their game in progress, on any server of a cluster, each of
+// which knows the players from the game's record.
+func (p Players) Plays(handle string) bool {
+	k := account.Key(handle)
+	return handle != "" && (k == account.Key(p.White) || k == account.Key(p.Black))
 }
 
 // updateOf is the update a stored record says.

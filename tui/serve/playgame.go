@@ -82,16 +82,13 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.say(errors.New("this server has no chat"))
 			return m, nil
 		}
+		// Kept in the store before they are acknowledged: commands, as the
+		// moves are (the chat shows the line at the next tick).
 		room := m.p.Chats.Room(id)
-		switch text {
-		case "mute", "unmute":
-			room.Mute(text == "mute")
-			m.status, m.isErr = "spectators "+text+"d", false
-		default:
-			m.say(room.Post(handle, false, said, time.Now()))
+		if on := text == "mute"; on || text == "unmute" {
+			return m, action(func(context.Context) (string, error) { return "spectators " + text + "d", room.Mute(on) })
 		}
-		m.chat = room.Lines(true, chatRows)
-		return m, nil
+		return m, action(func(context.Context) (string, error) { return "", room.Post(handle, false, said, time.Now()) })
 	}
 	if over {
 		return m, nil

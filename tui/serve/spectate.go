@@ -35,13 +35,18 @@ type (
 		r    analysis.Result
 		ok   bool
 	}
+	// chatPostedMsg is a spectator's chat line written to the store (or
+	// refused).
+	chatPostedMsg struct{ err error }
 )
 
 // spectatorModel is one spectator's session (`ssh -t host watch`): the
 // games in progress, then one game with Squall's analysis of it from the
-// server's pool, shown Play.Delay behind the game so that a spectator
-// cannot relay it to a player in time. Players' sessions never get the
-// analysis: only this model asks the pool.
+// server's pool, shown behind the game (play.SpectatorDelay) so that a
+// spectator cannot relay it to a player in time. Players' sessions never
+// get the analysis: only this model asks the pool, and never for a game
+// its key's account plays (a player's second session), nor before it
+// knows whose key it is.
 type spectatorModel struct {
 	p    *Play
 	st   styles
@@ -57,15 +62,25 @@ type spectatorModel struct {
 	shown    *play.Update
 	rep      replayed // shown's moves replayed
 	shownAt  time.Time
+	shownKey string // the shown position's analysis.Key
 	analysed *analysis.Result
 	status   string
+	// players are the followed game's, from the list, then from each
+	// update shown.
+	players play.Players
 
 	review view.View // a finished game in review, while open
 
 	keyFP  string // the SSH key's fingerprint ("": a guest)
 	handle string // the account's handle: spectators chat under it
-	input  textinput.Model
-	chat   []chat.Line
+	// known is whether handle is known: a guest's, or the account's lookup
+	// has answered. No analysis is asked for or shown before.
+	known bool
+	// following is the game to follow once the account's lookup answers.
+	following string
+	input     textinput.Model
+	posting   bool // a chat line is being written
+	chat      []chat.Line
 }
 
 func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
@@ -80,6 +95,7 @@ func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h 
 	if key != nil {
 		m.keyFP = gossh.FingerprintSHA256(key)
 	}
+	m.known = m.keyFP == ""
 	return m
 }
 
@@ -126,8 +142,14 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.refresh()
 		}
 	case accountMsg:
+		// A failed lookup leaves the handle unknown: no analysis.
+		m.known = msg.err == nil
 		if msg.found {
 			m.handle = msg.handle
+		}
+		if id := m.following; id != "" && m.gameID == "" {
+			m.following = ""
+			return m, m.follow(id)
 		}
 	case clockTickMsg:
 		if m.gameID != "" && m.p.Chats != nil {
@@ -152,19 +174,35 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.u
-		m.shown, m.shownAt, m.rep = &u, time.Now().Add(-m.delay(u)), replay(&u)
-		if m.p.Pool != nil && !u.Over {
+		m.shown, m.shownAt, m.rep, m.players = &u, time.Now().Add(-m.delay(u)), replay(&u), u.Players
+		m.shownKey = analysis.Key(m.rep.game)
+		if m.analysed != nil && m.analysed.Key() != m.shownKey {
+			m.analysed = nil // the analysis of the position before: never beside this one
+		}
+		if m.analysable() && !u.Over {
 			m.p.Pool.Analyse(m.gameID, m.rep.game)
 		}
 	case analysisMsg:
 		if msg.from != m.results || !msg.ok {
 			return m, nil
 		}
-		r := msg.r
-		if m.shown != nil && len(r.Game.Moves) == len(m.shown.State.Moves) {
+		// A result is shown only beside the position it is of.
+		if r := msg.r; m.analysable() && m.shown != nil && r.Key() == m.shownKey {
 			m.analysed = &r
 		}
 		return m, waitResult(m.results)
+	case chatPostedMsg:
+		m.posting = false
+		if msg.err != nil {
+			m.status = msg.err.Error()
+		} else {
+			m.status = ""
+			m.input.Reset()
+			m.input.Blur()
+		}
+		if m.gameID != "" && m.p.Chats != nil {
+			m.chat = m.p.Chats.Room(m.gameID).Lines(false, chatRows)
+		}
 	case closingMsg:
 		m.release()
 		m.review = nil
@@ -190,15 +228,14 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.input.Blur()
 			m.input.Reset()
 		case tea.KeyEnter:
-			room := m.p.Chats.Room(m.gameID)
-			if err := room.Post(m.handle, true, m.input.Value(), time.Now()); err != nil {
-				m.status = err.Error()
-			} else {
-				m.status = ""
-				m.input.Reset()
-				m.input.Blur()
+			if m.posting {
+				return m, nil
 			}
-			m.chat = room.Lines(false, chatRows)
+			// Kept in the store before it is acknowledged: written off the
+			// screen's goroutine.
+			m.posting = true
+			room, handle, text := m.p.Chats.Room(m.gameID), m.handle, m.input.Value()
+			return m, func() tea.Msg { return chatPostedMsg{room.Post(handle, true, text, time.Now())} }
 		default:
 			cmd, note := typeInto(&m.input, k)
 			if note != "" {
@@ -234,31 +271,54 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		fallthrough
 	case "esc":
 		m.watch.set()
-		m.gameID, m.updates, m.results, m.shown, m.analysed = "", nil, nil, nil, nil
+		m.gameID, m.updates, m.results, m.shown, m.analysed, m.following = "", nil, nil, nil, nil, ""
 		return m, m.refresh()
 	case "up", "k":
 		m.sel = max(m.sel-1, 0)
 	case "down", "j":
 		m.sel = min(m.sel+1, max(len(m.games)-1, 0))
 	case "enter":
-		if m.gameID == "" && m.sel < len(m.games) {
-			return m, m.follow(m.games[m.sel].ID)
+		if m.gameID != "" || m.sel >= len(m.games) {
+			break
+		}
+		if id := m.games[m.sel].ID; m.keyFP == "" || m.handle != "" {
+			return m, m.follow(id)
+		} else if m.following == "" {
+			// Whose key this is decides the analysis: ask (again — a handle
+			// may have been chosen meanwhile in a play session), then follow.
+			m.following, m.known = id, false
+			return m, lookUpAccount(m.p.Store, m.keyFP)
 		}
 	}
 	return m, nil
 }
 
-// follow watches game id, with the pool's analysis of it.
+// analysable tells whether this session may see the analysis of the game
+// it follows: the server has a pool, the session knows whose key it is,
+// and that account is not one of the game's players (play.Players.Plays:
+// no analysis of one's own game in progress, from any session).
+func (m *spectatorModel) analysable() bool {
+	return m.p.Pool != nil && m.known && !m.players.Plays(m.handle)
+}
+
+// follow watches game id, with the pool's analysis of it if this session
+// may see it.
 func (m *spectatorModel) follow(id string) tea.Cmd {
 	updates, stop, err := m.p.Hub.Watch(id)
 	if err != nil {
 		m.status = err.Error()
 		return nil
 	}
+	m.players = play.Players{}
+	for _, g := range m.games {
+		if g.ID == id {
+			m.players = g.Players
+		}
+	}
 	stops := []func(){stop}
 	cmds := []tea.Cmd{waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
 	m.results = nil
-	if m.p.Pool != nil {
+	if m.analysable() {
 		results, stopAnalysis := m.p.Pool.Watch(id)
 		stops = append(stops, stopAnalysis)
 		m.results = results
@@ -314,8 +374,11 @@ func (m *spectatorModel) View() string {
 // panel is the analysis of the shown position, drawn as the board and the
 // rooms draw theirs.
 func (m *spectatorModel) panel() []string {
-	if m.p.Pool == nil || m.shown == nil || m.shown.Over {
+	if m.p.Pool == nil || m.shown == nil || m.shown.Over || !m.known {
 		return nil
+	}
+	if !m.analysable() {
+		return []string{m.st.dim.Render("no analysis of your own game while it is played")}
 	}
 	r := m.rep
 	v := analysisview.View{Engine: "Squall", State: "analysing", Position: r.pos}

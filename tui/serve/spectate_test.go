@@ -1,0 +1,256 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/chat"
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// TestOwnGameNoAnalysis is issue 33's F2 for the player: during ann's
+// game a second session with ann's key runs watch and enters her game; it
+// shows the game, never Squall's analysis of it (it showed "Squall ·
+// analysed depth 3/3 … 1. f3 …"), and says why. Another spectator of the
+// same game gets the analysis.
+func TestOwnGameNoAnalysis(t *testing.T) {
+	ts, _ := startPlayServer(t)
+	annKey := newSigner(t)
+	ann := connect(t, ts.addr, annKey, "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, newSigner(t), "play", true)
+	defer bob.close()
+	for _, c := range []struct {
+		cl     *client
+		handle string
+	}{{ann, "ann"}, {bob, "bob"}} {
+		c.cl.waitFor(t, "Choose the handle")
+		c.cl.send(t, c.handle, "\r")
+		c.cl.waitFor(t, "Squall · lobby")
+	}
+	ann.send(t, "n", "3+0 white", "\r")
+	ann.waitFor(t, "seek open: 3+0")
+	bob.waitFor(t, "ann")
+	bob.send(t, "\r")
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "Squall · game")
+	}
+	ann.send(t, "f3", "\r")
+	bob.waitFor(t, "1. f3")
+	bob.send(t, "e5", "\r")
+	ann.waitFor(t, "1. f3 e5")
+
+	again := connect(t, ts.addr, annKey, "watch", true) // ann's key, a second session
+	defer again.close()
+	eve := connect(t, ts.addr, newSigner(t), "watch", true)
+	defer eve.close()
+	for _, c := range []*client{again, eve} {
+		c.waitFor(t, "ann")
+		c.send(t, "\r")
+		c.waitFor(t, "Squall · watching")
+		c.waitFor(t, "1. f3 e5")
+	}
+	eve.waitFor(t, "depth 3")
+	again.waitFor(t, "no analysis of your own game while it is played")
+	ann.send(t, "g3", "\r")
+	eve.waitFor(t, "2. g3")
+	again.waitFor(t, "2. g3")
+	eve.waitFor(t, "2... ")
+	if out := again.out.String(); strings.Contains(out, "depth") || strings.Contains(out, "analysed") || strings.Contains(out, "analysing") {
+		t.Errorf("ann's own key was shown the analysis of her game:\n%s", out)
+	}
+}
+
+// fakeAnalysis records what a spectator's screen asks of the pool.
+type fakeAnalysis struct {
+	asked []engine.Game
+}
+
+func (f *fakeAnalysis) Watch(string) (<-chan analysis.Result, func()) {
+	return make(chan analysis.Result), func() {}
+}
+
+func (f *fakeAnalysis) Analyse(_ string, g engine.Game) { f.asked = append(f.asked, g) }
+
+// sans is the game of the moves in SAN from the initial position, and its
+// moves in UCI as a game's state holds them.
+func sans(t *testing.T, moves ...string) (engine.Game, []string) {
+	t.Helper()
+	g := engine.Game{Start: chess.NewPosition()}
+	p := g.Start.Clone()
+	var uci []string
+	var u chess.Undo
+	for _, s := range moves {
+		m, err := p.ParseSAN(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Moves = append(g.Moves, m)
+		uci = append(uci, m.UCI(false))
+		p.MakeMove(m, &u)
+	}
+	return g, uci
+}
+
+// watching is a spectator's screen following game "g" between ann and
+// bob, its updates and analysis fed by the test.
+func watching(t *testing.T, handle string) (*spectatorModel, *fakeAnalysis, chan play.Update, chan analysis.Result) {
+	t.Helper()
+	pool := &fakeAnalysis{}
+	m := newSpectatorModel(&Play{Pool: pool}, lipgloss.NewRenderer(nil), nil, 120, 40)
+	m.Update(accountMsg{handle: handle, found: handle != ""})
+	updates, results := make(chan play.Update), make(chan analysis.Result)
+	m.gameID, m.updates, m.results = "g", updates, results
+	return m, pool, updates, results
+}
+
+// show makes the screen show the game after moves.
+func show(t *testing.T, m *spectatorModel, updates chan play.Update, moves ...string) {
+	t.Helper()
+	_, uci := sans(t, moves...)
+	u := play.Update{ID: "g", Players: play.Players{White: "ann", Black: "bob"},
+		State: game.State{TimeControl: game.TimeControl{Base: 3 * time.Minute}, Moves: uci, Left: [2]time.Duration{time.Minute, time.Minute}}}
+	m.Update(shownMsg{from: updates, u: u})
+}
+
+// report hands the screen an analysis of the position after moves, at
+// depth with nodes, its best line the move pv.
+func report(t *testing.T, m *spectatorModel, results chan analysis.Result, depth int, nodes uint64, cp int, pv string, moves ...string) {
+	t.Helper()
+	g, _ := sans(t, moves...)
+	p, err := g.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, err := p.ParseSAN(pv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := engine.Info{Depth: depth, SelDepth: depth + 10, Nodes: nodes, Time: time.Second, MultiPV: 1,
+		Score: engine.Score{CP: cp}, PV: []chess.Move{mv}}
+	m.Update(analysisMsg{from: results, r: analysis.Result{Game: g, Lines: []engine.Info{in}}, ok: true})
+}
+
+// TestSpectatorAnalysisOfShownPosition is issue 33's G2 on the spectator's
+// screen: after a move, the panel never shows the analysis of the
+// position before it (it showed the old line's "depth 16/26 45k nodes"
+// with its score's sign flipped and no PV until the new position's first
+// report), nor of another position the same number of moves in (a
+// takeback and another move): only a report of the position shown.
+func TestSpectatorAnalysisOfShownPosition(t *testing.T) {
+	m, pool, updates, results := watching(t, "eve")
+	show(t, m, updates, "e4")
+	report(t, m, results, 16, 45_000, 20, "e5", "e4")
+	if v := m.View(); !strings.Contains(v, "depth 16/26") || !strings.Contains(v, "1... e5") {
+		t.Fatalf("the analysis of the position shown is not shown:\n%s", v)
+	}
+	show(t, m, updates, "e4", "c5")
+	if v := m.View(); strings.Contains(v, "depth 16") || strings.Contains(v, "45k") {
+		t.Errorf("after 1... c5 the panel shows the analysis of the position before it:\n%s", v)
+	}
+	report(t, m, results, 18, 90_000, -35, "Nf3", "d4", "d5") // the same ply, another position
+	if v := m.View(); strings.Contains(v, "depth 18") {
+		t.Errorf("the panel shows the analysis of another position of the same ply:\n%s", v)
+	}
+	report(t, m, results, 9, 3_000, 28, "Nf3", "e4", "c5")
+	if v := m.View(); !strings.Contains(v, "depth 9/19") || !strings.Contains(v, "2. Nf3") {
+		t.Errorf("the analysis of the position shown is not shown:\n%s", v)
+	}
+	if len(pool.asked) != 2 {
+		t.Errorf("the screen asked for %d analyses for 2 positions shown", len(pool.asked))
+	}
+}
+
+// TestSpectatorOwnGameBeforeAccount: F2 while the screen does not know yet
+// whose key it is (the account's lookup has not answered): no analysis is
+// asked for or shown until it does, and none once it says the spectator
+// is one of the players.
+func TestSpectatorOwnGameBeforeAccount(t *testing.T) {
+	pool := &fakeAnalysis{}
+	m := newSpectatorModel(&Play{Pool: pool}, lipgloss.NewRenderer(nil), newSigner(t).PublicKey(), 120, 40)
+	updates, results := make(chan play.Update), make(chan analysis.Result)
+	m.gameID, m.updates, m.results = "g", updates, results
+	show(t, m, updates, "e4")
+	report(t, m, results, 16, 45_000, 20, "e5", "e4")
+	if v := m.View(); strings.Contains(v, "depth") || len(pool.asked) != 0 {
+		t.Errorf("before the account is known the screen asked %d analyses and shows:\n%s", len(pool.asked), v)
+	}
+	m.Update(accountMsg{handle: "Ann", found: true}) // ann's key: the handle in any case
+	report(t, m, results, 17, 55_000, 20, "e5", "e4")
+	if v := m.View(); strings.Contains(v, "depth") || len(pool.asked) != 0 || !strings.Contains(v, "no analysis of your own game") {
+		t.Errorf("ann's key was asked %d analyses of her game and shown:\n%s", len(pool.asked), v)
+	}
+}
+
+// TestChatKeptAfterCrash is issue 33's G5: the players' mute and the
+// chat's lines are kept with the game, written before they are
+// acknowledged — a server stopped and started again on its data directory
+// has them (after `mute`, kill -9 and a restart the muted spectators were
+// heard and the earlier lines gone).
+func TestChatKeptAfterCrash(t *testing.T) {
+	dir := t.TempDir()
+	start := func() (*Play, func()) {
+		p, stop, err := StartPlay(context.Background(), PlayOptions{
+			Store: store.Options{Dir: dir}, Site: "squall test",
+			NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
+			Log:       t.Output(), Stdout: t.Output(), Stderr: t.Output(),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, stop
+	}
+	p, stop := start()
+	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	room := p.Chats.Room(id)
+	for _, l := range []struct {
+		handle    string
+		spectator bool
+		text      string
+	}{{"ann", false, "good luck"}, {"eve", true, "Qh5 wins"}, {"bob", false, "thanks"}} {
+		if err := room.Post(l.handle, l.spectator, l.text, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	room.Mute(true)
+	stop()
+
+	p, stop = start()
+	defer stop()
+	room = p.Chats.Room(id)
+	if err := room.Post("eve", true, "psst", now.Add(time.Minute)); !errors.Is(err, chat.ErrMuted) {
+		t.Errorf("a muted spectator posts after the restart: %v", err)
+	}
+	texts := func(player bool) string {
+		var out []string
+		for _, l := range room.Lines(player, 10) {
+			out = append(out, l.Handle+": "+l.Text)
+		}
+		return strings.Join(out, " | ")
+	}
+	deadline := time.Now().Add(patience)
+	for texts(false) != "ann: good luck | eve: Qh5 wins | bob: thanks" {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart the chat has %q (players see %q)", texts(false), texts(true))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := texts(true); got != "ann: good luck | bob: thanks" {
+		t.Errorf("after the restart a player sees %q: the mute was lost", got)
+	}
+}
