@@ -78,8 +78,8 @@ func TestReadPGN(t *testing.T) {
 		t.Fatalf("%d games, want 3, the last read up to its illegal move (%v)", len(trees), err)
 	}
 	// D3: the game with the illegal move is kept up to it.
-	if last := trees[1]; last.partial == nil || countMoves(last) != 2 || trees[0].partial != nil {
-		t.Errorf("the bad game: partial %v, %d moves", last.partial, countMoves(last))
+	if last := trees[1]; last.partial == nil || countPlies(last) != 2 || trees[0].partial != nil {
+		t.Errorf("the bad game: partial %v, %d moves", last.partial, countPlies(last))
 	}
 	var pe *pgn.Error
 	if !errors.As(err, &pe) || pe.File != "annotated.pgn" || pe.Line != 23 {

@@ -217,13 +217,25 @@ func (m *Model) offerSession(s *sessionFile, t *Tree) {
 	})
 }
 
-// countMoves is the number of moves on the main line.
-func countMoves(t *Tree) int {
+// countPlies is the number of plies (half-moves) on the main line.
+func countPlies(t *Tree) int {
 	n := 0
 	for c := t.Root; len(c.Children) > 0; c = c.Children[0] {
 		n++
 	}
 	return n
+}
+
+// countMoves is the number of moves on the main line as people count
+// them: 1. e4 e5 2. Nf3 is two moves, and so is 1... e5 2. Nf3 from a
+// position with Black to move.
+func countMoves(t *Tree) int {
+	n := countPlies(t)
+	if n == 0 {
+		return 0
+	}
+	first := t.Start.GamePly()
+	return (first+n-1)/2 - first/2 + 1
 }
 
 // whenSaved runs next at once when nothing is unsaved; otherwise it asks

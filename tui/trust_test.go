@@ -147,7 +147,7 @@ func TestSessionResumedAfterCrash(t *testing.T) {
 	// The next start, as `squall` alone.
 	m2 := newTestModel(t, Options{Mode: TwoHumans, Session: session})
 	defer m2.Close()
-	if v := ansi.Strip(m2.View()); !strings.Contains(v, "Resume?") || !strings.Contains(v, "g.pgn, 4 moves") {
+	if v := ansi.Strip(m2.View()); !strings.Contains(v, "Resume?") || !strings.Contains(v, "g.pgn, 2 moves") {
 		t.Fatalf("no offer to resume:\n%s", v)
 	}
 	m2 = send(m2, press("r"))
@@ -237,8 +237,8 @@ func TestIllegalMoveKeepsGame(t *testing.T) {
 		t.Fatalf("the whole message is not shown:\n%s", v)
 	}
 	m = send(m, press("enter"), press("enter")) // the notice, then game 1 in the picker
-	if countMoves(m.tree) != 8 || m.tree.Tag("White") != "A" {
-		t.Fatalf("game 1: %d moves, White %q", countMoves(m.tree), m.tree.Tag("White"))
+	if countPlies(m.tree) != 8 || m.tree.Tag("White") != "A" {
+		t.Fatalf("game 1: %d moves, White %q", countPlies(m.tree), m.tree.Tag("White"))
 	}
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "⚠ the file's game stops") {
 		t.Errorf("the move list does not mark where game 1 stops:\n%s", v)
@@ -508,8 +508,8 @@ func TestPasteIntoMoveBox(t *testing.T) {
 		t.Fatalf("a typed game is not offered:\n%s", v)
 	}
 	m2 = send(m2, press("y"))
-	if countMoves(m2.tree) != 4 || m2.mode != Analysis {
-		t.Fatalf("after yes: %d moves, mode %v", countMoves(m2.tree), m2.mode)
+	if countPlies(m2.tree) != 4 || m2.mode != Analysis {
+		t.Fatalf("after yes: %d moves, mode %v", countPlies(m2.tree), m2.mode)
 	}
 }
 
@@ -599,5 +599,28 @@ func TestSmallScreens(t *testing.T) {
 	}
 	if _, open := m.dialog.(*helpDialog); !open {
 		t.Error("scrolling closed the help")
+	}
+}
+
+// TestCountMoves: moves are moves, not plies (W3's rule, for the board's
+// own words: "91 moves" was said of a 46-move game).
+func TestCountMoves(t *testing.T) {
+	for _, c := range []struct {
+		fen   string
+		moves []string
+		want  int
+	}{
+		{chess.StartFEN, nil, 0},
+		{chess.StartFEN, []string{"e4"}, 1},
+		{chess.StartFEN, []string{"e4", "e5"}, 1},
+		{chess.StartFEN, []string{"e4", "e5", "Nf3"}, 2},
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", []string{"e5", "Nf3"}, 2},
+		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", []string{"e5"}, 1},
+	} {
+		m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, c.fen)})
+		m = playAll(t, m, c.moves...)
+		if got := countMoves(m.tree); got != c.want {
+			t.Errorf("%s %v: %d moves, want %d", c.fen, c.moves, got, c.want)
+		}
 	}
 }
