@@ -23,6 +23,9 @@ type Options struct {
 	Limits engine.Limits // per position
 	// SavePath is where "s" writes the annotated PGN; empty disables it.
 	SavePath string
+	// SaveNote is what "s" says where there is no file to write (a
+	// server's review: the command that prints the game's PGN).
+	SaveNote string
 }
 
 // Entry is the "r" entry of the board: review the main line of
@@ -192,6 +195,9 @@ func (v *reviewView) key(k tea.KeyMsg) tea.Cmd {
 
 // save writes the annotated game to SavePath.
 func (v *reviewView) save() string {
+	if v.opt.SavePath == "" && v.opt.SaveNote != "" {
+		return v.opt.SaveNote
+	}
 	if v.report == nil || v.opt.SavePath == "" {
 		return "nothing to save yet"
 	}
@@ -232,7 +238,7 @@ func (v *reviewView) View(width, height int) string {
 	case v.report == nil:
 		status = st.Accent.Render(fmt.Sprintf("analysing %d/%d positions", len(v.evals), len(v.moves)+1))
 	default:
-		status = v.totals()
+		status = v.totals(width)
 	}
 	// Rows: title, status, the body, the graph's label, graphH rows and
 	// its marker row, the message and the keys. The graph gives up a row
@@ -286,14 +292,20 @@ func (v *reviewView) position(ply int) *chess.Position {
 }
 
 // totals are each side's counts, ACPL and accuracy (— for a side that
-// made no move).
-func (v *reviewView) totals() string {
-	var parts []string
+// made no move), in words where width allows and in short where it does
+// not: at 80 columns the long form was cut ("accu…").
+func (v *reviewView) totals(width int) string {
+	var long, short []string
 	for c, side := range []string{"White", "Black"} {
 		p := v.report.Players[c]
-		parts = append(parts, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %s · accuracy %s", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPLText(), p.AccuracyText()))
+		long = append(long, fmt.Sprintf("%s: %d?! %d? %d?? · ACPL %s · accuracy %s", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPLText(), p.AccuracyText()))
+		short = append(short, fmt.Sprintf("%s %d?! %d? %d?? ACPL %s %s", side, p.Inaccuracies, p.Mistakes, p.Blunders, p.ACPLText(), p.AccuracyText()))
 	}
-	return v.st.Text.Render(strings.Join(parts, "   "))
+	text := strings.Join(long, "   ")
+	if lipgloss.Width(text) > width {
+		text = strings.Join(short, "  ")
+	}
+	return v.st.Text.Render(text)
 }
 
 // selectedText describes the selected move: eval and the judgment's comment.

@@ -214,3 +214,28 @@ func TestReviewTotalsNoMoves(t *testing.T) {
 		t.Errorf("totals of 1. e4:\n%s", plain)
 	}
 }
+
+// TestReviewFitsEightyColumns: at 80×24 the totals ran off the screen
+// ("ACPL 12 · accu…"); every line of the view fits the width.
+func TestReviewFitsEightyColumns(t *testing.T) {
+	tree := gameOf(t, "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#")
+	env := testEnv(&enginetest.Engine{})
+	env.PGN = tree
+	v := New(env, Options{Limits: engine.Limits{Depth: 2}}).(*reviewView)
+	defer v.Close()
+	for cmd := v.Init(); cmd != nil; {
+		_, cmd = v.Update(cmd())
+	}
+	if v.report == nil {
+		t.Fatalf("review: %v", v.err)
+	}
+	out := ansi.Strip(v.View(80, 24))
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "…") || ansi.StringWidth(l) > 80 {
+			t.Errorf("cut or too wide at 80 columns: %q", l)
+		}
+	}
+	if !strings.Contains(out, "White ") || !strings.Contains(out, "Black ") {
+		t.Errorf("no totals:\n%s", out)
+	}
+}
