@@ -47,10 +47,12 @@ type searchFlags struct {
 func (f *searchFlags) add(fs *pflag.FlagSet, defaultMoveTime time.Duration) {
 	f.defaultMoveTime = defaultMoveTime
 	durationVar(fs, &f.movetime, "movetime", 0, fmt.Sprintf("time per position (default %v when no limit is given)", defaultMoveTime))
-	fs.IntVar(&f.depth, "depth", 0, "search each position to depth `N`")
-	fs.Uint64Var(&f.nodes, "nodes", 0, "search each position for `N` nodes")
-	fs.IntVar(&f.threads, "threads", 1, "`N` search threads")
-	fs.IntVar(&f.hash, "hash", 0, "hash table size in `MB` (default: the engine's)")
+	// Each refuses a value outside its range, saying the range (0 for
+	// --threads or --hash was ignored in silence).
+	minVar(fs, &f.depth, "depth", 0, 1, "search each position to depth `N`")
+	minVar(fs, &f.nodes, "nodes", 0, 1, "search each position for `N` nodes")
+	minVar(fs, &f.threads, "threads", 1, 1, "`N` search threads")
+	minVar(fs, &f.hash, "hash", 0, 1, "hash table size in `MB` (default: the engine's)")
 	f.engine.Register(fs, "the engine (default squall)")
 }
 
@@ -204,8 +206,8 @@ func (f searchFlags) limits() (engine.Limits, error) {
 	switch {
 	case set > 1:
 		return engine.Limits{}, errors.New("give one of --movetime, --depth, --nodes")
-	case f.movetime < 0 || f.depth < 0:
-		return engine.Limits{}, errors.New("limits must be positive")
+	case f.movetime < 0:
+		return engine.Limits{}, fmt.Errorf("--movetime %v: out of range: more than 0s", f.movetime)
 	case set == 0:
 		return engine.Limits{MoveTime: f.defaultMoveTime}, nil
 	}
