@@ -95,6 +95,7 @@ func TestMisspeltCommand(t *testing.T) {
 		{[]string{"sutie"}, `squall: unknown command "sutie"; did you mean "suite"?`},
 		{[]string{"prft", "3"}, `squall: unknown command "prft"; did you mean "perft"?`},
 		{[]string{"book", "biuld"}, `squall book: unknown command "biuld"; did you mean "build"?`},
+		{[]string{"serve", "exprot"}, `squall serve: unknown command "exprot"; did you mean "export"?`},
 		{[]string{"--levle", "3"}, `squall: unknown flag --levle; did you mean --level?`},
 		{[]string{"perft", "--fne", "8/8/8/8/8/8/8/K6k w - - 0 1", "1"}, `squall perft: unknown flag --fne; did you mean --fen?`},
 		{[]string{"match", "--game", "2"}, `squall match: unknown flag --game; did you mean --games?`},

@@ -38,9 +38,16 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 		Use:   "serve",
 		Short: "Serve Squall over SSH: play people, watch their games, share live analysis",
 		Long: "Serves rooms of live analysis over SSH until SIGINT or SIGTERM.\n" +
-			"Viewers connect with `ssh -p PORT host` (room list) or `ssh -t -p PORT host room NAME`;\n" +
-			"players with `ssh -t -p PORT host play` (the lobby; the first connection chooses a handle).",
-		Args: argsBetween(0, 0, "no arguments"),
+			"`ssh -p PORT host` opens the home screen: play, watch games, analysis rooms, leaderboard, help;\n" +
+			"each is also a command (`ssh -t -p PORT host play`, `watch`, `rooms`, `room NAME`, `leaderboard`),\n" +
+			"and `ssh -p PORT host pgn ID > game.pgn` or `games HANDLE` print finished games (`help` lists them).",
+		// An argument can only be a misspelt subcommand (serve exprot).
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
+			}
+			return nil
+		},
 	}
 	o.register(cmd.Flags())
 	cmd.Flags().StringVar(&o.data, "data", defaultServeData(), "the server's store, a directory `DIR` (the embedded NATS JetStream: accounts, ratings, games)")
@@ -102,6 +109,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.cfg.RateBurst, "rate-burst", 10, "`N` connections one address may open at once before --rate applies")
 	fs.StringSliceVar(&o.cfg.ProxyFrom, "proxy-from", nil, "load balancers in front, `ADDRS` (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
 	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "at most `N` analysing rooms (each runs one engine)")
+	fs.StringVar(&o.cfg.PublicAddr, "public-addr", "", "how players reach the server, `HOST[:PORT]`, for the commands the screens show (ssh -p PORT HOST pgn ID); default: the address each connection came in on")
 	fs.StringVar(&o.room, "room", "main", "the `ROOM` opened at start, analysing (empty: none)")
 	fs.StringVar(&o.fen, "fen", "", "the position `FEN` of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "`N` search threads per room's engine")
