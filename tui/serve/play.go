@@ -79,17 +79,21 @@ const (
 type (
 	lobbyTickMsg struct{}
 	clockTickMsg struct{}
-	// accountMsg is the account found or made for the session's key.
+	// accountMsg is the account found or made for the session's key;
+	// chat: looked up for a spectator who asked to chat (lookUpForChat).
 	accountMsg struct {
 		handle string
 		found  bool
 		err    error
+		chat   bool
 	}
 	// doneMsg is the end of an action run as a command (a store write);
-	// note is said on success.
+	// note is said on success. keep is a move refused because it was not
+	// the player's turn: it goes back into the empty move line.
 	doneMsg struct {
 		note string
 		err  error
+		keep string
 	}
 	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
 	// player's recent games.
@@ -140,6 +144,10 @@ type playModel struct {
 	// review is the finished game's review view while open (its search
 	// and engine end with it: gameWatch.review).
 	review view.View
+	// leaving: the player asked to leave a game in progress (ctrl+c, q),
+	// and the screen asks whether they mean it. help: the game's keys and
+	// commands are shown (F1, ?).
+	leaving, help bool
 }
 
 func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -167,6 +175,19 @@ func lookUpAccount(st *store.Store, key string) tea.Cmd {
 		defer cancel()
 		a, found, err := st.Account(ctx, key)
 		return accountMsg{handle: a.Handle, found: found, err: err}
+	}
+}
+
+// lookUpForChat is lookUpAccount for a spectator who asked to chat
+// without a handle: one chosen since the session began, in a play session
+// beside it, is found now (issue 33, G8: chat said "connect once with
+// play" until the spectator reconnected).
+func lookUpForChat(st *store.Store, key string) tea.Cmd {
+	look := lookUpAccount(st, key)
+	return func() tea.Msg {
+		msg := look().(accountMsg)
+		msg.chat = true
+		return msg
 	}
 }
 
@@ -233,6 +254,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil && msg.note != "" {
 			m.status = msg.note
 		}
+		if msg.keep != "" && m.screen == atBoard && m.input.Value() == "" {
+			m.keepMove(msg.keep)
+		}
 		if m.screen == inLobby {
 			return m, m.refresh()
 		}
@@ -263,6 +287,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		u := msg.u
 		m.upd, m.updAt, m.rep = &u, time.Now(), replay(&u)
 		if u.Over {
+			m.leaving = false // nothing to leave now: the question goes
 			m.status, m.isErr = u.Result.String(), false
 			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
 				m.status = u.Result.String() + " · " + ratingNote(e)
@@ -307,7 +332,14 @@ func action(do func(ctx context.Context) (string, error)) tea.Cmd {
 }
 
 func (m *playModel) key_(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.leaving {
+		return m, m.leaveKey(k)
+	}
 	if k.String() == "ctrl+c" {
+		if m.inGame() {
+			m.leaving = true // a game in progress is not left by accident
+			return m, nil
+		}
 		return m, tea.Quit
 	}
 	switch m.screen {
@@ -352,10 +384,10 @@ func (m *playModel) View() string {
 		}
 		lines = append(lines, "", s.Render(termtext.SafeLine(m.status)))
 	}
-	if m.screen == atBoard && m.upd != nil && m.upd.Over {
+	if m.screen == atBoard && m.upd != nil {
 		// A line of its own: after the result and both ratings it was cut
 		// off at 110 columns.
-		lines = append(lines, m.st.dim.Render("r review · enter: back to the lobby"))
+		lines = append(lines, m.boardHelp())
 	}
 	return strings.Join(lines, "\n")
 }

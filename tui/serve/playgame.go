@@ -55,7 +55,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
 	m.status = ""
 	m.input.Reset()
-	m.input.Placeholder = "a move (e4, Nf3), resign, draw, takeback, abort, say TEXT, mute"
+	m.input.Placeholder = "a move (e4, Nf3), draw, takeback, resign, say TEXT · F1 help"
 	m.input.Prompt = "move> "
 	m.input.Focus()
 	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
@@ -63,15 +63,31 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	over := m.upd != nil && m.upd.Over
-	if over && k.String() == "r" && m.input.Value() == "" {
+	empty := m.input.Value() == ""
+	switch {
+	case over && empty && k.String() == "r":
 		return m, m.openReview()
-	}
-	if over && k.Type == tea.KeyEnter && m.input.Value() == "" {
+	case over && empty && (k.Type == tea.KeyEnter || k.Type == tea.KeyEsc):
 		m.watch.set()
-		m.gameID, m.updates, m.chat = "", nil, nil
+		m.gameID, m.updates, m.chat, m.help = "", nil, nil, false
 		return m, m.toLobby()
-	}
-	if k.Type != tea.KeyEnter {
+	case empty && k.String() == "q":
+		if over {
+			return m, tea.Quit
+		}
+		m.leaving = m.upd != nil
+		return m, nil
+	case k.Type == tea.KeyF1 || (empty && k.String() == "?"):
+		m.help = !m.help
+		return m, nil
+	case k.Type == tea.KeyEsc:
+		m.input.Reset()
+		m.help = false
+		return m, nil
+	case k.Type == tea.KeyTab:
+		m.complete()
+		return m, nil
+	case k.Type != tea.KeyEnter:
 		return m, m.typeKey(k)
 	}
 	text := strings.TrimSpace(m.input.Value())
@@ -94,6 +110,12 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	var do func(ctx context.Context) (*play.Ended, error)
+	var note, keep string
+	opp := ""
+	if m.upd != nil {
+		opp, _ = m.opponent()
+		opp = termtext.SafeLine(opp)
+	}
 	switch text {
 	case "":
 		return m, nil
@@ -101,12 +123,15 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Resign(ctx, id, handle) }
 	case "draw":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.OfferDraw(ctx, id, handle) }
+		note = "draw offered to " + opp
 	case "abort":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
 	case "decline":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Decline(ctx, id, handle) }
+		note = "declined"
 	case "takeback":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Takeback(ctx, id, handle) }
+		note = "takeback asked of " + opp
 	case "claim", "claimdraw":
 		since, ok := m.opponentGone()
 		if !ok {
@@ -116,12 +141,33 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		draw := text == "claimdraw"
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Claim(ctx, id, handle, since, draw) }
 	default:
+		if m.upd != nil && m.rep.pos.SideToMove() != m.mySide() {
+			m.keepMove(text)
+			return m, nil
+		}
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Move(ctx, id, handle, text) }
+		keep = text // if the turn was not the player's after all
 	}
-	return m, action(func(ctx context.Context) (string, error) {
+	if m.upd != nil {
+		// Offering back accepts, and asking back agrees: the game's next
+		// update says so, not "offered".
+		theirs := m.upd.State.Offers
+		if opp := m.mySide().Other(); text == "draw" && theirs.Draw[opp] || text == "takeback" && theirs.Takeback[opp] {
+			note = ""
+		}
+	}
+	return m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
 		_, err := do(ctx) // the end, if it came, arrives as the game's last update
-		return "", err
-	})
+		if err == nil {
+			return doneMsg{note: note}
+		}
+		if !errors.Is(err, game.ErrNotYourTurn) {
+			keep = ""
+		}
+		return doneMsg{err: err, keep: keep}
+	}
 }
 
 // ratingNote says how a rated game changed both ratings.
@@ -138,6 +184,9 @@ func (m *playModel) boardView() []string {
 	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
 	out = append(out, m.notes()...)
 	out = append(out, chatView(m.st, m.chat, m.w)...)
+	if m.help {
+		out = append(out, m.helpLines()...)
+	}
 	return append(out, m.input.View())
 }
 
@@ -198,20 +247,37 @@ func (m *playModel) opponentGone() (time.Time, bool) {
 	return m.p.Presence.Gone(opp)
 }
 
-// notes are what the opponent asks (a draw, a takeback) and whether they
-// left, with what the player may type.
+// notes are the offers of both sides and their answers since the last
+// move (issue 33, G3: the asker saw nothing, and neither player was told
+// of a decline), and whether the opponent left, with what the player may
+// type.
 func (m *playModel) notes() []string {
 	if m.upd.Over {
 		return nil
 	}
 	opp, c := m.opponent()
+	me := c.Other()
 	name := termtext.SafeLine(opp)
+	o := m.upd.State.Offers
 	var out []string
-	if m.upd.DrawOffer[c] {
-		out = append(out, m.st.title.Render(name+" offers a draw: type draw to accept, or decline"))
-	}
-	if m.upd.Takeback[c] {
-		out = append(out, m.st.title.Render(name+" asks to take back a move: type takeback to agree (moving declines)"))
+	for _, n := range []struct {
+		on   bool
+		text string
+	}{
+		{o.Draw[c], name + " offers a draw: type draw to accept, or decline"},
+		{o.Takeback[c], name + " asks to take back a move: type takeback to agree, or decline (moving declines too)"},
+		{o.Draw[me], "you offered a draw: waiting for " + name + "'s answer"},
+		{o.Takeback[me], "you asked to take back your last move: waiting for " + name + "'s answer"},
+		{o.DrawDeclined[me], name + " declined your draw offer: you may offer again after the next move"},
+		{o.TakebackDeclined[me], name + " declined your takeback: you may ask again after the next move"},
+		{o.DrawDeclined[c], "you declined " + name + "'s draw offer"},
+		{o.TakebackDeclined[c], "you declined " + name + "'s takeback"},
+		{o.TookBack[me], name + " agreed: your last move was taken back"},
+		{o.TookBack[c], "you agreed: " + name + "'s last move was taken back"},
+	} {
+		if n.on {
+			out = append(out, m.st.title.Render(termtext.Cut(n.text, max(m.w, 20))))
+		}
 	}
 	if since, gone := m.opponentGone(); gone {
 		grace := game.Grace(m.upd.State.TimeControl)

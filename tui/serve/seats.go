@@ -37,8 +37,9 @@ func NewSeats(hub *play.Hub, newEngine func() (engine.Analyzer, error), errs fun
 }
 
 // Sit has Squall play handle's side of game id at level lv (1-based): the
-// level's Elo where the engine takes UCI_Elo, full strength otherwise, on
-// the game's clock.
+// level's Elo where the engine takes UCI_Elo, full strength otherwise; its
+// first moves quickly, then on the game's clock (play.Hub.Seat), and it
+// answers draw offers and takebacks.
 func (s *Seats) Sit(id, handle string, lv int) error {
 	if lv < 1 || lv > len(level.All) {
 		return fmt.Errorf("level %d: want 1-%d", lv, len(level.All))

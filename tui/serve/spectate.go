@@ -83,6 +83,9 @@ type spectatorModel struct {
 	chat      []chat.Line
 }
 
+// needsHandle answers a spectator who asks to chat without a handle.
+const needsHandle = "chatting needs a handle: connect once with play (and an SSH key) to choose one"
+
 func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
 	th, _ := themes.ByName(themes.Default)
 	if colourless(r) {
@@ -146,6 +149,13 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.known = msg.err == nil
 		if msg.found {
 			m.handle = msg.handle
+		}
+		if msg.chat && m.gameID != "" { // the lookup of a c: the chat opens now
+			if m.handle == "" {
+				m.status = needsHandle
+			} else {
+				m.input.Focus()
+			}
 		}
 		if id := m.following; id != "" && m.gameID == "" {
 			m.following = ""
@@ -259,8 +269,12 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "c":
 		switch {
 		case m.gameID == "" || m.p.Chats == nil:
+		case m.handle == "" && m.keyFP != "":
+			// A handle chosen since this session began (in a play session
+			// beside it) is read first (issue 33, G8).
+			return m, lookUpForChat(m.p.Store, m.keyFP)
 		case m.handle == "":
-			m.status = "chatting needs a handle: connect once with play (and an SSH key) to choose one"
+			m.status = needsHandle
 		default:
 			m.input.Focus()
 		}
