@@ -144,6 +144,9 @@ type playModel struct {
 	// review is the finished game's review view while open (its search
 	// and engine end with it: gameWatch.review).
 	review view.View
+	// sshCmd is how the client connects ("ssh -p PORT HOST"): the end
+	// screen shows the command that prints the game's PGN.
+	sshCmd string
 	// leaving: the player asked to leave a game in progress (ctrl+c, q),
 	// and the screen asks whether they mean it. help: the game's keys and
 	// commands are shown (F1, ?).
@@ -383,6 +386,9 @@ func (m *playModel) View() string {
 			s = m.st.warn
 		}
 		lines = append(lines, "", s.Render(termtext.SafeLine(m.status)))
+	}
+	if m.screen == atBoard {
+		lines = append(lines, pgnLines(m.st, m.sshCmd, m.upd, m.w)...)
 	}
 	if m.screen == atBoard && m.upd != nil {
 		// A line of its own: after the result and both ratings it was cut

@@ -193,7 +193,7 @@ func (m *playModel) boardView() []string {
 // openReview opens the finished game in review (?!, ?, ?? and the eval
 // graph, as the board's review view draws it) with an engine of its own.
 func (m *playModel) openReview() tea.Cmd {
-	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, m.watch, m.w, m.h)
+	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, m.watch, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 	if err != nil {
 		m.say(err)
 		return nil
@@ -204,8 +204,9 @@ func (m *playModel) openReview() tea.Cmd {
 
 // openReview makes the review view of a finished game (e) with an engine
 // of its own, which watch ends with the review or the session; at most
-// len(p.Reviews) run at once.
-func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, w, h int) (view.View, tea.Cmd, error) {
+// len(p.Reviews) run at once. pgnCmd is the command that prints the game
+// (its s says it).
+func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
 	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
 		return nil, nil, errors.New("no review of this game here")
 	}
@@ -221,7 +222,7 @@ func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, w, h int) (
 	}
 	slots := p.Reviews
 	runner := live.New(a)
-	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits})
+	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
 	watch.setReview(func() {
 		runner.Close() // the review's search returns
 		a.Close()

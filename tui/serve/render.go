@@ -95,9 +95,9 @@ func (m *sessionModel) roomView() string {
 	} else {
 		body = board
 	}
-	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q quit"
+	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
 	if m.role == Owner && !m.room.ReadOnly() {
-		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q quit"
+		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
 	}
 	if m.browse >= 0 {
 		header += m.st.dim.Render(fmt.Sprintf(" · browsing ply %d of %d, live at %d (end)", s.Ply, len(s.Moves), m.snap.Ply))

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	bm "github.com/charmbracelet/wish/bubbletea"
@@ -59,8 +60,13 @@ type Config struct {
 	ProxyFrom   []string
 	NewAnalyzer AnalyzerFactory
 	Log         io.Writer // connection log; default stderr
-	// Play, when set, lets people play each other: `ssh -t host play`.
+	// Play, when set, lets people play each other: `ssh -t host play`;
+	// bare `ssh host` then opens the home screen (without it, the rooms).
 	Play *Play
+	// PublicAddr is how players reach the server, HOST or HOST:PORT, for
+	// the commands the screens show (ssh -p PORT HOST pgn ID); default:
+	// the address each connection came in on.
+	PublicAddr string
 }
 
 func (c *Config) defaults() {
@@ -164,6 +170,7 @@ func NewServer(cfg Config) (*Server, error) {
 			bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
 			s.farewell,
 			s.requirePTY,
+			s.dispatch,
 			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(cfg.RatePerIP), cfg.RateBurst, 4096)),
 			s.sessionCap,
 			s.logConnection,
@@ -390,24 +397,16 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	var m tea.Model
 	var release func()
 	cmd := sess.Command()
-	switch {
-	case len(cmd) == 1 && cmd[0] == "play" && s.cfg.Play != nil:
-		pm, err := newPlayModel(s.cfg.Play, r, sess.PublicKey(), pty.Window.Width, pty.Window.Height)
-		if err != nil {
+	screen := s.screens(sess, r)
+	if len(cmd) == 0 && s.cfg.Play != nil {
+		hm := newHomeModel(screen, r, s.sshCommand(sess), s.commands(), pty.Window.Width, pty.Window.Height)
+		m, release = hm, hm.release
+	} else {
+		var err error
+		if m, release, err = screen(cmd, pty.Window.Width, pty.Window.Height); err != nil {
 			wish.Fatalln(sess, "squall: "+err.Error())
 			return nil
 		}
-		m, release = pm, pm.release
-	case len(cmd) == 1 && cmd[0] == "watch" && s.cfg.Play != nil:
-		sm := newSpectatorModel(s.cfg.Play, r, sess.PublicKey(), pty.Window.Width, pty.Window.Height)
-		m, release = sm, sm.release
-	default:
-		sm, err := newSessionModel(s.hub, r, s.roleOf(sess), cmd, pty.Window.Width, pty.Window.Height)
-		if err != nil {
-			wish.Fatalln(sess, "squall: "+err.Error())
-			return nil
-		}
-		m, release = sm, sm.sub.release
 	}
 	// Without the signal handler: a program would otherwise take the
 	// server's own SIGINT/SIGTERM as its viewer's, and die before the
@@ -430,6 +429,38 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		s.mu.Unlock()
 	}()
 	return p
+}
+
+// screens makes the screens of sess (dispatch has checked its command):
+// for the command it names, or from the home screen.
+func (s *Server) screens(sess ssh.Session, r *lipgloss.Renderer) screenFunc {
+	key, role, sshCmd := sess.PublicKey(), s.roleOf(sess), s.sshCommand(sess)
+	return func(cmd []string, w, h int) (tea.Model, func(), error) {
+		name := ""
+		if len(cmd) > 0 {
+			name = cmd[0]
+		}
+		switch name {
+		case "play":
+			pm, err := newPlayModel(s.cfg.Play, r, key, w, h)
+			if err != nil {
+				return nil, nil, err
+			}
+			pm.sshCmd = sshCmd
+			return pm, pm.release, nil
+		case "watch":
+			sm := newSpectatorModel(s.cfg.Play, r, key, w, h)
+			sm.sshCmd = sshCmd
+			return sm, sm.release, nil
+		case "leaderboard":
+			return newLeaderboardModel(s.cfg.Play.Store, r, w, h), func() {}, nil
+		}
+		sm, err := newSessionModel(s.hub, r, role, cmd, w, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		return sm, sm.sub.release, nil
+	}
 }
 
 func readAuthorizedKeys(path string) ([]ssh.PublicKey, error) {

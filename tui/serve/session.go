@@ -63,6 +63,9 @@ type sessionModel struct {
 	inputFor string // "move", "fen", "room" or ""
 	status   string
 	closing  string
+	// quit is the help's word for q: "quit", or "home" when the home
+	// screen opened the rooms (their quit goes back to it).
+	quit string
 }
 
 func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
@@ -72,9 +75,9 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
+	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1, quit: "quit"}
 	switch {
-	case len(cmd) == 0:
+	case len(cmd) == 0, len(cmd) == 1 && cmd[0] == "rooms":
 		m.list = hub.List()
 	case len(cmd) == 2 && cmd[0] == "room":
 		room, ok := hub.Room(cmd[1])
@@ -92,10 +95,13 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 		}
 		m.join(room)
 	default:
-		return nil, fmt.Errorf("unknown command %q; use 'room NAME' or nothing for the room list", strings.Join(cmd, " "))
+		return nil, fmt.Errorf("unknown command %q; use 'room NAME', or 'rooms' for the room list", termtext.SafeLine(strings.Join(cmd, " ")))
 	}
 	return m, nil
 }
+
+// fromHome says that q goes back to the home screen.
+func (m *sessionModel) fromHome() { m.quit = "home" }
 
 func (m *sessionModel) join(r *Room) {
 	m.room = r
@@ -419,7 +425,7 @@ func (m *sessionModel) listView() string {
 		}
 		b.WriteString(line + "\n")
 	}
-	help := "j/k move · enter join · r refresh · q quit"
+	help := "j/k move · enter join · r refresh · q " + m.quit
 	if m.role == Owner {
 		help += " · n new room"
 	}

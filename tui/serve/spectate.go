@@ -71,6 +71,7 @@ type spectatorModel struct {
 
 	review view.View // a finished game in review, while open
 
+	sshCmd string // how the client connects, for the PGN's command
 	keyFP  string // the SSH key's fingerprint ("": a guest)
 	handle string // the account's handle: spectators chat under it
 	// known is whether handle is known: a guest's, or the account's lookup
@@ -258,7 +259,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "r":
 		if m.shown != nil && m.shown.Over {
-			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.watch, m.w, m.h)
+			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.watch, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 			if err != nil {
 				m.status = err.Error()
 				return m, nil
@@ -372,6 +373,7 @@ func (m *spectatorModel) View() string {
 		lines[0] = m.st.title.Render(title)
 		if m.shown.Over {
 			lines = append(lines, m.shown.Result.String()+m.st.dim.Render(" · r review"))
+			lines = append(lines, pgnLines(m.st, m.sshCmd, m.shown, m.w)...)
 		}
 		lines = append(lines, chatView(m.st, m.chat, m.w)...)
 		if m.input.Focused() {

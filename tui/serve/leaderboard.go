@@ -1,0 +1,132 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/termtext"
+)
+
+// leaderboardSize is how many standings a leaderboard reads; the screen
+// shows those its rows hold.
+const leaderboardSize = 50
+
+// boardMsg is a leaderboard read from the store.
+type boardMsg struct {
+	speed clock.Speed
+	board []store.Standing
+	err   error
+}
+
+// leaderboardModel is the best established ratings at each speed
+// (`ssh -t host leaderboard`, or l at home), as the store keeps them.
+type leaderboardModel struct {
+	st    *store.Store
+	sty   styles
+	w, h  int
+	speed clock.Speed
+	board []store.Standing
+	read  bool // the speed's board has been read
+	err   error
+	quit  string // the quit key's help: "q quit", or "q home"
+}
+
+func newLeaderboardModel(st *store.Store, r *lipgloss.Renderer, w, h int) *leaderboardModel {
+	th, _ := themes.ByName(themes.Default)
+	if colourless(r) {
+		th = themes.Monochrome()
+	}
+	return &leaderboardModel{st: st, sty: newStyles(r, th, boardview.Glyphs), w: w, h: h, speed: clock.Blitz, quit: "q quit"}
+}
+
+// fromHome says that q goes back to the home screen.
+func (m *leaderboardModel) fromHome() { m.quit = "q home" }
+
+func (m *leaderboardModel) Init() tea.Cmd { return m.load() }
+
+// load reads the chosen speed's leaderboard, as a command (a store read).
+func (m *leaderboardModel) load() tea.Cmd {
+	st, speed := m.st, m.speed
+	m.read = false
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		board, err := st.Leaderboard(ctx, speed.String(), leaderboardSize)
+		return boardMsg{speed: speed, board: board, err: err}
+	}
+}
+
+func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case boardMsg:
+		if msg.speed == m.speed {
+			m.board, m.err, m.read = msg.board, msg.err, true
+		}
+	case closingMsg:
+		m.err = fmt.Errorf("Server shutting down: %s", string(msg))
+		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
+	case tea.KeyMsg:
+		switch msg.String() {
+		case "q", "esc", "ctrl+c":
+			return m, tea.Quit
+		case "right", "l", "tab":
+			m.speed = (m.speed + 1) % (clock.Classical + 1)
+			return m, m.load()
+		case "left", "h", "shift+tab":
+			m.speed = (m.speed + clock.Classical) % (clock.Classical + 1)
+			return m, m.load()
+		case "r":
+			return m, m.load()
+		}
+	}
+	return m, nil
+}
+
+func (m *leaderboardModel) View() string {
+	var speeds []string
+	for s := clock.Bullet; s <= clock.Classical; s++ {
+		if s == m.speed {
+			speeds = append(speeds, m.sty.selected.Render(s.String()))
+		} else {
+			speeds = append(speeds, m.sty.dim.Render(s.String()))
+		}
+	}
+	out := []string{m.sty.title.Render("Squall · leaderboard"), strings.Join(speeds, " "), ""}
+	help := wrapHelp([]string{"←/→ speed", "r refresh", m.quit}, m.w)
+	rows := len(m.board)
+	if m.h > 0 {
+		rows = min(rows, max(m.h-len(out)-len(help)-1, 0))
+	}
+	switch {
+	case m.err != nil:
+		out = append(out, m.sty.warn.Render(termtext.SafeLine(m.err.Error())))
+	case !m.read:
+		out = append(out, m.sty.dim.Render("reading…"))
+	case len(m.board) == 0:
+		out = append(out, m.sty.dim.Render("nobody ranked at "+m.speed.String()+" yet (a rating is ranked once its deviation is below 110)"))
+	}
+	for i, b := range m.board[:rows] {
+		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+	}
+	out = append(out, "")
+	for _, l := range help {
+		out = append(out, m.sty.dim.Render(l))
+	}
+	if m.w > 0 {
+		for i, l := range out {
+			out[i] = termtext.Cut(l, m.w)
+		}
+	}
+	return strings.Join(out, "\n")
+}
