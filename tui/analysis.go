@@ -30,12 +30,18 @@ type analysisPanel struct {
 	thinking   bool
 	// sideView shows scores from the side to move instead of White.
 	sideView bool
+	// found is the report in which the best line's mate was first seen:
+	// once a mate is found a search races through depths to its limit
+	// ("depth 124/124", which says nothing), so the panel shows where the
+	// mate was found instead.
+	found engine.Info
 }
 
 // reset clears the panel for a new position.
 func (a *analysisPanel) reset() {
 	a.lines = [maxPV]*pvLine{}
 	a.last = engine.Info{}
+	a.found = engine.Info{}
 }
 
 // add takes a progress report of a search of pos.
@@ -60,6 +66,14 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 	k := max(1, i.MultiPV) - 1
 	if k >= maxPV {
 		return
+	}
+	if k == 0 {
+		switch {
+		case i.Score.Mate == 0:
+			a.found = engine.Info{}
+		case a.found.Score.Mate != i.Score.Mate || i.Score.Bound != engine.Exact:
+			a.found = i // a new mate, or a shorter one
+		}
 	}
 	white := i.Score
 	if pos.SideToMove() == chess.Black {
@@ -87,6 +101,12 @@ func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n in
 	// search would read as if it still ran.
 	if i := a.last; (i.Depth != 0 || i.Nodes != 0) && (on || a.thinking) {
 		v.Stats = &analysisview.Stats{Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, NPS: i.NPS, HashFull: i.HashFull, Time: i.Time}
+		if f := a.found; f.Score.Mate != 0 && f.Depth > 0 {
+			v.Stats.Depth, v.Stats.SelDepth = f.Depth, f.SelDepth
+			if on && !a.thinking {
+				v.State = "mate found"
+			}
+		}
 	}
 	for _, l := range a.lines[:v.Rows] {
 		if l == nil {

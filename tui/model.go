@@ -269,7 +269,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	}
 	m.input = textinput.New()
 	m.input.Prompt = "move> "
-	m.input.Placeholder = "e4, Nf3, e7e8q …"
+	m.input.Placeholder = "e4, nf3 … (a letter no move begins with is a key)"
 	m.input.ShowSuggestions = true
 	// Long enough for a FEN or a short game typed or pasted: they are
 	// recognised and offered for loading (pasted), not cut to a move.

@@ -624,3 +624,19 @@ func TestCountMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestMateDepth: after a mate was found the panel said "depth 124/124", the
+// depth the search raced to, not where the mate was found.
+func TestMateDepth(t *testing.T) {
+	m := newTestModel(t, Options{Mode: Analysis, Start: mustFEN(t, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")})
+	m.analysisOn = true
+	ra8 := mustMove(t, m.pos, "Ra8#")
+	m.panel.add(m.pos, engine.Info{Depth: 3, SelDepth: 4, Nodes: 900, MultiPV: 1, PV: []chess.Move{ra8}, Score: engine.Score{Mate: 1}})
+	for d := 4; d <= 124; d++ {
+		m.panel.add(m.pos, engine.Info{Depth: d, SelDepth: d, Nodes: uint64(900 + d), MultiPV: 1, PV: []chess.Move{ra8}, Score: engine.Score{Mate: 1}})
+	}
+	p := panelText(m)
+	if strings.Contains(p, "124") || !strings.Contains(p, "depth 3/4") || !strings.Contains(p, "mate found") {
+		t.Errorf("the panel after a mate in 1 found at depth 3:\n%s", p)
+	}
+}
