@@ -203,7 +203,7 @@ func (k *knowledge) bookLine(st *view.Styles, w int) string {
 func tbText(wdl, dtz int, hasDTZ bool) string {
 	s := map[int]string{-2: "loss", -1: "blessed loss", 0: "draw", 1: "cursed win", 2: "win"}[wdl]
 	if wdl != 0 && hasDTZ {
-		s += fmt.Sprintf(", DTZ %d", abs(dtz))
+		s += fmt.Sprintf(", DTZ %d", max(dtz, -dtz))
 	}
 	return "TB: " + s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -436,8 +437,8 @@ func (m *Model) doResign() tea.Cmd {
 	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", loser.Name(), resultWords(result)))
 }
 
-// offerDraw: the engine accepts when its last evaluation says it is
-// worse by more than a pawn, or dead level (|score| ≤ 0.15) after move 40.
+// offerDraw: the engine accepts as level.AcceptsDraw says (worse by more
+// than a pawn, or dead level after move 40), as its seat on the server does.
 func (m *Model) offerDraw() tea.Cmd {
 	if m.over || m.mode == Analysis || m.mode == Watch {
 		m.setError(fmt.Errorf("no game to offer a draw in"))
@@ -453,8 +454,7 @@ func (m *Model) offerDraw() tea.Cmd {
 		if m.human == chess.White {
 			engineView = engineView.Negate()
 		}
-		if engineView.Mate < 0 || (engineView.Mate == 0 && (engineView.CP < -100 ||
-			(abs(engineView.CP) <= 15 && m.pos.FullmoveNumber() > 40))) {
+		if level.AcceptsDraw(engineView, m.pos.FullmoveNumber()) { // the server's seat answers alike
 			m.search.run.stop()
 			m.search.running = false
 			return m.endGame("1/2-1/2", "normal", "Draw agreed")
@@ -464,12 +464,6 @@ func (m *Model) offerDraw() tea.Cmd {
 	return nil
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 // takeback undoes moves: in a game, back to the human's last turn; in
 // analysis, the shown move is deleted. A finished game stays finished:
