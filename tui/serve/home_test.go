@@ -200,3 +200,19 @@ func TestHomeFitsSmallTerminals(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaderboardFits: the leaderboard's lines, its note when nobody is
+// ranked included, are whole within a narrow window.
+func TestLeaderboardFits(t *testing.T) {
+	m := newLeaderboardModel(nil, testRenderer(), 40, 12)
+	m.Update(boardMsg{speed: m.speed})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(strings.ReplaceAll(v, "\n", " "), "deviation is below 110)") || !strings.Contains(v, "q quit") {
+		t.Errorf("at 40×12:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("a line of %d columns at 40: %q", w, l)
+		}
+	}
+}

@@ -114,7 +114,9 @@ func (m *leaderboardModel) View() string {
 	case !m.read:
 		out = append(out, m.sty.dim.Render("reading…"))
 	case len(m.board) == 0:
-		out = append(out, m.sty.dim.Render("nobody ranked at "+m.speed.String()+" yet (a rating is ranked once its deviation is below 110)"))
+		for _, l := range wrapped("nobody ranked at "+m.speed.String()+" yet (a rating is ranked once its deviation is below 110)", m.w) {
+			out = append(out, m.sty.dim.Render(l))
+		}
 	}
 	for i, b := range m.board[:rows] {
 		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
