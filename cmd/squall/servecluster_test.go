@@ -37,7 +37,8 @@ func TestServeClusterKill9(t *testing.T) {
 	start := func(node string, nats []string) (*exec.Cmd, net.Addr) {
 		t.Helper()
 		cmd := exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--nats", strings.Join(nats, ","), "--nats-replicas", "3",
-			"--node", node, "--host-key", filepath.Join(dir, node+"-host"), "--room", "", "--analysts", "1", "--analysis-nodes", "20000")
+			"--node", node, "--host-key", filepath.Join(dir, node+"-host"), "--room", "", "--analysts", "1", "--analysis-nodes", "20000",
+			"--spectator-delay", "0") // failover is the point here, not the delay
 		cmd.Env = append(os.Environ(), runMainEnv+"=1")
 		out := &lockedBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out

@@ -55,11 +55,16 @@ type spectatorModel struct {
 	games []play.Summary
 	sel   int
 
-	gameID   string
-	updates  <-chan play.Update
-	results  <-chan analysis.Result
-	watch    *gameWatch
-	shown    *play.Update
+	gameID  string
+	updates <-chan play.Update
+	results <-chan analysis.Result
+	watch   *gameWatch
+	shown   *play.Update
+	// first is the first update of a game shown behind, until its delay
+	// has passed: the screen says whose game it is and when it appears,
+	// rather than "joining the game…" for the whole delay.
+	first    *play.Update
+	firstDue time.Time
 	rep      replayed // shown's moves replayed
 	shownAt  time.Time
 	shownKey string // the shown position's analysis.Key
@@ -179,12 +184,16 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if u.Over {
 			next = nil // the channel closes after the last update
 		}
+		if m.shown == nil && m.first == nil {
+			m.first, m.firstDue = &u, time.Now().Add(m.delay(u))
+		}
 		return m, tea.Batch(tea.Tick(max(m.delay(u), time.Millisecond), show), next)
 	case shownMsg:
 		if msg.from != m.updates {
 			return m, nil
 		}
 		u := msg.u
+		m.first = nil
 		m.shown, m.shownAt, m.rep, m.players = &u, time.Now().Add(-m.delay(u)), replay(&u), u.Players
 		m.shownKey = analysis.Key(m.rep.game)
 		if m.analysed != nil && m.analysed.Key() != m.shownKey {
@@ -340,7 +349,7 @@ func (m *spectatorModel) follow(id string) tea.Cmd {
 		cmds = append(cmds, waitResult(results))
 	}
 	m.watch.set(stops...)
-	m.gameID, m.updates, m.shown, m.analysed, m.status = id, updates, nil, nil, ""
+	m.gameID, m.updates, m.shown, m.analysed, m.status, m.first = id, updates, nil, nil, "", nil
 	return tea.Batch(cmds...)
 }
 
@@ -362,6 +371,19 @@ func (m *spectatorModel) View() string {
 			lines = append(lines, row)
 		}
 		lines = append(lines, "", m.st.dim.Render("enter watch · ↑/↓ choose · q quit"))
+	} else if m.shown == nil && m.first != nil {
+		u := m.first
+		lines = []string{
+			m.st.title.Render(fmt.Sprintf("Squall · watching · %v behind", m.delay(*u))),
+			termtext.SafeLine(u.Players.White) + " – " + termtext.SafeLine(u.Players.Black),
+			"",
+		}
+		why := fmt.Sprintf("Rated games are shown %v behind, so that nobody can help a player; the game appears at %s.",
+			m.delay(*u), m.firstDue.Format("15:04:05"))
+		for _, l := range view.WrapWords(why, max(m.w, 20)) {
+			lines = append(lines, m.st.dim.Render(l))
+		}
+		lines = append(lines, "", m.st.dim.Render("esc the list of games · q quit"))
 	} else if m.shown == nil {
 		lines = []string{m.st.dim.Render("joining the game…")}
 	} else {

@@ -254,3 +254,25 @@ func TestChatKeptAfterCrash(t *testing.T) {
 		t.Errorf("after the restart a player sees %q: the mute was lost", got)
 	}
 }
+
+// TestSpectatorDelayedGameShownAtOnce: a rated game shown behind said
+// "joining the game…" for the whole delay (half a minute at 5+0); the
+// screen says at once whose game it is, how far behind and when it comes.
+func TestSpectatorDelayedGameShownAtOnce(t *testing.T) {
+	m, _, updates, _ := watching(t, "eve")
+	m.p.Delay = play.AutoDelay
+	_, uci := sans(t, "d4")
+	u := play.Update{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
+		State: game.State{TimeControl: game.TimeControl{Base: 5 * time.Minute}, Moves: uci, Left: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}}
+	if play.SpectatorDelay(u.Players, u.State.TimeControl, m.p.Delay) <= 0 {
+		t.Fatal("test premise: a rated 5+0 game is not shown behind")
+	}
+	m.Update(gameUpdateMsg{from: updates, u: u, ok: true})
+	v := m.View()
+	if strings.Contains(v, "joining") || !strings.Contains(v, "Squall · watching · 30s behind") || !strings.Contains(v, "ann – bob") {
+		t.Errorf("a delayed game, just joined:\n%s", v)
+	}
+	if strings.Contains(v, "d4") {
+		t.Errorf("the move not yet due is shown:\n%s", v)
+	}
+}
