@@ -32,7 +32,7 @@ func datagenCommand() *cobra.Command {
 	}
 	fs := cmd.Flags()
 	openings := fs.String("openings", opening.Balanced, "the starting positions `FILE`, EPD, or \"balanced\" for the 1,000 built-in ones")
-	out := fs.String("out", "datagen.epd", "the output `FILE`, appended to and resumable: EPD (for squall tune and train), or packed 32-byte records for squall train when it ends in .bin")
+	out := fs.String("out", "datagen.epd", "the output `FILE`, appended to and resumable: EPD (for squall tune and train); for squall train, whole games in the compact format when it ends in .sqg (about 4 bytes a position) or packed 32-byte records when it ends in .bin")
 	games := minFlag(fs, "games", 1000, 1, "`N` games to play in all (game ids 0 … N-1)")
 	nodes := minFlag(fs, "nodes", uint64(5000), 1, "`N` nodes per move")
 	threads := minFlag(fs, "threads", 2, 1, "`N` games played at once")
@@ -72,8 +72,8 @@ func datagenCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		binary := strings.HasSuffix(*out, ".bin")
-		done, err := datagenDone(*out, binary, stderr)
+		format := dataFormat(*out)
+		done, err := datagenDone(*out, format, stderr)
 		if err != nil {
 			return fmt.Errorf("resume %s: %w", *out, err)
 		}
@@ -87,8 +87,11 @@ func datagenCommand() *cobra.Command {
 		todo := *games - len(done)
 		t0 := time.Now()
 		var encode func(*tune.PlayedGame) []byte // EPD
-		if binary {
+		switch format {
+		case formatPacked:
 			encode = packGame
+		case formatGames:
+			encode = compactGame
 		}
 		d := &tune.Datagen{
 			Encode:   encode,
@@ -119,7 +122,7 @@ func datagenCommand() *cobra.Command {
 // whose last record was cut short (a run killed mid-write) is truncated to
 // its whole records first, so that the next records line up: each game is
 // written as one block, and a block cut short costs only that game.
-func datagenDone(path string, binary bool, stderr io.Writer) (map[int]bool, error) {
+func datagenDone(path string, format dataFormatKind, stderr io.Writer) (map[int]bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -128,24 +131,70 @@ func datagenDone(path string, binary bool, stderr io.Writer) (map[int]bool, erro
 		return nil, err
 	}
 	defer f.Close()
-	if !binary {
+	done := map[int]bool{}
+	var whole int64 // the bytes of whole records or games
+	var tail int
+	switch format {
+	case formatEPD:
 		return tune.ReadDone(f)
-	}
-	ps, tail, err := train.ReadRecords(f)
-	if err != nil {
-		return nil, err
+	case formatPacked:
+		var ps []train.Position
+		if ps, tail, err = train.ReadRecords(f); err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			done[int(p.Game)] = true
+		}
+		whole = int64(len(ps)) * train.RecordSize
+	case formatGames:
+		tail, err = train.ReadGames(f, func(g *train.GameRecord) error {
+			done[g.ID] = true
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		whole = fi.Size() - int64(tail)
 	}
 	if tail > 0 {
 		fmt.Fprintf(stderr, "%s: %s of a record cut short dropped\n", path, plural.Count(tail, "byte"))
-		if err := os.Truncate(path, int64(len(ps))*train.RecordSize); err != nil {
+		if err := os.Truncate(path, whole); err != nil {
 			return nil, err
 		}
 	}
-	done := map[int]bool{}
-	for _, p := range ps {
-		done[int(p.Game)] = true
-	}
 	return done, nil
+}
+
+// dataFormatKind is a data file's format, told by its name's extension.
+type dataFormatKind int
+
+const (
+	formatEPD    dataFormatKind = iota // datagen's EPD (ce and c9 opcodes)
+	formatPacked                       // .bin: packed 32-byte positions
+	formatGames                        // .sqg: whole games, the compact format
+)
+
+func dataFormat(path string) dataFormatKind {
+	switch {
+	case strings.HasSuffix(path, ".bin"):
+		return formatPacked
+	case strings.HasSuffix(path, ".sqg"):
+		return formatGames
+	}
+	return formatEPD
+}
+
+// compactGame encodes a game in the compact format (engine/nnue/train).
+func compactGame(g *tune.PlayedGame) []byte {
+	result := map[string]float64{"1-0": 1, "0-1": 0}[g.Result]
+	if g.Result == "1/2-1/2" {
+		result = 0.5
+	}
+	return train.AppendGame(nil, &train.GameRecord{ID: g.ID, Start: g.Start, Result: result, Plies: g.Plies})
 }
 
 // packGame encodes a game as packed records (engine/nnue/train).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,5 +94,64 @@ func TestDatagenBinary(t *testing.T) {
 	ps2, tail, err := train.ReadRecords(bytes.NewReader(data))
 	if err != nil || tail != 0 || !slices.Equal(ps2[:len(ps)], ps) {
 		t.Errorf("after resuming: %d records, tail %d, %v; the first run's records kept: %v", len(ps2), tail, err, len(ps2) >= len(ps) && slices.Equal(ps2[:len(ps)], ps))
+	}
+}
+
+// TestDatagenCompact: with an output ending in .sqg, datagen writes whole
+// games in the compact format; squall train reads from them the very
+// positions the packed format holds for the same games, in a fraction of
+// the bytes; a run killed mid-game is resumed, the cut game dropped.
+func TestDatagenCompact(t *testing.T) {
+	dir := t.TempDir()
+	run := func(out string, games int) {
+		t.Helper()
+		args := []string{"--out", out, "--games", strconv.Itoa(games), "--nodes", "300", "--threads", "2", "--max-plies", "60", "--seed", "7"}
+		var stdout, stderr bytes.Buffer
+		if err := execute("datagen", args, &stdout, &stderr); err != nil {
+			t.Fatalf("datagen %s: %v\n%s", out, err, stderr.String())
+		}
+	}
+	bin, sqg := filepath.Join(dir, "d.bin"), filepath.Join(dir, "d.sqg")
+	run(bin, 4)
+	run(sqg, 4)
+	var stderr bytes.Buffer
+	packed, err := readTrainingData(bin, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact, err := readTrainingData(sqg, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortPositions := func(ps []train.Position) {
+		slices.SortStableFunc(ps, func(a, b train.Position) int { return int(a.Game) - int(b.Game) })
+	}
+	sortPositions(packed)
+	sortPositions(compact)
+	if len(packed) == 0 || !slices.Equal(packed, compact) {
+		t.Fatalf("the compact file gives %d positions, the packed one %d: not the same", len(compact), len(packed))
+	}
+	size := func(p string) int64 { fi, _ := os.Stat(p); return fi.Size() }
+	if ratio := float64(size(bin)) / float64(size(sqg)); ratio < 4 {
+		t.Errorf("compact %d bytes, packed %d: only %.1f× smaller", size(sqg), size(bin), ratio)
+	}
+	// Killed mid-game: a block cut short, then resumed to 6 games.
+	f, err := os.OpenFile(sqg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{200, 0, 0, 0, 1, 2, 3})
+	f.Close()
+	run(sqg, 6)
+	ids := map[int]int{}
+	data, _ := os.ReadFile(sqg)
+	tail, err := train.ReadGames(bytes.NewReader(data), func(g *train.GameRecord) error { ids[g.ID]++; return nil })
+	if err != nil || tail != 0 || len(ids) != 6 {
+		t.Fatalf("after resuming: games %v, tail %d, %v", ids, tail, err)
+	}
+	for id, n := range ids {
+		if n != 1 {
+			t.Errorf("game %d written %d times", id, n)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func trainCommand() *cobra.Command {
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	data := fs.String("data", "", "data `FILES`, comma-separated: datagen's EPD (ce and c9 opcodes) or packed records (*.bin)")
+	data := fs.String("data", "", "data `FILES`, comma-separated: datagen's EPD (ce and c9 opcodes), whole games (*.sqg) or packed records (*.bin)")
 	out := fs.String("out", "", "the network `FILE` to write (the SQNN format of engine/nnue)")
 	epochs := minFlag(fs, "epochs", 10, 0, "`N` epochs in all (a resumed run counts those done; 0 writes the --init network back)")
 	lr := fs.Float64("lr", 0.001, "Adam's learning `RATE`")
@@ -141,15 +141,25 @@ func trainCommand() *cobra.Command {
 	return cmd
 }
 
-// readTrainingData reads one data file: packed records by the .bin
-// extension, else datagen's EPD.
+// readTrainingData reads one data file: whole games in the compact format
+// by the .sqg extension, packed records by .bin, else datagen's EPD.
 func readTrainingData(path string, stderr io.Writer) ([]train.Position, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if strings.HasSuffix(path, ".bin") {
+	switch dataFormat(path) {
+	case formatGames:
+		ps, tail, err := train.ReadGamePositions(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if tail > 0 {
+			fmt.Fprintf(stderr, "%s: %s of a game cut short at the end left out\n", termtext.SafeLine(path), plural.Count(tail, "byte"))
+		}
+		return ps, nil
+	case formatPacked:
 		ps, tail, err := train.ReadRecords(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/nnue/train"
 )
 
 // Datagen configures self-play for tuning data.
@@ -33,12 +34,16 @@ type Datagen struct {
 	Encode func(g *PlayedGame) []byte
 }
 
-// PlayedGame is a finished self-play game: its id, its result and its
-// quiet positions, each with the search's score.
+// PlayedGame is a finished self-play game: its id, its result, its quiet
+// positions each with the search's score, and the whole game from after
+// the random opening moves, every move with its score (the compact format
+// keeps that and derives the positions when read).
 type PlayedGame struct {
 	ID        int
 	Result    string // "1-0", "0-1" or "1/2-1/2"
 	Positions []Labelled
+	Start     *chess.Position
+	Plies     []train.Ply
 }
 
 // Labelled is one position of a game with the search's score of it, in
@@ -173,7 +178,7 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (*Playe
 		p.MakeMove(m, &u)
 		g.Moves = append(g.Moves, m)
 	}
-	game := &PlayedGame{ID: id}
+	game := &PlayedGame{ID: id, Start: p.Clone()}
 	result := ""
 	streak, streakSign := 0, 0
 	for ply := 0; result == ""; ply++ {
@@ -211,9 +216,14 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (*Playe
 		if p.SideToMove() == chess.Black {
 			white = -white
 		}
-		if !p.InCheck() && !m.IsCapture() && m.Promotion() == chess.NoPieceType && sc.Mate == 0 {
-			game.Positions = append(game.Positions, Labelled{Position: p.Clone(), Score: sc.CP})
+		score := max(min(sc.CP, train.MateScore-1), 1-train.MateScore)
+		if sc.Mate != 0 {
+			score = train.MateScore * sign(sc.Mate)
 		}
+		if train.Trainable(p, m, score) {
+			game.Positions = append(game.Positions, Labelled{Position: p.Clone(), Score: score})
+		}
+		game.Plies = append(game.Plies, train.Ply{Move: m, Score: int16(score)})
 		if s := sign(white); abs(white) >= resignScore && s == streakSign {
 			streak++
 		} else if abs(white) >= resignScore {
