@@ -2,15 +2,22 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/nnue/train"
+	"github.com/squall-chess/squall/engine/opening"
+	"github.com/squall-chess/squall/engine/spec"
+	"github.com/squall-chess/squall/engine/tune"
 )
 
 // TestDatagenDefaultOpenings: with no --openings, datagen plays from the
@@ -153,5 +160,37 @@ func TestDatagenCompact(t *testing.T) {
 		if n != 1 {
 			t.Errorf("game %d written %d times", id, n)
 		}
+	}
+}
+
+// BenchmarkDatagen plays self-play games as squall datagen does (the
+// built-in engine, 5,000 nodes a move, 8 MB of hash each) on 1, 2, 4, 8 and
+// 16 threads, reporting positions a second in all and per thread: datagen
+// scales while the per-thread figure holds (issue 35: "scales to 16
+// threads, a benchmark figure per thread"). Each op is one game per thread.
+func BenchmarkDatagen(b *testing.B) {
+	sp, err := spec.Parse("squall")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, threads := range []int{1, 2, 4, 8, 16} {
+		if threads > runtime.NumCPU() {
+			break
+		}
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			positions := 0
+			d := &tune.Datagen{Openings: opening.BalancedStarts(), Games: b.N * threads, Nodes: 5000, Threads: threads,
+				RandomPlies: 4, MaxPlies: 400, Seed: 1, Progress: func(_, p int) { positions = p }}
+			newEngine := func() (engine.Analyzer, error) {
+				return sp.Open(context.Background(), append(spec.Int("Threads", 1), spec.Int("Hash", 8)...)...)
+			}
+			b.ResetTimer()
+			if err := d.Run(context.Background(), newEngine, io.Discard); err != nil {
+				b.Fatal(err)
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(positions)/sec, "pos/s")
+			b.ReportMetric(float64(positions)/sec/float64(threads), "pos/s/thread")
+		})
 	}
 }
