@@ -155,3 +155,40 @@ func TestZeroBaseAndRated(t *testing.T) {
 		t.Errorf("the refusal does not name the rule: %v", err)
 	}
 }
+
+// TestRangeStated is issue 33's G10: "999+999" said "out of range (0 to
+// 10h0m0s)" — a duration where minutes were typed. The range is stated in
+// the unit typed, and it is the range checked.
+func TestRangeStated(t *testing.T) {
+	for _, c := range []struct {
+		s       string
+		want    string
+		seconds bool
+	}{
+		{"999+999", `base: "999" is out of range (0 to 600 minutes)`, false},
+		{"10+99999", `increment: "99999" is out of range (0 to 600 seconds)`, false},
+		{"0+0.5", "not a whole number of seconds", false},
+		{"0+5", "", true},
+		{"-3+0", `base: "-3" is out of range (more than 0, up to 86400 seconds)`, true},
+	} {
+		var err error
+		if c.seconds {
+			_, err = ParseSeconds(c.s)
+		} else {
+			_, err = ParseTimeControl(c.s)
+		}
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("%q accepted as a match's control", c.s)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.s, err, c.want)
+		}
+	}
+	// The limits stated are the limits: 600 minutes and 600 s of increment pass.
+	if _, err := ParseTimeControl("600+600"); err != nil {
+		t.Errorf("600+600: %v", err)
+	}
+}

@@ -48,11 +48,11 @@ func parse(s string, unit, maxBase, maxInc time.Duration, whole bool) (TimeContr
 	if !ok {
 		i = "0"
 	}
-	base, err := amount(b, unit, maxBase)
+	base, err := amount(b, unit, maxBase, !whole)
 	if err != nil {
 		return TimeControl{}, fmt.Errorf("base: %w", err)
 	}
-	inc, err := amount(i, time.Second, maxInc)
+	inc, err := amount(i, time.Second, maxInc, false)
 	if err != nil {
 		return TimeControl{}, fmt.Errorf("increment: %w", err)
 	}
@@ -69,17 +69,31 @@ func parse(s string, unit, maxBase, maxInc time.Duration, whole bool) (TimeContr
 	return TimeControl{Base: base, Increment: inc}, nil
 }
 
-// amount reads a non-negative number of units, at most limit.
-func amount(s string, unit, limit time.Duration) (time.Duration, error) {
+// amount reads a number of units, at most limit and at least 0 (above 0
+// when positive). An error states the range it checks in the unit typed:
+// "999" minutes is "out of range (0 to 600 minutes)", not "(0 to 10h0m0s)"
+// (issue 33, G10).
+func amount(s string, unit, limit time.Duration, positive bool) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	// NaN fails both comparisons, and the limit keeps the product in range.
-	if !(f >= 0 && f*float64(unit) <= float64(limit)) {
-		return 0, fmt.Errorf("%q is out of range (0 to %v)", s, limit)
+	if !(f >= 0 && f*float64(unit) <= float64(limit)) || (positive && f == 0) {
+		lo := "0 to"
+		if positive {
+			lo = "more than 0, up to"
+		}
+		return 0, fmt.Errorf("%q is out of range (%s %s %s)", s, lo, strconv.FormatFloat(float64(limit)/float64(unit), 'f', -1, 64), unitName(unit))
 	}
 	return time.Duration(math.Round(f * float64(unit))), nil
+}
+
+func unitName(u time.Duration) string {
+	if u == time.Minute {
+		return "minutes"
+	}
+	return "seconds"
 }
 
 // String is the control as ParseTimeControl reads it: "3+2", "0.25+0".
