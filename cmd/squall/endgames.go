@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,9 +41,6 @@ func endgamesCommand() *cobra.Command {
 	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
 	var ef spec.Flags
 	ef.RegisterEngines(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
-	opponent := fs.String("opponent", "", "the opponent `CMD` (as the second --engine)")
-	fs.Func("o1", "option `NAME=VALUE` for the engine tested (as --option 1:NAME=VALUE)", func(s string) error { return ef.AddOption(1, s) })
-	fs.Func("o2", "option `NAME=VALUE` for the opponent (as --option 2:NAME=VALUE)", func(s string) error { return ef.AddOption(2, s) })
 	concurrency := minFlag(fs, "concurrency", 1, 1, "`N` games played at once")
 	pgnOut := fs.String("pgn", "", "write the games to the PGN file `FILE`")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -55,10 +51,7 @@ func endgamesCommand() *cobra.Command {
 		if *want != "win" && *want != "draw" {
 			return usagef("--want %s: want win or draw", *want)
 		}
-		if *opponent != "" && ef.Given() > 0 {
-			return errors.New("give the opponent with --engine or with --opponent, not both")
-		}
-		specs, err := ef.Specs(2, spec.Builtin, cmp.Or(*opponent, "/usr/games/stockfish"))
+		specs, err := ef.Specs(2, spec.Builtin, "/usr/games/stockfish")
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,7 @@ func TestEndgames(t *testing.T) {
 		// -race takes seconds to clear the default 64 MB at each new game,
 		// and on a loaded machine missed the client's 10 s readyok limit.
 		args := append([]string{"--syzygy", tablesDir, "--movetime", "30ms", "--seed", "7",
-			"--opponent", exe + " uci", "-o1", "Hash=8", "-o2", "Hash=8", "--pgn", pgnPath}, c.args...)
+			"--engine", "squall", "--engine", exe + " uci", "--option", "1:Hash=8", "--option", "2:Hash=8", "--pgn", pgnPath}, c.args...)
 		var out, errOut bytes.Buffer
 		if err := execute("endgames", args, &out, &errOut); err != nil {
 			t.Fatalf("%v: %v\n%s%s", c.args, err, out.String(), errOut.String())

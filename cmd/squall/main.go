@@ -63,7 +63,6 @@ func newRoot() *cobra.Command {
 // run runs the command line args (without the program name) and returns
 // the exit status: 0, or 1 after an error printed on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	args = aliasArgs(args)
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetIn(os.Stdin)
@@ -137,22 +136,6 @@ func argsBetween(min, max int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// aliasArgs spells the short engine aliases of the flag-package days
-// (-e1 CMD, -o2 Name=Value) as the long flags they are (--e1, --o2): the
-// flag library reads a single dash as one-letter flags.
-func aliasArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		name, _, _ := strings.Cut(a, "=")
-		switch name {
-		case "-e1", "-e2", "-o1", "-o2":
-			a = "-" + a
-		}
-		out[i] = a
-	}
-	return out
 }
 
 // version is the module version and VCS revision the binary was built

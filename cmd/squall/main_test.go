@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // error instead of printing it.
 func execute(name string, args []string, stdout, stderr io.Writer) error {
 	root := newRoot()
-	root.SetArgs(append([]string{name}, aliasArgs(args)...))
+	root.SetArgs(append([]string{name}, args...))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SilenceErrors, root.SilenceUsage = true, true

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,12 +36,8 @@ func matchCommand() *cobra.Command {
 	fs := cmd.Flags()
 	var ef spec.Flags
 	ef.RegisterEngines(fs, "the engines, first then second")
-	e1 := fs.String("e1", "", "the first engine `CMD` (as the first --engine)")
-	e2 := fs.String("e2", "", "the second engine `CMD` (as the second --engine)")
 	n1 := fs.String("n1", "", "the first engine's `NAME` (default: the engine's own)")
 	n2 := fs.String("n2", "", "the second engine's `NAME` (default: the engine's own)")
-	fs.Func("o1", "option `NAME=VALUE` for the first engine (as --option 1:NAME=VALUE)", func(s string) error { return ef.AddOption(1, s) })
-	fs.Func("o2", "option `NAME=VALUE` for the second engine (as --option 2:NAME=VALUE)", func(s string) error { return ef.AddOption(2, s) })
 	tcFlag := fs.String("tc", "10+0.1", "time control `TC`: base+increment in seconds")
 	margin := durationFlag(fs, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to `N` nodes")
@@ -75,10 +70,7 @@ func matchCommand() *cobra.Command {
 
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if (*e1 != "" || *e2 != "") && ef.Given() > 0 {
-			return errors.New("give the engines with --engine or with --e1/--e2, not both")
-		}
-		specs, err := ef.Specs(2, cmp.Or(*e1, spec.Builtin), cmp.Or(*e2, spec.Builtin))
+		specs, err := ef.Specs(2, spec.Builtin, spec.Builtin)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,6 @@ func TestBadEngineOption(t *testing.T) {
 		{"suite", []string{"suite", "wac", "--nodes", "1", "--option", "Hash=huge"}},
 		{"review", []string{"review", game, "--out", filepath.Join(dir, "r.pgn"), "--nodes", "1", "--option", "Hash=huge"}},
 		{"match", []string{"match", "--engine", "squall", "--engine", "squall", "--option", "2:Hash=huge", "--games", "2"}},
-		{"match -o2", []string{"match", "-o2", "Hash=huge", "--games", "2"}},
 		{"datagen", []string{"datagen", "--out", filepath.Join(dir, "d.epd"), "--games", "1", "--option", "Hash=huge"}},
 		{"endgames", []string{"endgames", "--syzygy", tablesDir, "--count", "1", "--engine", "squall", "--engine", "squall", "--option", "2:Hash=huge"}},
 		{"serve", []string{"serve", "--listen", "127.0.0.1:0", "--option", "Hash=huge"}},

@@ -26,9 +26,6 @@ func KingAttacks(s Square) Bitboard { return kingAttacks[s] }
 // PawnAttacks returns the squares a pawn of colour c on s attacks.
 func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }
 
-// Between returns the squares strictly between a and b on a shared line.
-func Between(a, b Square) Bitboard { return between[a][b] }
-
 // Line returns the full line through a and b, or 0 if they are not aligned.
 func Line(a, b Square) Bitboard { return line[a][b] }
 

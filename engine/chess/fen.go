@@ -86,7 +86,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if p.Attacked(p.KingSquare(p.side^1), p.side^1, p.byType[0]) {
 		return nil, fenErr(1, "the side not to move (%s) is in check", p.side^1)
 	}
-	p.key, p.pawnKey, p.materialKey = p.computeKeys()
+	p.key, p.pawnKey = p.computeKeys()
 	p.checkers = p.AttackersTo(p.KingSquare(p.side), p.byType[0]) & p.byColor[p.side^1]
 	return p, nil
 }

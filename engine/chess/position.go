@@ -19,10 +19,9 @@ type Position struct {
 	halfmove int
 	fullmove int
 
-	key         uint64
-	pawnKey     uint64
-	materialKey uint64
-	checkers    Bitboard
+	key      uint64
+	pawnKey  uint64
+	checkers Bitboard
 
 	// castleRook[i] is the rook square of castling right 1<<i.
 	castleRook [4]Square
@@ -35,11 +34,11 @@ type Position struct {
 
 // Undo holds what MakeMove cannot recompute cheaply; UnmakeMove needs it.
 type Undo struct {
-	key, pawnKey, materialKey uint64
-	checkers                  Bitboard
-	halfmove                  int
-	castle                    CastlingRights
-	ep                        Square
+	key, pawnKey uint64
+	checkers     Bitboard
+	halfmove     int
+	castle       CastlingRights
+	ep           Square
 }
 
 // Clone returns an independent copy (its own history storage).
@@ -93,8 +92,6 @@ func (p *Position) Key() uint64 { return p.key }
 // PawnKey hashes the pawn placement only (for the evaluation's pawn hash).
 func (p *Position) PawnKey() uint64 { return p.pawnKey }
 
-// MaterialKey hashes the piece counts only.
-func (p *Position) MaterialKey() uint64 { return p.materialKey }
 
 // Checkers returns the enemy pieces giving check to the side to move.
 func (p *Position) Checkers() Bitboard { return p.checkers }
@@ -191,7 +188,7 @@ func (p *Position) epHashed() bool {
 // MakeMove plays a legal (or at least pseudo-legal and then verified) move.
 // It never allocates once the history slice has room.
 func (p *Position) MakeMove(m Move, u *Undo) {
-	u.key, u.pawnKey, u.materialKey = p.key, p.pawnKey, p.materialKey
+	u.key, u.pawnKey = p.key, p.pawnKey
 	u.checkers, u.halfmove, u.castle, u.ep = p.checkers, p.halfmove, p.castle, p.ep
 	p.history = append(p.history, p.key)
 
@@ -223,7 +220,6 @@ func (p *Position) MakeMove(m Move, u *Undo) {
 			p.remove(capSq)
 			key ^= zobPiece[captured][capSq]
 			p.counts[captured]--
-			p.materialKey ^= zobMaterial[captured][p.counts[captured]]
 			if captured.Type() == Pawn {
 				p.pawnKey ^= zobPiece[captured][capSq]
 			}
@@ -240,8 +236,6 @@ func (p *Position) MakeMove(m Move, u *Undo) {
 				p.put(np, to)
 				key ^= zobPiece[pc][to] ^ zobPiece[np][to]
 				p.counts[pc]--
-				p.materialKey ^= zobMaterial[pc][p.counts[pc]]
-				p.materialKey ^= zobMaterial[np][p.counts[np]]
 				p.counts[np]++
 			} else {
 				p.pawnKey ^= zobPiece[pc][to]
@@ -301,14 +295,14 @@ func (p *Position) UnmakeMove(m Move, u *Undo) {
 			p.counts[captured]++
 		}
 	}
-	p.key, p.pawnKey, p.materialKey = u.key, u.pawnKey, u.materialKey
+	p.key, p.pawnKey = u.key, u.pawnKey
 	p.checkers, p.halfmove, p.castle, p.ep = u.checkers, u.halfmove, u.castle, u.ep
 	p.history = p.history[:len(p.history)-1]
 }
 
 // MakeNullMove passes the turn (for null-move pruning). Not legal in check.
 func (p *Position) MakeNullMove(u *Undo) {
-	u.key, u.pawnKey, u.materialKey = p.key, p.pawnKey, p.materialKey
+	u.key, u.pawnKey = p.key, p.pawnKey
 	u.checkers, u.halfmove, u.castle, u.ep = p.checkers, p.halfmove, p.castle, p.ep
 	p.history = append(p.history, p.key)
 	key := p.key ^ zobSide
@@ -325,15 +319,14 @@ func (p *Position) MakeNullMove(u *Undo) {
 // UnmakeNullMove undoes MakeNullMove.
 func (p *Position) UnmakeNullMove(u *Undo) {
 	p.side ^= 1
-	p.key, p.pawnKey, p.materialKey = u.key, u.pawnKey, u.materialKey
+	p.key, p.pawnKey = u.key, u.pawnKey
 	p.checkers, p.halfmove, p.castle, p.ep = u.checkers, u.halfmove, u.castle, u.ep
 	p.history = p.history[:len(p.history)-1]
 }
 
-// computeKeys recomputes all keys and counts from scratch (after setup, and
-// in tests to check the incremental updates).
-func (p *Position) computeKeys() (key, pawnKey, materialKey uint64) {
-	var counts [16]uint8
+// computeKeys recomputes the keys from scratch (after setup, and in tests
+// to check the incremental updates).
+func (p *Position) computeKeys() (key, pawnKey uint64) {
 	for s := Square(0); s < 64; s++ {
 		pc := p.board[s]
 		if pc == NoPiece {
@@ -343,8 +336,6 @@ func (p *Position) computeKeys() (key, pawnKey, materialKey uint64) {
 		if pc.Type() == Pawn {
 			pawnKey ^= zobPiece[pc][s]
 		}
-		materialKey ^= zobMaterial[pc][counts[pc]]
-		counts[pc]++
 	}
 	key ^= zobCastle[p.castle]
 	if p.side == Black {
@@ -353,5 +344,5 @@ func (p *Position) computeKeys() (key, pawnKey, materialKey uint64) {
 	if p.epHashed() {
 		key ^= zobEP[p.ep.File()]
 	}
-	return key, pawnKey, materialKey
+	return key, pawnKey
 }

@@ -11,9 +11,18 @@ import (
 // are legal here.
 func walkCheck(t *testing.T, p *Position, depth int, foreign *[]Move) {
 	t.Helper()
-	key, pawnKey, matKey := p.computeKeys()
-	if key != p.key || pawnKey != p.pawnKey || matKey != p.materialKey {
+	key, pawnKey := p.computeKeys()
+	if key != p.key || pawnKey != p.pawnKey {
 		t.Fatalf("%s: incremental keys differ from recomputed ones", p.FEN())
+	}
+	var counts [16]uint8
+	for _, pc := range p.board {
+		if pc != NoPiece {
+			counts[pc]++
+		}
+	}
+	if counts != p.counts {
+		t.Fatalf("%s: piece counts %v, recomputed %v", p.FEN(), p.counts, counts)
 	}
 	if want := p.AttackersTo(p.KingSquare(p.side), p.byType[0]) & p.byColor[p.side^1]; want != p.checkers {
 		t.Fatalf("%s: checkers %x, want %x", p.FEN(), p.checkers, want)
@@ -98,7 +107,7 @@ func TestNullMove(t *testing.T) {
 	if p.SideToMove() != Black || p.EnPassant() != NoSquare {
 		t.Fatal("null move did not pass the turn and clear ep")
 	}
-	k, _, _ := p.computeKeys()
+	k, _ := p.computeKeys()
 	if k != p.Key() {
 		t.Fatal("null move key differs from recomputed")
 	}

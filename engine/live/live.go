@@ -133,14 +133,6 @@ func (r *Runner) Stop() {
 // expected move was played.
 func (r *Runner) PonderHit() { r.a.PonderHit() }
 
-// Idle returns a channel closed once every search started so far has
-// returned.
-func (r *Runner) Idle() <-chan struct{} {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.last
-}
-
 // Close cancels the running search and waits until it has returned. Later
 // searches end at once with ErrClosed.
 func (r *Runner) Close() {

@@ -110,7 +110,6 @@ type Client struct {
 
 	writeMu   sync.Mutex // engine input is written from Search and PonderHit
 	name      string
-	author    string
 	options   []engine.Option
 	chess960  bool // UCI_Chess960 currently set
 	multiPV   int  // MultiPV as last set (0: the engine's default)
@@ -302,9 +301,7 @@ func (c *Client) handshake(ctx context.Context) error {
 		case "id":
 			rest := strings.TrimSpace(strings.TrimPrefix(line, "id"))
 			if v, ok := strings.CutPrefix(rest, "name "); ok {
-				c.name = strings.TrimSpace(v)
-			} else if v, ok := strings.CutPrefix(rest, "author "); ok {
-				c.author = strings.TrimSpace(v)
+				c.name = strings.TrimSpace(v) // "id author" is read past: nothing shows it
 			}
 		case "option":
 			// A malformed option is logged (the line is in the log) and
@@ -332,9 +329,6 @@ func (c *Client) ready(ctx context.Context) error {
 
 // Name reports the engine's "id name" (or its path if it gave none).
 func (c *Client) Name() string { return c.name }
-
-// Author reports the engine's "id author".
-func (c *Client) Author() string { return c.author }
 
 // Options lists the options the engine declared in its handshake.
 func (c *Client) Options() []engine.Option { return append([]engine.Option(nil), c.options...) }
