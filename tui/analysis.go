@@ -4,6 +4,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/analysisview"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -79,7 +80,7 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 	if pos.SideToMove() == chess.Black {
 		white = white.Negate()
 	}
-	a.lines[k] = &pvLine{info: i, white: white, san: pos.LineSAN(i.PV)}
+	a.lines[k] = &pvLine{info: i, white: white, san: movelist.Line(pos, i.PV)}
 }
 
 // best is the first line, if any.

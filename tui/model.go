@@ -27,6 +27,7 @@ import (
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -162,7 +163,7 @@ type Model struct {
 
 	board    boardView
 	panel    analysisPanel
-	moves    moveList
+	moves    movelist.List
 	clock    clock.Clock
 	input    textinput.Model
 	focus    focus

@@ -256,15 +256,3 @@ func firstError(err error) (more int, first error) {
 func (t *Tree) appendPGN(b []byte) ([]byte, error) {
 	return pgn.AppendGame(b, t.Export())
 }
-
-// nagSymbol is the conventional symbol of the move-quality NAGs $1-$6
-// ("!", "?", "!!", "??", "!?", "?!"), "" for others.
-func nagSymbol(nags []uint8) string {
-	var b strings.Builder
-	for _, n := range nags {
-		if n >= 1 && n <= 6 {
-			b.WriteString([...]string{"!", "?", "!!", "??", "!?", "?!"}[n-1])
-		}
-	}
-	return b.String()
-}

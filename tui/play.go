@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/termtext"
 )
 
@@ -84,7 +85,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	var note string
 	if fromBook {
 		m.bookPlay.record(m.pos, m.cur.Ply()+1, mv)
-		note = "book move " + m.pos.LineSAN([]chess.Move{mv})[0]
+		note = "book move " + movelist.Line(m.pos, []chess.Move{mv})[0]
 	}
 	m.movedAt = m.opt.Now()
 	before := len(m.cur.Children)
@@ -463,7 +464,6 @@ func (m *Model) offerDraw() tea.Cmd {
 	m.setMessage("the engine declines the draw")
 	return nil
 }
-
 
 // takeback undoes moves: in a game, back to the human's last turn; in
 // analysis, the shown move is deleted. A finished game stays finished:

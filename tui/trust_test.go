@@ -166,7 +166,10 @@ func TestSessionResumedAfterCrash(t *testing.T) {
 	if m3.dialog != nil || m3.cur.SAN != "Nc6" {
 		t.Fatalf("after resuming: dialog %T, at %q", m3.dialog, m3.cur.SAN)
 	}
-	// Discarding it from the quit question removes the file.
+	// Discarding it from the quit question removes the file. m3 is closed
+	// first: its writer could otherwise write the resumed session after
+	// the removal (under -race on a loaded machine it did).
+	m3.Close()
 	m2 = send(m2, press("esc"), press("q"), press("d"))
 	m2.Close()
 	if _, err := os.Stat(session); !os.IsNotExist(err) {

@@ -9,6 +9,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -74,15 +75,7 @@ func (m Model) View() string {
 	}
 	g, ok := m.geometry()
 	if !ok {
-		// Wrapped, never cut: at 40 columns the one line read "need
-		// 55×12, have 40×12 · q q…".
-		msg := fmt.Sprintf("Too small: the board needs %d×%d, this is %d×%d. Enlarge the window, or q quits.", compactWidth, compactHeight, m.width, m.height)
-		w := max(m.width, 1)
-		lines := view.WrapWords(msg, w)
-		for i, l := range lines {
-			lines[i] = lipgloss.PlaceHorizontal(w, lipgloss.Center, l)
-		}
-		return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
+		return view.TooSmall("board", compactWidth, compactHeight, m.width, m.height, "q quits")
 	}
 	bodyH := m.height - bottomLines
 	var body string
@@ -194,7 +187,7 @@ func (m *Model) sidePanel(w, h int) []string {
 	out = append(out, m.alternatives()...)
 	out = append(out, m.st.Muted.Render(strings.Repeat("─", w)))
 	rest := h - len(out)
-	out = append(out, m.moves.render(m.st, m.tree, m.cur, w, rest)...)
+	out = append(out, m.moveList(w, rest)...)
 	return out
 }
 
@@ -227,14 +220,10 @@ func (m *Model) alternatives() []string {
 	if p == nil || len(p.Children) < 2 {
 		return nil
 	}
-	ply := m.tree.Start.GamePly() + m.cur.Ply() - 1
-	num := fmt.Sprintf("%d.", ply/2+1)
-	if ply%2 == 1 {
-		num = fmt.Sprintf("%d…", ply/2+1) // as the move list writes it
-	}
+	num := movelist.Number(m.tree.Start.GamePly() + m.cur.Ply() - 1) // as the move list writes it
 	line := m.st.Muted.Render("here: " + num)
 	for _, c := range p.Children {
-		s := c.SAN + nagSymbol(c.NAGs)
+		s := c.SAN + movelist.NAGSymbol(c.NAGs)
 		if c == m.cur {
 			line += " " + m.st.Selected.Render(s)
 		} else {

@@ -109,7 +109,7 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	plain := ansi.Strip(v)
 	// Black to move: engine scores (+1.20, +1.00, +0.80 for Black) are shown
 	// from White's view.
-	for _, want := range []string{"depth 12/15", "148k nodes", "-1.20", "-1.00", "-0.80", "2... "} {
+	for _, want := range []string{"depth 12/15", "148k nodes", "-1.20", "-1.00", "-0.80", "2… "} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("analysis view lacks %q:\n%s", want, plain)
 		}

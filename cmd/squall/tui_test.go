@@ -163,8 +163,8 @@ func TestTUIBroadcast(t *testing.T) {
 	send(keys("c5")...)
 	send(tea.KeyMsg{Type: tea.KeyLeft})
 	snap := b.Broadcast.Room().Snapshot()
-	if snap.Ply != 1 || len(snap.Moves) != 2 || snap.GameSAN != "1. e4" {
-		t.Errorf("room shows ply %d of %d moves, %q; want 1. e4 of 1. e4 c5", snap.Ply, len(snap.Moves), snap.GameSAN)
+	if snap.Ply != 1 || len(snap.Moves) != 2 || strings.Join(snap.SANs, " ") != "e4 c5" {
+		t.Errorf("room shows ply %d of %d moves, %q; want 1. e4 of 1. e4 c5", snap.Ply, len(snap.Moves), snap.SANs)
 	}
 	if err := b.stop(); err != nil {
 		t.Fatal(err)

@@ -253,7 +253,9 @@ func (p *Position) ParseTyped(s string) (Move, error) {
 // "12. Nf3", "Nc6", "13. d4", or "12... Nc6", "13. d4", … when Black moves
 // first; one string per move, for callers that wrap or cut the line. It
 // stops at the first move that is not legal where it stands (a PV that
-// belongs to another position). p is left as it was.
+// belongs to another position). p is left as it was. It is PGN's notation,
+// for text written into files (the review's comments); the screens number
+// moves through tui/movelist ("12… Nc6").
 func (p *Position) LineSAN(line []Move) []string {
 	q := p.Clone()
 	out := make([]string, 0, len(line))

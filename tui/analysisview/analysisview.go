@@ -37,8 +37,8 @@ type Stats struct {
 type Line struct {
 	// Score is from the side to move's point of view, as engines report.
 	Score engine.Score
-	// SAN is the line with move numbers ("3...", "Nf6", "4.", "d4"): made
-	// by the caller once per report (chess.Position.LineSAN).
+	// SAN is the line with move numbers ("3… Nf6", "4. d4"): made by the
+	// caller once per report (movelist.Line, the move lists' numbering).
 	SAN []string
 }
 

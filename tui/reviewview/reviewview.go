@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/review"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -47,6 +48,8 @@ type reviewView struct {
 	start  *chess.Position
 	moves  []chess.Move
 	sans   []string
+	line   *pgn.Node // the moves as the move list draws them
+	list   movelist.List
 	evals  []review.PositionEval // as they arrive
 	report *review.Report
 	err    error
@@ -73,6 +76,7 @@ func New(env view.Env, opt Options) view.View {
 			v.sans = append(v.sans, n.SAN)
 		}
 	}
+	v.line = movelist.FromSANs(v.sans)
 	return v
 }
 
@@ -227,7 +231,7 @@ func (v *reviewView) save() string {
 // and the help line.
 func (v *reviewView) View(width, height int) string {
 	if width < view.MinWidth || height < view.MinHeight {
-		return view.TooSmall(width, height)
+		return view.TooSmall("review", view.MinWidth, view.MinHeight, width, height, "esc goes back")
 	}
 	st := v.st
 	head := view.SearchTitle(st, "Game review", v.env.Runner, v.opt.Limits)
@@ -337,68 +341,24 @@ func (v *reviewView) judgmentStyle(j review.Judgment) lipgloss.Style {
 	return v.st.Text
 }
 
-// moveList is the game in two columns, each move with its judgment's
-// symbol, scrolled to keep the selected move in view.
+// moveList is the game in two columns (tui/movelist's, as the board
+// draws it), each move with its judgment's symbol in its colour, the
+// selected move kept in view.
 func (v *reviewView) moveList(w, h int) []string {
 	st := v.st
-	ply0 := v.start.GamePly()
-	type row struct {
-		num  int
-		w, b int // move indexes + 1; 0 for none
-	}
-	var rows []row
-	for i := range v.moves {
-		ply := ply0 + i
-		if ply%2 == 0 || len(rows) == 0 {
-			rows = append(rows, row{num: ply/2 + 1})
+	g := movelist.Game{Root: v.line, StartPly: v.start.GamePly(), Current: movelist.At(v.line, v.sel), Empty: "no moves to review"}
+	g.Mark = func(n *pgn.Node) (string, lipgloss.Style) {
+		i := n.Ply() - 1
+		if v.report == nil || i >= len(v.report.Moves) {
+			return "", st.Text
 		}
-		if ply%2 == 0 {
-			rows[len(rows)-1].w = i + 1
-		} else {
-			rows[len(rows)-1].b = i + 1
+		j := v.report.Moves[i].Judgment
+		if j == review.Good {
+			return j.Symbol(), st.Text
 		}
+		return j.Symbol(), v.judgmentStyle(j)
 	}
-	// The shown ply's row; the start (ply 0) is the first row's. A cell
-	// without a move (0) is no ply's: a game ending on White's move has
-	// one in its last row.
-	selRow := 0
-	for i, r := range rows {
-		if v.sel > 0 && (r.w == v.sel || r.b == v.sel) {
-			selRow = i
-		}
-	}
-	top := max(0, min(selRow-h/2, len(rows)-h))
-	cell := func(i int, dots bool) string {
-		if i == 0 {
-			if dots {
-				return view.Pad("…", 11)
-			}
-			return strings.Repeat(" ", 11)
-		}
-		s := v.sans[i-1]
-		style := st.Text
-		if v.report != nil {
-			j := v.report.Moves[i-1].Judgment
-			s += j.Symbol()
-			if j != review.Good {
-				style = v.judgmentStyle(j)
-			}
-		}
-		txt := view.Pad(s, 11)
-		if i == v.sel {
-			return st.Selected.Render(txt)
-		}
-		return style.Render(txt)
-	}
-	var out []string
-	if len(rows) == 0 {
-		out = append(out, st.Muted.Render("no moves to review"))
-	}
-	for i := top; i < len(rows) && len(out) < h; i++ {
-		r := rows[i]
-		out = append(out, st.Muted.Render(fmt.Sprintf("%4d.", r.num))+" "+cell(r.w, r.w == 0)+cell(r.b, false))
-	}
-	return out
+	return v.list.Columns(movelist.Styles{Text: st.Text, Muted: st.Muted, Selected: st.Selected}, g, w, h)
 }
 
 // graph draws White's win% for each analysed position as bars rising from

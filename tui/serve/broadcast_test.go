@@ -49,8 +49,8 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := r.Snapshot()
-	if s.Ply != 3 || s.GameSAN != "1. e4 e5 2. Nf3" || s.Position.FEN() != "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2" {
-		t.Fatalf("after publishing: ply %d, %q, %s", s.Ply, s.GameSAN, s.Position.FEN())
+	if s.Ply != 3 || strings.Join(s.SANs, " ") != "e4 e5 Nf3" || s.Position.FEN() != "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2" {
+		t.Fatalf("after publishing: ply %d, %q, %s", s.Ply, s.SANs, s.Position.FEN())
 	}
 	waitUntil(t, "analysis of the published position", func() bool {
 		s := r.Snapshot()
@@ -66,8 +66,8 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if err := b.Publish(longer, 3); err != nil {
 		t.Fatal(err)
 	}
-	if s := r.Snapshot(); len(s.Moves) != 4 || s.Ply != 3 || len(s.Lines) == 0 {
-		t.Fatalf("extended game: %d moves at ply %d, %d lines; want 4 at 3, lines kept", len(s.Moves), s.Ply, len(s.Lines))
+	if s := r.Snapshot(); len(s.Moves) != 4 || strings.Join(s.SANs, " ") != "e4 e5 Nf3 Nc6" || s.Ply != 3 || len(s.Lines) == 0 {
+		t.Fatalf("extended game: %d moves (%q) at ply %d, %d lines; want 4 at 3, lines kept", len(s.Moves), s.SANs, s.Ply, len(s.Lines))
 	}
 	if n := fe.Searches(); n != searches {
 		t.Fatalf("republishing the shown position started %d new searches", n-searches)
@@ -77,8 +77,8 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 	if err := b.Publish(longer, 1); err != nil {
 		t.Fatal(err)
 	}
-	if s := r.Snapshot(); s.Ply != 1 || s.GameSAN != "1. e4" || len(s.Lines) != 0 {
-		t.Fatalf("after stepping back: ply %d, %q, %d lines", s.Ply, s.GameSAN, len(s.Lines))
+	if s := r.Snapshot(); s.Ply != 1 || strings.Join(s.SANs, " ") != "e4 e5 Nf3 Nc6" || len(s.Lines) != 0 {
+		t.Fatalf("after stepping back: ply %d, %q, %d lines", s.Ply, s.SANs, len(s.Lines))
 	}
 	waitUntil(t, "a new search", func() bool { return fe.Searches() > searches })
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,7 +48,7 @@ func FuzzRoomText(f *testing.F) {
 			m.status = err.Error()
 		}
 		m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-		for _, v := range []string{m.View(), m.listView()} {
+		for _, v := range []string{m.View(), strings.Join(m.listView(0), "\n")} {
 			rest := sgr.ReplaceAllString(v, "")
 			if off, c, ok := termtext.Unsafe(rest, false); !ok {
 				t.Fatalf("%q reached the screen at %d: %q", c, off, rest)

@@ -114,7 +114,7 @@ func TestOffersAnswered(t *testing.T) {
 	enter(bob, "takeback", ann)
 	wantOnScreen(t, "ann", ann, "bob agreed: your last move was taken back")
 	wantOnScreen(t, "bob", bob, "you agreed: ann's last move was taken back")
-	if got := movetext(bob.rep.sans); got != "" {
+	if got := strings.Join(bob.rep.sans, " "); got != "" {
 		t.Errorf("after the takeback the moves are %q", got)
 	}
 }

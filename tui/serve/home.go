@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // screenFunc makes the screen a command names — its words: "play",
@@ -279,8 +280,7 @@ func (m *homeModel) View() string {
 		if m.w >= homeMinWidth {
 			need = max(need, len(lines))
 		}
-		msg := wrapped(fmt.Sprintf("too small: need %d×%d, have %d×%d · q quits", homeMinWidth, need, m.w, m.h), m.w)
-		return strings.Join(msg[:min(len(msg), m.h)], "\n")
+		return view.TooSmall("home screen", homeMinWidth, need, m.w, m.h, "q quits")
 	}
 	for i, l := range lines {
 		lines[i] = termtext.Cut(l, max(m.w, homeMinWidth))

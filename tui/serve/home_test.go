@@ -190,7 +190,7 @@ func TestHomeFitsSmallTerminals(t *testing.T) {
 					t.Errorf("%dx%d (help %v): a line of %d columns: %q", size[0], size[1], help, w, l)
 				}
 			}
-			small := strings.Contains(v, "too small")
+			small := strings.Contains(v, "Too small")
 			if wantSmall := size[0] < homeMinWidth || size[1] < 11; small != wantSmall {
 				t.Errorf("%dx%d (help %v): too small %v, want %v:\n%s", size[0], size[1], help, small, wantSmall, v)
 			}

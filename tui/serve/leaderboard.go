@@ -125,10 +125,9 @@ func (m *leaderboardModel) View() string {
 	for _, l := range help {
 		out = append(out, m.sty.dim.Render(l))
 	}
-	if m.w > 0 {
-		for i, l := range out {
-			out[i] = termtext.Cut(l, m.w)
-		}
+	key := "q quits"
+	if m.quit == "q home" {
+		key = "q goes home"
 	}
-	return strings.Join(out, "\n")
+	return fitScreen(out, m.w, m.h, 24, 6, "leaderboard", key)
 }

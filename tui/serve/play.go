@@ -139,6 +139,7 @@ type playModel struct {
 	upd     *play.Update
 	updAt   time.Time // when upd arrived: the running clock counts from it
 	rep     replayed  // upd's moves replayed
+	moves   moveList  // the game's, as the screen lists them
 	chat    []chat.Line
 
 	// review is the finished game's review view while open (its search
@@ -369,31 +370,29 @@ func (m *playModel) View() string {
 	if m.review != nil {
 		return m.review.View(m.w, m.h)
 	}
-	var lines []string
-	switch m.screen {
-	case askHandle:
-		lines = []string{m.st.title.Render("Squall · play"), "",
-			"Welcome. Choose the handle others will know you by:",
-			"2 to 20 letters, digits, _ and -, beginning with a letter.", "", m.input.View()}
-	case inLobby:
-		lines = m.lobbyView()
-	case atBoard:
-		lines = m.boardView()
+	if m.screen == atBoard {
+		return fitScreen(m.boardView(), m.w, m.h, gameMinWidth, gameMinRows, "game screen", "q leaves")
 	}
+	var status []string
 	if m.status != "" {
 		s := m.st.dim
 		if m.isErr {
 			s = m.st.warn
 		}
-		lines = append(lines, "", s.Render(termtext.SafeLine(m.status)))
+		status = append(status, "")
+		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
+			status = append(status, s.Render(l))
+		}
 	}
-	if m.screen == atBoard {
-		lines = append(lines, pgnLines(m.st, m.sshCmd, m.upd, m.w)...)
+	var lines []string
+	switch m.screen {
+	case askHandle:
+		lines = []string{m.st.title.Render("Squall · play"), ""}
+		lines = append(lines, wrapped("Welcome. Choose the handle others will know you by:", m.w)...)
+		lines = append(lines, wrapped("2 to 20 letters, digits, _ and -, beginning with a letter.", m.w)...)
+		lines = append(lines, "", m.input.View())
+	case inLobby:
+		lines = m.lobbyView(len(status))
 	}
-	if m.screen == atBoard && m.upd != nil {
-		// A line of its own: after the result and both ratings it was cut
-		// off at 110 columns.
-		lines = append(lines, m.boardHelp())
-	}
-	return strings.Join(lines, "\n")
+	return fitScreen(append(lines, status...), m.w, m.h, 30, 8, "play screen", "ctrl+c quits")
 }

@@ -176,18 +176,58 @@ func ratingNote(e *play.Ended) string {
 		e.Before[0].Rating, e.After[0].Rating, e.Before[1].Rating, e.After[1].Rating)
 }
 
+// boardView is the game screen in m.h rows: the board with the clocks
+// and the moves, then what is said (offers, chat, the F1 help, the
+// status), the input line and the keys. Where rows are short the chat,
+// then the help, give way; the moves keep at least a row.
 func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.dim.Render("joining the game…")}
 	}
-	out := gameRows(m.st, m.upd, m.rep, m.updAt, m.upd.Players.Black == m.handle, m.w, nil)
+	out, moved := gameRows(m.st, m.upd, m.rep, m.updAt, m.upd.Players.Black == m.handle, m.w, nil, &m.moves)
 	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
-	out = append(out, m.notes()...)
-	out = append(out, chatView(m.st, m.chat, m.w)...)
-	if m.help {
-		out = append(out, m.helpLines()...)
+	var status []string
+	if m.status != "" {
+		s := m.st.dim
+		if m.isErr {
+			s = m.st.warn
+		}
+		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
+			status = append(status, s.Render(l))
+		}
 	}
-	return append(out, m.input.View())
+	// A line of its own: after the result and both ratings it was cut off
+	// at 110 columns.
+	end := append(append(status, pgnLines(m.st, m.sshCmd, m.upd, m.w)...), m.boardHelp())
+	notes := m.notes()
+	left := m.h - len(out) - len(notes) - 1 - len(end) // 1: the input line
+	if m.h <= 0 {
+		left = 1 << 20 // the size is not known yet
+	}
+	under := 0
+	if !moved {
+		under = 1
+		left--
+	}
+	var help []string
+	if m.help {
+		help = take(m.helpLines(), left)
+		left -= len(help)
+	}
+	chat := last(chatView(m.st, m.chat, m.w), left)
+	left -= len(chat)
+	if !moved {
+		if left > 1 {
+			out = append(out, "") // a blank row under the board, where there is room
+			left--
+		}
+		out = append(out, moveRows(m.st, m.rep, &m.moves, m.w, under+max(left, 0))...)
+	}
+	out = append(out, notes...)
+	out = append(out, chat...)
+	out = append(out, help...)
+	out = append(out, m.input.View())
+	return append(out, end...)
 }
 
 // openReview opens the finished game in review (?!, ?, ?? and the eval
@@ -316,22 +356,41 @@ func replay(u *play.Update) replayed {
 	return r
 }
 
+// Game screens' sizes: the board in its small squares, the column beside
+// it (clocks, then the spectators' analysis or the moves) at least
+// gameRightMin cells, and under it at least the help line, the input line
+// and a row of moves.
+const (
+	gameRightMin = 22
+	gameMinWidth = 26 + 2 + gameRightMin // boardview.Size{W: 3, H: 1}.Width() + 2 + …
+	gameMinRows  = 2 + 9 + 3             // title and blank, the board, three rows under it
+)
+
+// gameBoard is the game screens' board size: the smallest squares.
+var gameBoard = boardview.Size{W: 3, H: 1}
+
 // gameRows draws a game, u replayed as r (once per update, not per frame):
-// a title row, the board (from Black's side when
-// flipped) with both clocks beside it — the running one counted down from
-// the update's time at — and the moves; panel, if any, goes beside the
-// board under the clocks (the spectators' analysis).
-func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool, width int, panel []string) []string {
+// a title row, a blank, and the board (from Black's side when flipped)
+// with both clocks beside it — the running one counted down from the
+// update's time at — and under the clocks panel, if any (the spectators'
+// analysis), or else the moves from list, newest in view. moved tells
+// whether the moves are there; if not, the caller puts them under the
+// board (moveRows).
+func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool, width int, panel []string, list *moveList) (rows []string, moved bool) {
 	sc := boardview.NewScene(r.pos)
 	sc.Last = r.last
 	sc.Flipped = flipped
-	board := strings.Split(st.board.Board(sc, boardview.Size{W: 3, H: 1}), "\n")
+	board := strings.Split(st.board.Board(sc, gameBoard), "\n")
 	left := u.State.Left
 	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
 		left[r.pos.SideToMove()] = max(left[r.pos.SideToMove()]-time.Since(at), 0)
 	}
+	rightW := max(width-gameBoard.Width()-2, gameRightMin)
 	side := func(c chess.Color, name string) string {
-		s := fmt.Sprintf("%s %-16s %s", c.Name(), termtext.SafeLine(name), clock.Text(left[c]))
+		t := clock.Text(left[c])
+		// The name gives way to the clock in a narrow column.
+		nameW := min(16, max(rightW-2-len(c.Name())-2-len(t), 1))
+		s := c.Name() + " " + view.Pad(termtext.Cut(termtext.SafeLine(name), nameW), nameW) + " " + t
 		if !u.Over && r.pos.SideToMove() == c {
 			return st.title.Render("▶ " + s)
 		}
@@ -342,29 +401,28 @@ func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool,
 	if flipped {
 		right[0], right[2] = right[2], right[0]
 	}
+	if panel == nil && width-gameBoard.Width()-2 >= gameRightMin {
+		right = append(right, moveRows(st, r, list, rightW, len(board)-len(right))...)
+		moved = true
+	}
 	right = append(right, panel...)
 	out := []string{"", ""}
 	for i := 0; i < max(len(board), len(right)); i++ {
-		l, rr := strings.Repeat(" ", boardview.Size{W: 3, H: 1}.Width()), ""
+		l, rr := strings.Repeat(" ", gameBoard.Width()), ""
 		if i < len(board) {
 			l = board[i]
 		}
 		if i < len(right) {
-			rr = right[i]
+			rr = termtext.Cut(right[i], rightW)
 		}
 		out = append(out, l+"  "+rr)
 	}
-	return append(out, "", termtext.Cut(movetext(r.sans), max(width, 20)), "")
+	return out, moved
 }
 
-// movetext numbers SAN moves from the initial position.
-func movetext(sans []string) string {
-	var b strings.Builder
-	for i, s := range sans {
-		if i%2 == 0 {
-			fmt.Fprintf(&b, "%d. ", i/2+1)
-		}
-		b.WriteString(s + " ")
-	}
-	return strings.TrimSpace(b.String())
+// moveRows is the game's moves in at most height rows of width cells,
+// the newest in view (issue 33, G1: the screens showed the first moves in
+// one line cut at the screen's edge, and never the latest).
+func moveRows(st styles, r replayed, list *moveList, width, height int) []string {
+	return list.rows(st, r.sans, 0, -1, "no moves yet", width, max(height, 1))
 }

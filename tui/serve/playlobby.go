@@ -220,12 +220,32 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	})
 }
 
-func (m *playModel) lobbyView() []string {
+// lobbyView is the lobby in m.h rows less reserved (the status under
+// it): the seeks (the chosen one kept in view), then as many of the games
+// in progress, the leaderboard and the player's recent games as fit, the
+// input line and the keys.
+func (m *playModel) lobbyView(reserved int) []string {
 	out := []string{m.st.title.Render("Squall · lobby") + m.st.dim.Render("  "+m.handle), ""}
+	var tail []string
+	tail = append(tail, "")
+	if m.input.Focused() {
+		tail = append(tail, m.input.View())
+	}
+	for _, l := range wrapHelp([]string{"n new rated seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
+		tail = append(tail, m.st.dim.Render(l))
+	}
+	left := m.h - len(out) - len(tail) - reserved
+	if m.h <= 0 {
+		left = 1 << 20 // the size is not known yet
+	}
 	if len(m.seeks) == 0 {
 		out = append(out, m.st.dim.Render("no open seeks: press n to open one"))
+		left--
 	}
-	for i, s := range m.seeks {
+	rows := min(len(m.seeks), max(left, 1))
+	top := max(0, min(m.sel-rows+1, len(m.seeks)-rows))
+	for i := top; i < top+rows; i++ {
+		s := m.seeks[i]
 		kind := "casual"
 		if s.Rated {
 			kind = "rated"
@@ -244,38 +264,42 @@ func (m *playModel) lobbyView() []string {
 		}
 		out = append(out, row)
 	}
-	if len(m.live) > 0 {
-		out = append(out, "", m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (to follow one, connect with the command watch)"))
-		for _, g := range m.live[:min(len(m.live), 5)] {
-			out = append(out, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
+	left -= rows
+	// The other sections where rows are left, each with at least a row
+	// under its title.
+	section := func(title string, rows []string) {
+		if left < 3 {
+			return
 		}
+		out = append(out, "", title)
+		out = append(out, take(rows, left-2)...)
+		left -= 2 + min(len(rows), left-2)
 	}
-	out = append(out, "", m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"))
+	if len(m.live) > 0 {
+		var rows []string
+		for _, g := range m.live[:min(len(m.live), 5)] {
+			rows = append(rows, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
+		}
+		section(m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (to follow one, connect with the command watch)"), rows)
+	}
+	var board []string
 	if len(m.board) == 0 {
-		out = append(out, m.st.dim.Render("nobody ranked yet (a rating is ranked once its deviation is below 110)"))
+		for _, l := range wrapped("nobody ranked yet (a rating is ranked once its deviation is below 110)", m.w) {
+			board = append(board, m.st.dim.Render(l))
+		}
 	}
 	for i, b := range m.board {
-		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+		board = append(board, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
 	}
+	section(m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"), board)
 	if len(m.recent) > 0 {
-		out = append(out, "", m.st.title.Render("Your recent games"))
+		var rows []string
 		for _, r := range m.recent[:min(len(m.recent), 5)] {
-			out = append(out, termtext.SafeLine(r))
+			rows = append(rows, termtext.SafeLine(r))
 		}
+		section(m.st.title.Render("Your recent games"), rows)
 	}
-	out = append(out, "")
-	if m.input.Focused() {
-		out = append(out, m.input.View())
-	}
-	for _, l := range wrapHelp([]string{"n new rated seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
-		out = append(out, m.st.dim.Render(l))
-	}
-	if m.w > 0 {
-		for i, l := range out {
-			out[i] = termtext.Cut(l, m.w) // a line longer than the screen would wrap and push the rest down
-		}
-	}
-	return out
+	return append(out, tail...)
 }
 
 // colourFor says which colour reader plays if s is played: the seeker's

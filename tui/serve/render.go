@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
@@ -71,7 +70,10 @@ func squareSize(w, h int) boardview.Size {
 	return best
 }
 
-func (m *sessionModel) roomView() string {
+// roomView is the room in m.h rows less reserved (the lines the session
+// adds above and under it): the header, the board with the eval bar, the
+// panel beside it or, in a narrow window, under it, and the help.
+func (m *sessionModel) roomView(reserved int) string {
 	s := m.shown()
 	if s == nil {
 		return "joining…"
@@ -81,28 +83,32 @@ func (m *sessionModel) roomView() string {
 		kind = " · broadcast (read-only)"
 	}
 	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural(m.room.Viewers(), "viewer"), kind, article(m.role)))
-	board := m.boardWithBar(s)
-	var body string
-	if m.panel {
-		boardW := squareSize(m.w, m.h).Width() + evalBarWidth
-		panelW := max(m.w-boardW-2, 20)
-		panel := m.panelView(s, panelW)
-		if boardW+2+30 <= m.w {
-			body = lipgloss.JoinHorizontal(lipgloss.Top, board, "  ", panel)
-		} else {
-			body = lipgloss.JoinVertical(lipgloss.Left, board, panel)
-		}
-	} else {
-		body = board
-	}
 	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
 	if m.role == Owner && !m.room.ReadOnly() {
 		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
 	}
+	helpRows := wrapHelp(strings.Split(help, " · "), m.w)
+	for i, l := range helpRows {
+		helpRows[i] = m.st.dim.Render(l)
+	}
+	rows := m.h - reserved - 4 - len(helpRows) // the header, the help, and a blank row after and before them
+	board := m.boardWithBar(s)
+	var body string
+	if m.panel {
+		boardW := squareSize(m.w, m.h).Width() + evalBarWidth
+		if boardW+2+30 <= m.w {
+			body = lipgloss.JoinHorizontal(lipgloss.Top, board, "  ", m.panelView(s, max(m.w-boardW-2, 20), rows))
+		} else {
+			boardH := strings.Count(board, "\n") + 1
+			body = lipgloss.JoinVertical(lipgloss.Left, board, m.panelView(s, max(m.w, 20), rows-boardH))
+		}
+	} else {
+		body = board
+	}
 	if m.browse >= 0 {
 		header += m.st.dim.Render(fmt.Sprintf(" · browsing ply %d of %d, live at %d (end)", s.Ply, len(s.Moves), m.snap.Ply))
 	}
-	return termtext.Cut(header, m.w) + "\n\n" + body + "\n\n" + m.st.dim.Render(termtext.Cut(help, m.w))
+	return header + "\n\n" + body + "\n\n" + strings.Join(helpRows, "\n")
 }
 
 // boardKey identifies a drawn board: while the room analyses one position
@@ -157,8 +163,8 @@ func whiteChances(s *Snapshot) float64 {
 }
 
 // panelView shows the analysis (analysisview, as the board draws it),
-// then the game's moves in the rows left.
-func (m *sessionModel) panelView(s *Snapshot, width int) string {
+// then the game's moves in the rows left of height.
+func (m *sessionModel) panelView(s *Snapshot, width, height int) string {
 	v := analysisview.View{Engine: s.EngineName, State: "analysis stopped", Position: s.Position}
 	if s.Analysing {
 		v.State = "analysing"
@@ -186,25 +192,11 @@ func (m *sessionModel) panelView(s *Snapshot, width int) string {
 	var b strings.Builder
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	rows := len(lines)
-	// The game gets the rows left beside the board (at least three).
-	b.WriteString("\n" + strings.Join(moveListRows(s, width, max(3, m.h-chromeLines-rows-1)), "\n"))
+	// The game gets the rows left (at least one), the shown move kept in
+	// view (issue 18, B10: a line cut at the panel's edge hid every move
+	// after the tenth or so).
+	b.WriteString("\n" + strings.Join(m.moves.rows(m.st, s.SANs, s.Start.GamePly(), s.Ply, "start position", width, max(1, height-rows-1)), "\n"))
 	return b.String()
-}
-
-// moveListRows shows the game's moves up to the shown ply, wrapped to width
-// and, when they need more than height rows, their end: the newest moves
-// must always be on screen (issue 18, B10: a line cut at the panel's edge
-// hid every move after the tenth or so).
-func moveListRows(s *Snapshot, width, height int) []string {
-	if s.Ply == 0 {
-		return []string{"start position"}
-	}
-	rows := strings.Split(ansi.Wordwrap(s.GameSAN, max(width, 8), ""), "\n")
-	if len(rows) > height {
-		rows = rows[len(rows)-height:]
-		rows[0] = termtext.Cut("… "+rows[0], width)
-	}
-	return rows
 }
 
 // plural writes a count of things: "1 viewer", "3 viewers".

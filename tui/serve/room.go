@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/internal/newest"
+	"github.com/squall-chess/squall/tui/movelist"
 )
 
 // Snapshot is a room's state at one moment. It is never mutated after it is
@@ -33,10 +33,10 @@ type Snapshot struct {
 	Analysing  bool
 	EngineName string
 	Lines      []engine.Info // best line first; PVs from Position
-	// LinesSAN holds each line's PV in SAN with move numbers, and GameSAN
-	// the game up to Ply: made once per snapshot for all viewers.
+	// LinesSAN holds each line's PV in SAN with move numbers, and SANs
+	// the game's moves (all of Moves) in SAN: made once for all viewers.
 	LinesSAN [][]string
-	GameSAN  string
+	SANs     []string
 	// Progress is the newest report without a PV (nodes, time and the
 	// root move being searched), which long iterations send between lines;
 	// CurrMoveSAN is its root move in SAN ("" if none).
@@ -72,9 +72,9 @@ type Room struct {
 	pos       *chess.Position // position at ply
 	lines     []engine.Info
 	progress  engine.Info
-	gameSAN   string
-	seq       uint64 // bumped on every change
-	sent      uint64 // seq of the last broadcast
+	sans      []string // moves in SAN (a new slice at each change: snapshots share it)
+	seq       uint64   // bumped on every change
+	sent      uint64   // seq of the last broadcast
 	subs      *newest.Readers[*Snapshot]
 	owners    map[int]bool // the subscriptions of owners, who are not counted as viewers
 	analyzer  engine.Analyzer
@@ -105,7 +105,6 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		readOnly:   readOnly,
 		start:      chess.NewPosition(),
 		pos:        chess.NewPosition(),
-		gameSAN:    "",
 		subs:       newest.New[*Snapshot](nil),
 		owners:     map[int]bool{},
 		analyzer:   analyzer,
@@ -212,7 +211,7 @@ func (r *Room) snapshotLocked() *Snapshot {
 		Position:  r.pos.Clone(),
 		Analysing: r.analysing,
 		Lines:     slices.Clone(r.lines),
-		GameSAN:   r.gameSAN,
+		SANs:      r.sans,
 		Progress:  r.progress,
 		Closing:   r.closing,
 	}
@@ -220,7 +219,7 @@ func (r *Room) snapshotLocked() *Snapshot {
 		s.CurrMoveSAN = r.pos.SAN(mv)
 	}
 	for _, l := range r.lines {
-		s.LinesSAN = append(s.LinesSAN, r.pos.LineSAN(l.PV))
+		s.LinesSAN = append(s.LinesSAN, movelist.Line(r.pos, l.PV))
 	}
 	if r.analyzer != nil {
 		s.EngineName = r.analyzer.Name()
@@ -261,7 +260,7 @@ func (r *Room) Move(m chess.Move) error {
 	if !r.pos.IsLegal(m) {
 		return fmt.Errorf("room %s: %s is not legal here", r.name, m.UCI(r.pos.Chess960()))
 	}
-	r.moves = append(slices.Clip(r.moves[:r.ply]), m)
+	r.setMovesLocked(append(slices.Clip(r.moves[:r.ply]), m))
 	return r.gotoLocked(r.ply + 1)
 }
 
@@ -307,7 +306,7 @@ func (r *Room) Load(g engine.Game) error {
 		return err
 	}
 	r.start = g.Start.Clone()
-	r.moves = slices.Clone(g.Moves)
+	r.setMovesLocked(slices.Clone(g.Moves))
 	return r.gotoLocked(len(r.moves))
 }
 
@@ -329,14 +328,21 @@ func (r *Room) publish(g engine.Game, ply int) error {
 	}
 	if ply == r.ply && ply <= len(r.moves) && slices.Equal(r.moves[:ply], g.Moves[:ply]) && r.start.FEN() == g.Start.FEN() {
 		if !slices.Equal(r.moves, g.Moves) {
-			r.moves = slices.Clone(g.Moves)
+			r.setMovesLocked(slices.Clone(g.Moves))
 			r.changedLocked()
 		}
 		return nil
 	}
 	r.start = g.Start.Clone()
-	r.moves = slices.Clone(g.Moves)
+	r.setMovesLocked(slices.Clone(g.Moves))
 	return r.gotoLocked(ply)
+}
+
+// setMovesLocked sets the game's moves, legal from r.start, and their SAN
+// for the viewers' move lists.
+func (r *Room) setMovesLocked(moves []chess.Move) {
+	r.moves = moves
+	r.sans = movelist.SANs(r.start, moves)
 }
 
 // LoadFEN replaces the game by a position.
@@ -354,7 +360,6 @@ func (r *Room) gotoLocked(ply int) error {
 		return fmt.Errorf("room %s: %w", r.name, err)
 	}
 	r.ply, r.pos = ply, pos
-	r.gameSAN = strings.Join(r.start.LineSAN(r.moves[:ply]), " ")
 	r.lines = nil
 	r.progress = engine.Info{}
 	r.changedLocked()

@@ -200,7 +200,7 @@ func TestRoomProgressBetweenLines(t *testing.T) {
 		t.Errorf("current move %q, want d4", s.CurrMoveSAN)
 	}
 	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome(), boardview.Letters), room: r, panel: true, w: 100, h: 30, snap: s}
-	if v := m.panelView(s, 80); !strings.Contains(v, "5000 nodes") || !strings.Contains(v, "3.0s  move 2 d4") {
+	if v := m.panelView(s, 80, 20); !strings.Contains(v, "5000 nodes") || !strings.Contains(v, "3.0s  move 2 d4") {
 		t.Errorf("panel does not show the progress:\n%s", v)
 	}
 	// A new position forgets the old search's progress (stopped first, so

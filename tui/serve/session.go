@@ -53,6 +53,7 @@ type sessionModel struct {
 
 	boardKey  boardKey
 	boardText string
+	moves     moveList // the game's, in the panel
 
 	// browse is the ply this viewer looks at on its own, -1 when it
 	// follows the room live; browsed caches the snapshot drawn for it.
@@ -385,32 +386,63 @@ func (m *sessionModel) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// The rooms' screens' least sizes: the list's, and the room's (the
+// board in its small squares with the eval bar, the header and help).
+const (
+	roomsMinWidth = 30
+	roomsMinRows  = 8
+	roomMinWidth  = 40
+	roomMinRows   = chromeLines + 9 + 2 // the board and two rows of panel under it
+)
+
 func (m *sessionModel) View() string {
-	var b strings.Builder
+	var lines []string
 	if m.closing != "" {
-		b.WriteString(m.st.warn.Render("Server shutting down: "+m.closing) + "\n\n")
+		for _, l := range wrapped("Server shutting down: "+termtext.SafeLine(m.closing), m.w) {
+			lines = append(lines, m.st.warn.Render(l))
+		}
+		lines = append(lines, "")
 	}
-	if m.room == nil {
-		b.WriteString(m.listView())
-	} else {
-		b.WriteString(m.roomView())
-	}
+	var tail []string
 	if m.inputFor != "" {
-		b.WriteString("\n" + m.input.View())
+		tail = append(tail, m.input.View())
 	}
 	if m.status != "" {
-		b.WriteString("\n" + m.st.warn.Render(termtext.Cut(termtext.SafeLine(m.status), max(m.w, 20))))
+		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
+			tail = append(tail, m.st.warn.Render(l))
+		}
 	}
-	return b.String()
+	key := "q " + m.quit + "s"
+	if m.quit == "home" {
+		key = "q goes home"
+	}
+	if m.room == nil {
+		lines = append(lines, m.listView(len(lines)+len(tail))...)
+		return fitScreen(append(lines, tail...), m.w, m.h, roomsMinWidth, roomsMinRows, "list of rooms", key)
+	}
+	lines = append(lines, strings.Split(m.roomView(len(lines)+len(tail)), "\n")...)
+	return fitScreen(append(lines, tail...), m.w, m.h, roomMinWidth, roomMinRows, "room", key)
 }
 
-func (m *sessionModel) listView() string {
-	var b strings.Builder
-	b.WriteString(m.st.title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)\n\n", article(m.role)))
-	if len(m.list) == 0 {
-		b.WriteString(m.st.dim.Render("no rooms yet") + "\n")
+// listView is the rooms, the selected one kept in view in the rows left
+// by reserved others.
+func (m *sessionModel) listView(reserved int) []string {
+	out := []string{m.st.title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)", article(m.role)), ""}
+	items := []string{"j/k move", "enter join", "r refresh", "q " + m.quit}
+	if m.role == Owner {
+		items = append(items, "n new room")
 	}
-	for i, r := range m.list {
+	help := wrapHelp(items, m.w)
+	if len(m.list) == 0 {
+		out = append(out, m.st.dim.Render("no rooms yet"))
+	}
+	rows := len(m.list)
+	if m.h > 0 {
+		rows = max(m.h-len(out)-1-len(help)-reserved, 1)
+	}
+	top := max(0, min(m.selected-rows+1, len(m.list)-rows))
+	for i := top; i < len(m.list) && i < top+rows; i++ {
+		r := m.list[i]
 		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural(r.Viewers, "viewer"), r.Ply)
 		if r.Analysing {
 			line += " analysing"
@@ -423,14 +455,13 @@ func (m *sessionModel) listView() string {
 		} else {
 			line = "  " + line
 		}
-		b.WriteString(line + "\n")
+		out = append(out, line)
 	}
-	help := "j/k move · enter join · r refresh · q " + m.quit
-	if m.role == Owner {
-		help += " · n new room"
+	out = append(out, "")
+	for _, l := range help {
+		out = append(out, m.st.dim.Render(l))
 	}
-	b.WriteString("\n" + m.st.dim.Render(help))
-	return b.String()
+	return out
 }
 
 func article(r Role) string {
@@ -508,7 +539,6 @@ func (m *sessionModel) shown() *Snapshot {
 	b := *s
 	b.Ply, b.Position = ply, pos
 	b.Lines, b.LinesSAN, b.Progress, b.CurrMoveSAN = nil, nil, engine.Info{}, ""
-	b.GameSAN = strings.Join(s.Start.LineSAN(s.Moves[:ply]), " ")
 	m.browsed = &b
 	return &b
 }

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -18,6 +17,7 @@ import (
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -66,6 +66,7 @@ type spectatorModel struct {
 	first    *play.Update
 	firstDue time.Time
 	rep      replayed // shown's moves replayed
+	moves    moveList // the game's, as the screen lists them
 	shownAt  time.Time
 	shownKey string // the shown position's analysis.Key
 	analysed *analysis.Result
@@ -357,56 +358,106 @@ func (m *spectatorModel) View() string {
 	if m.review != nil {
 		return m.review.View(m.w, m.h)
 	}
-	var lines []string
-	if m.gameID == "" {
-		lines = []string{m.st.title.Render("Squall · games in progress"), ""}
-		if len(m.games) == 0 {
-			lines = append(lines, m.st.dim.Render("no games in progress"))
+	var status []string
+	if m.status != "" {
+		status = append(status, "")
+		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
+			status = append(status, m.st.warn.Render(l))
 		}
-		for i, g := range m.games {
-			row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
-			if i == m.sel {
-				row = m.st.selected.Render(row)
-			}
-			lines = append(lines, row)
-		}
-		lines = append(lines, "", m.st.dim.Render("enter watch · ↑/↓ choose · q quit"))
-	} else if m.shown == nil && m.first != nil {
+	}
+	switch {
+	case m.gameID == "":
+		return fitScreen(append(m.listView(len(status)), status...), m.w, m.h, 30, 8, "list of games", "q quits")
+	case m.shown == nil && m.first != nil:
 		u := m.first
-		lines = []string{
+		lines := []string{
 			m.st.title.Render(fmt.Sprintf("Squall · watching · %v behind", m.delay(*u))),
 			termtext.SafeLine(u.Players.White) + " – " + termtext.SafeLine(u.Players.Black),
 			"",
 		}
 		why := fmt.Sprintf("Rated games are shown %v behind, so that nobody can help a player; the game appears at %s.",
 			m.delay(*u), m.firstDue.Format("15:04:05"))
-		for _, l := range view.WrapWords(why, max(m.w, 20)) {
+		for _, l := range wrapped(why, m.w) {
 			lines = append(lines, m.st.dim.Render(l))
 		}
-		lines = append(lines, "", m.st.dim.Render("esc the list of games · q quit"))
-	} else if m.shown == nil {
-		lines = []string{m.st.dim.Render("joining the game…")}
-	} else {
-		lines = gameRows(m.st, m.shown, m.rep, m.shownAt, false, m.w, m.panel())
-		title := "Squall · watching"
-		if d := m.delay(*m.shown); d > 0 {
-			title += fmt.Sprintf(" · %v behind", d)
+		lines = append(lines, "")
+		lines = append(lines, status...)
+		for _, l := range wrapHelp([]string{"esc the list of games", "q quit"}, m.w) {
+			lines = append(lines, m.st.dim.Render(l))
 		}
-		lines[0] = m.st.title.Render(title)
-		if m.shown.Over {
-			lines = append(lines, m.shown.Result.String()+m.st.dim.Render(" · r review"))
-			lines = append(lines, pgnLines(m.st, m.sshCmd, m.shown, m.w)...)
-		}
-		lines = append(lines, chatView(m.st, m.chat, m.w)...)
-		if m.input.Focused() {
-			lines = append(lines, m.input.View())
-		}
-		lines = append(lines, m.st.dim.Render("c chat · esc the list of games · q quit"))
+		return fitScreen(lines, m.w, m.h, 30, 8, "screen", "q quits")
+	case m.shown == nil:
+		return fitScreen(append([]string{m.st.dim.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", "q quits")
 	}
-	if m.status != "" {
-		lines = append(lines, "", m.st.warn.Render(termtext.SafeLine(m.status)))
+	return fitScreen(m.gameView(status), m.w, m.h, gameMinWidth, gameMinRows, "game screen", "q quits")
+}
+
+// listView is the games in progress, the chosen one kept in view in the
+// rows left by reserved others.
+func (m *spectatorModel) listView(reserved int) []string {
+	lines := []string{m.st.title.Render("Squall · games in progress"), ""}
+	help := wrapHelp([]string{"enter watch", "↑/↓ choose", "q quit"}, m.w)
+	if len(m.games) == 0 {
+		lines = append(lines, m.st.dim.Render("no games in progress"))
 	}
-	return strings.Join(lines, "\n")
+	rows := len(m.games)
+	if m.h > 0 {
+		rows = max(m.h-len(lines)-1-len(help)-reserved, 1)
+	}
+	top := max(0, min(m.sel-rows+1, len(m.games)-rows))
+	for i := top; i < len(m.games) && i < top+rows; i++ {
+		g := m.games[i]
+		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
+		if i == m.sel {
+			row = m.st.selected.Render(row)
+		}
+		lines = append(lines, row)
+	}
+	lines = append(lines, "")
+	for _, l := range help {
+		lines = append(lines, m.st.dim.Render(l))
+	}
+	return lines
+}
+
+// gameView is the followed game in m.h rows: the board with the clocks
+// and the analysis beside it, the moves under it (the newest in view, in
+// the rows left), the result, the chat and the keys. Where rows are short
+// the chat gives way; the moves keep at least a row.
+func (m *spectatorModel) gameView(status []string) []string {
+	out, _ := gameRows(m.st, m.shown, m.rep, m.shownAt, false, m.w, m.panel(), &m.moves)
+	title := "Squall · watching"
+	if d := m.delay(*m.shown); d > 0 {
+		title += fmt.Sprintf(" · %v behind", d)
+	}
+	out[0] = m.st.title.Render(title)
+	var end []string
+	if m.shown.Over {
+		end = append(end, m.shown.Result.String()+m.st.dim.Render(" · r review"))
+		end = append(end, pgnLines(m.st, m.sshCmd, m.shown, m.w)...)
+	}
+	var tail []string
+	if m.input.Focused() {
+		tail = append(tail, m.input.View())
+	}
+	for _, l := range wrapHelp([]string{"c chat", "esc the list of games", "q quit"}, m.w) {
+		tail = append(tail, m.st.dim.Render(l))
+	}
+	tail = append(tail, status...)
+	left := m.h - len(out) - 1 - len(end) - len(tail) // 1: a row of moves
+	if m.h <= 0 {
+		left = 1 << 20
+	}
+	chat := last(chatView(m.st, m.chat, m.w), left)
+	left -= len(chat)
+	if left > 0 {
+		out = append(out, "")
+		left--
+	}
+	out = append(out, moveRows(m.st, m.rep, &m.moves, m.w, 1+max(left, 0))...)
+	out = append(out, end...)
+	out = append(out, chat...)
+	return append(out, tail...)
 }
 
 // panel is the analysis of the shown position, drawn as the board and the
@@ -428,10 +479,10 @@ func (m *spectatorModel) panel() []string {
 			if v.Stats == nil {
 				v.Stats = &analysisview.Stats{Depth: in.Depth, SelDepth: in.SelDepth, Nodes: in.Nodes, NPS: in.NPS, Time: in.Time}
 			}
-			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: r.pos.LineSAN(trimPV(in))})
+			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: movelist.Line(r.pos, trimPV(in))})
 		}
 	}
-	return v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, max(m.w-boardview.Size{W: 3, H: 1}.Width()-2, 20))
+	return v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, max(m.w-gameBoard.Width()-2, gameRightMin))
 }
 
 // trimPV is a line's first moves, enough for the panel.

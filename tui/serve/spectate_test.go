@@ -66,7 +66,7 @@ func TestOwnGameNoAnalysis(t *testing.T) {
 	ann.send(t, "g3", "\r")
 	eve.waitFor(t, "2. g3")
 	again.waitFor(t, "2. g3")
-	eve.waitFor(t, "2... ")
+	eve.waitFor(t, "2… ")
 	if out := again.out.String(); strings.Contains(out, "depth") || strings.Contains(out, "analysed") || strings.Contains(out, "analysing") {
 		t.Errorf("ann's own key was shown the analysis of her game:\n%s", out)
 	}
@@ -152,7 +152,7 @@ func TestSpectatorAnalysisOfShownPosition(t *testing.T) {
 	m, pool, updates, results := watching(t, "eve")
 	show(t, m, updates, "e4")
 	report(t, m, results, 16, 45_000, 20, "e5", "e4")
-	if v := m.View(); !strings.Contains(v, "depth 16/26") || !strings.Contains(v, "1... e5") {
+	if v := m.View(); !strings.Contains(v, "depth 16/26") || !strings.Contains(v, "1… e5") {
 		t.Fatalf("the analysis of the position shown is not shown:\n%s", v)
 	}
 	show(t, m, updates, "e4", "c5")

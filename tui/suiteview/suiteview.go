@@ -281,7 +281,7 @@ func (v *suiteView) export() string {
 // View draws the header, the table beside the board and the key help.
 func (v *suiteView) View(width, height int) string {
 	if width < view.MinWidth || height < view.MinHeight {
-		return view.TooSmall(width, height)
+		return view.TooSmall("suite view", view.MinWidth, view.MinHeight, width, height, "esc goes back")
 	}
 	if v.picker != nil {
 		return v.pickerView(width, height)

@@ -19,9 +19,22 @@ const (
 	MinHeight = 24
 )
 
-// TooSmall is the message shown in a terminal below MinWidth×MinHeight.
-func TooSmall(w, h int) string {
-	return fmt.Sprintf("terminal too small (need %d×%d, have %d×%d)", MinWidth, MinHeight, w, h)
+// TooSmall is what every screen — the board, its views, the server's —
+// shows in a w×h terminal smaller than the needW×needH it needs: what
+// ("board") needs, and the key that still works ("q quits"; "" for none).
+// Wrapped and centred, never cut (at 40 columns a one-line message was cut
+// before the sizes), in at most h rows.
+func TooSmall(what string, needW, needH, w, h int, key string) string {
+	msg := fmt.Sprintf("Too small: the %s needs %d×%d, this is %d×%d. Enlarge the window", what, needW, needH, w, h)
+	if key != "" {
+		msg += ", or " + key
+	}
+	w = max(w, 1)
+	lines := WrapWords(msg+".", w)
+	for i, l := range lines {
+		lines[i] = lipgloss.PlaceHorizontal(w, lipgloss.Center, l)
+	}
+	return strings.Join(lines[:min(len(lines), max(h, 1))], "\n")
 }
 
 // Pad cuts or pads a styled line to exactly w cells.

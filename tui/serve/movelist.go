@@ -1,0 +1,35 @@
+package serve
+
+import (
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/tui/movelist"
+)
+
+// moveList is a server screen's move list: tui/movelist's Running layout
+// (the one list of every screen) of a game held as moves in SAN, with its
+// scroll state. The tree is made again only when the moves change.
+type moveList struct {
+	list movelist.List
+	sans []string // the moves root was made of
+	root *pgn.Node
+}
+
+// rows draws sans, played from game ply startPly, in at most height rows
+// of width cells, the move after ply plies marked and kept in view (ply
+// < 0: the newest); empty is said when there are no moves.
+func (l *moveList) rows(st styles, sans []string, startPly, ply int, empty string, width, height int) []string {
+	if l.root == nil || !sameSlice(l.sans, sans) {
+		l.sans, l.root = sans, movelist.FromSANs(sans)
+	}
+	g := movelist.Game{Root: l.root, StartPly: startPly, Empty: empty}
+	if ply >= 0 {
+		g.Current = movelist.At(l.root, ply)
+	}
+	return l.list.Running(movelist.Styles{Text: st.r.NewStyle(), Muted: st.dim, Selected: st.selected}, g, width, height)
+}
+
+// sameSlice tells whether a and b are the same slice (the moves of one
+// snapshot or update), not merely equal: a new update is a new slice.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
