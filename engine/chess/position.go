@@ -92,7 +92,6 @@ func (p *Position) Key() uint64 { return p.key }
 // PawnKey hashes the pawn placement only (for the evaluation's pawn hash).
 func (p *Position) PawnKey() uint64 { return p.pawnKey }
 
-
 // Checkers returns the enemy pieces giving check to the side to move.
 func (p *Position) Checkers() Bitboard { return p.checkers }
 
