@@ -24,7 +24,7 @@ func (m *playModel) toLobby() tea.Cmd {
 	}
 	m.screen = inLobby
 	m.input.Reset()
-	m.input.Placeholder = "3+2 (white|black), then enter"
+	m.input.Placeholder = "3+2 (white|black) (casual), then enter"
 	m.input.Prompt = "time control: "
 	m.input.Blur()
 	m.speed = clock.Blitz
@@ -90,13 +90,13 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "q":
 		return m, tea.Quit
 	case "n":
-		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black), then enter"
+		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black) (casual), then enter"
 		m.input.Focus()
 	case "l":
 		m.speed = (m.speed + 1) % (clock.Classical + 1)
 		return m, m.lobbyInfo()
 	case "c":
-		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black)"
+		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black) (casual)"
 		m.input.Focus()
 	case "s":
 		if m.p.Seats == nil {
@@ -183,12 +183,18 @@ func (m *playModel) challenge(text string) tea.Cmd {
 	return m.seek(rest, to)
 }
 
-// seek opens a rated seek from the prompt: "MINUTES+SECONDS [white|black]",
-// or a challenge to the handle to.
+// seek opens a seek from the prompt: "MINUTES+SECONDS [white|black]
+// [casual]", or a challenge to the handle to. A seek is rated unless it
+// says casual; a control too fast to rate (clock.CheckRated) may be played
+// casual.
 func (m *playModel) seek(text, to string) tea.Cmd {
 	f := strings.Fields(text)
+	rated := true
+	if n := len(f); n > 0 && f[n-1] == "casual" {
+		rated, f = false, f[:n-1]
+	}
 	if len(f) == 0 || len(f) > 2 {
-		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black"))
+		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black, and casual"))
 		return nil
 	}
 	tc, err := clock.ParseTimeControl(f[0])
@@ -212,11 +218,18 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	m.input.Blur()
 	lb, handle := m.p.Lobby, m.handle
 	return action(func(ctx context.Context) (string, error) {
-		_, err := lb.Seek(ctx, handle, tc, c, true, to)
-		if to != "" {
-			return "challenge sent to " + to + ": " + tc.String(), err
+		_, err := lb.Seek(ctx, handle, tc, c, rated, to)
+		if errors.Is(err, clock.ErrTooFastToRate) {
+			err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
 		}
-		return "seek open: " + tc.String(), err
+		kind := "rated"
+		if !rated {
+			kind = "casual"
+		}
+		if to != "" {
+			return "challenge sent to " + to + ": " + tc.String() + " " + kind, err
+		}
+		return "seek open: " + tc.String() + " " + kind, err
 	})
 }
 
@@ -231,7 +244,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new rated seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
 		tail = append(tail, m.st.dim.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved

@@ -111,7 +111,7 @@ func TestLobbyFitsWidth(t *testing.T) {
 			}
 		}
 		plain := ansi.Strip(view)
-		for _, key := range []string{"n new rated seek", "c challenge", "s play Squall", "q quit"} {
+		for _, key := range []string{"n new seek", "c challenge", "s play Squall", "q quit"} {
 			if !strings.Contains(plain, key) {
 				t.Errorf("at %d columns the help lacks %q:\n%s", w, key, plain)
 			}
@@ -119,5 +119,40 @@ func TestLobbyFitsWidth(t *testing.T) {
 		if strings.Contains(plain, "ssh …") {
 			t.Errorf("at %d columns the lobby says %q:\n%s", w, "ssh …", plain)
 		}
+	}
+}
+
+// TestLobbyCasualSeek: a control too fast to rate (issue 33, F1) may be
+// played casual — the lobby only opened rated seeks, so it could not be
+// played at all — and the refusal of a rated one says how.
+func TestLobbyCasualSeek(t *testing.T) {
+	_, p := startPlayServer(t)
+	m := lobbyModel(t, p, "ann", 100)
+	run := func(cmd tea.Cmd) {
+		for cmd != nil {
+			msg := cmd()
+			if _, ok := msg.(doneMsg); ok {
+				_, cmd = m.Update(msg)
+				return
+			}
+			cmd = nil
+		}
+	}
+	typeText(m, "n")
+	typeText(m, "0.1+0")
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	run(cmd)
+	if !m.isErr || !strings.Contains(m.status, "casual after it") {
+		t.Errorf("a rated 0.1+0 seek: status %q", m.status)
+	}
+	typeText(m, "n")
+	typeText(m, "0.1+0 white casual")
+	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	run(cmd)
+	if m.isErr || !strings.Contains(m.status, "seek open: 0.1+0 casual") {
+		t.Errorf("a casual 0.1+0 seek: status %q", m.status)
+	}
+	if seeks := p.Lobby.Seeks("ann"); len(seeks) != 1 || seeks[0].Rated {
+		t.Errorf("seeks %+v: want one casual seek", seeks)
 	}
 }
