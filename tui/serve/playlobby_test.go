@@ -128,14 +128,12 @@ func TestLobbyFitsWidth(t *testing.T) {
 func TestLobbyCasualSeek(t *testing.T) {
 	_, p := startPlayServer(t)
 	m := lobbyModel(t, p, "ann", 100)
-	run := func(cmd tea.Cmd) {
-		for cmd != nil {
-			msg := cmd()
-			if _, ok := msg.(doneMsg); ok {
-				_, cmd = m.Update(msg)
-				return
-			}
-			cmd = nil
+	run := func(cmd tea.Cmd) { // the seek's action, its answer handed back
+		if cmd == nil {
+			return
+		}
+		if msg, ok := cmd().(doneMsg); ok {
+			m.Update(msg)
 		}
 	}
 	typeText(m, "n")
