@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/engine"
@@ -47,7 +48,13 @@ func waitOutput(t *testing.T, out *lockedBuffer, re *regexp.Regexp, within time.
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
-		if m := re.FindString(out.String()); m != "" {
+		// The text as drawn, without its escapes too: a screen styles a
+		// move's number apart from its SAN (the move list component).
+		s := out.String()
+		if m := re.FindString(s); m != "" {
+			return m
+		}
+		if m := re.FindString(ansi.Strip(s)); m != "" {
 			return m
 		}
 		time.Sleep(20 * time.Millisecond)
