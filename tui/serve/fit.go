@@ -46,3 +46,11 @@ func take(lines []string, n int) []string {
 func last(lines []string, n int) []string {
 	return lines[len(lines)-min(len(lines), max(n, 0)):]
 }
+
+// listWindow is the first of the rows of an n-item list shown in rows
+// rows with item sel in view: the list scrolls only as far as the
+// selection needs, and never past its end (the lobby's seeks, the games in
+// progress, the rooms).
+func listWindow(sel, n, rows int) int {
+	return max(0, min(sel-rows+1, n-rows))
+}

@@ -256,7 +256,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 		left--
 	}
 	rows := min(len(m.seeks), max(left, 1))
-	top := max(0, min(m.sel-rows+1, len(m.seeks)-rows))
+	top := listWindow(m.sel, len(m.seeks), rows)
 	for i := top; i < top+rows; i++ {
 		s := m.seeks[i]
 		kind := "casual"

@@ -440,7 +440,7 @@ func (m *sessionModel) listView(reserved int) []string {
 	if m.h > 0 {
 		rows = max(m.h-len(out)-1-len(help)-reserved, 1)
 	}
-	top := max(0, min(m.selected-rows+1, len(m.list)-rows))
+	top := listWindow(m.selected, len(m.list), rows)
 	for i := top; i < len(m.list) && i < top+rows; i++ {
 		r := m.list[i]
 		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural(r.Viewers, "viewer"), r.Ply)

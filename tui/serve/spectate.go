@@ -404,7 +404,7 @@ func (m *spectatorModel) listView(reserved int) []string {
 	if m.h > 0 {
 		rows = max(m.h-len(lines)-1-len(help)-reserved, 1)
 	}
-	top := max(0, min(m.sel-rows+1, len(m.games)-rows))
+	top := listWindow(m.sel, len(m.games), rows)
 	for i := top; i < len(m.games) && i < top+rows; i++ {
 		g := m.games[i]
 		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
