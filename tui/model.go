@@ -450,8 +450,5 @@ func (m *Model) setCur(n *pgn.Node) {
 // Game returns the game tree (for tests and hosts).
 func (m Model) Game() *Tree { return m.tree }
 
-// Current returns the shown node.
-func (m Model) Current() *pgn.Node { return m.cur }
-
 // Over reports whether the game has ended, and how.
 func (m Model) Over() (bool, string) { return m.over, m.banner }

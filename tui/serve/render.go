@@ -9,6 +9,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -82,7 +83,7 @@ func (m *sessionModel) roomView(reserved int) string {
 	if m.room.ReadOnly() {
 		kind = " · broadcast (read-only)"
 	}
-	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural(m.room.Viewers(), "viewer"), kind, article(m.role)))
+	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural.Count(m.room.Viewers(), "viewer"), kind, article(m.role)))
 	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
 	if m.role == Owner && !m.room.ReadOnly() {
 		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
@@ -197,12 +198,4 @@ func (m *sessionModel) panelView(s *Snapshot, width, height int) string {
 	// after the tenth or so).
 	b.WriteString("\n" + strings.Join(m.moves.rows(m.st, s.SANs, s.Start.GamePly(), s.Ply, "start position", width, max(1, height-rows-1)), "\n"))
 	return b.String()
-}
-
-// plural writes a count of things: "1 viewer", "3 viewers".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -443,7 +444,7 @@ func (m *sessionModel) listView(reserved int) []string {
 	top := listWindow(m.selected, len(m.list), rows)
 	for i := top; i < len(m.list) && i < top+rows; i++ {
 		r := m.list[i]
-		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural(r.Viewers, "viewer"), r.Ply)
+		line := fmt.Sprintf("%-20s %12s  ply %-4d", r.Name, plural.Count(r.Viewers, "viewer"), r.Ply)
 		if r.Analysing {
 			line += " analysing"
 		}
