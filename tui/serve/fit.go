@@ -54,3 +54,28 @@ func last(lines []string, n int) []string {
 func listWindow(sel, n, rows int) int {
 	return max(0, min(sel-rows+1, n-rows))
 }
+
+// quitKey is what q does on a screen: it quits the session, or, on a screen
+// opened from the home screen, goes back there. Each screen's help and its
+// "too small" line say which (the help said "q quit" where q went home).
+type quitKey struct{ home bool }
+
+// fromHome says the screen was opened from the home screen (the home
+// screen calls it on the screens it opens).
+func (q *quitKey) fromHome() { q.home = true }
+
+// quitHelp is the key's entry in a help line.
+func (q quitKey) quitHelp() string {
+	if q.home {
+		return "q home"
+	}
+	return "q quit"
+}
+
+// quitSentence is the key as the "too small" line says it.
+func (q quitKey) quitSentence() string {
+	if q.home {
+		return "q goes home"
+	}
+	return "q quits"
+}

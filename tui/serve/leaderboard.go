@@ -37,7 +37,7 @@ type leaderboardModel struct {
 	board []store.Standing
 	read  bool // the speed's board has been read
 	err   error
-	quit  string // the quit key's help: "q quit", or "q home"
+	quitKey
 }
 
 func newLeaderboardModel(st *store.Store, r *lipgloss.Renderer, w, h int) *leaderboardModel {
@@ -45,11 +45,8 @@ func newLeaderboardModel(st *store.Store, r *lipgloss.Renderer, w, h int) *leade
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	return &leaderboardModel{st: st, sty: newStyles(r, th, boardview.Glyphs), w: w, h: h, speed: clock.Blitz, quit: "q quit"}
+	return &leaderboardModel{st: st, sty: newStyles(r, th, boardview.Glyphs), w: w, h: h, speed: clock.Blitz}
 }
-
-// fromHome says that q goes back to the home screen.
-func (m *leaderboardModel) fromHome() { m.quit = "q home" }
 
 func (m *leaderboardModel) Init() tea.Cmd { return m.load() }
 
@@ -103,7 +100,7 @@ func (m *leaderboardModel) View() string {
 		}
 	}
 	out := []string{m.sty.title.Render("Squall · leaderboard"), strings.Join(speeds, " "), ""}
-	help := wrapHelp([]string{"←/→ speed", "r refresh", m.quit}, m.w)
+	help := wrapHelp([]string{"←/→ speed", "r refresh", m.quitHelp()}, m.w)
 	rows := len(m.board)
 	if m.h > 0 {
 		rows = min(rows, max(m.h-len(out)-len(help)-1, 0))
@@ -125,9 +122,5 @@ func (m *leaderboardModel) View() string {
 	for _, l := range help {
 		out = append(out, m.sty.dim.Render(l))
 	}
-	key := "q quits"
-	if m.quit == "q home" {
-		key = "q goes home"
-	}
-	return fitScreen(out, m.w, m.h, 24, 6, "leaderboard", key)
+	return fitScreen(out, m.w, m.h, 24, 6, "leaderboard", m.quitSentence())
 }

@@ -113,6 +113,7 @@ type (
 // connection, the lobby, and the board of their game. Everything that
 // writes to the store runs as a command, never in Update.
 type playModel struct {
+	quitKey
 	p      *Play
 	st     styles
 	w, h   int

@@ -244,7 +244,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", "q quit"}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.dim.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved

@@ -154,3 +154,23 @@ func TestLobbyCasualSeek(t *testing.T) {
 		t.Errorf("seeks %+v: want one casual seek", seeks)
 	}
 }
+
+// TestQuitKeySaysHome: a screen opened from the home screen said "q quit"
+// where q goes back home; each says which.
+func TestQuitKeySaysHome(t *testing.T) {
+	_, p := startPlayServer(t)
+	lob := lobbyModel(t, p, "ann", 100)
+	spec := newSpectatorModel(p, lipgloss.NewRenderer(nil), nil, 100, 30)
+	for name, m := range map[string]interface {
+		fromHome()
+		View() string
+	}{"lobby": lob, "games in progress": spec} {
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "q quit") {
+			t.Errorf("%s on its own does not say q quits:\n%s", name, v)
+		}
+		m.fromHome()
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "q home") || strings.Contains(v, "q quit") {
+			t.Errorf("%s opened from home:\n%s", name, v)
+		}
+	}
+}

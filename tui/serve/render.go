@@ -84,9 +84,9 @@ func (m *sessionModel) roomView(reserved int) string {
 		kind = " · broadcast (read-only)"
 	}
 	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural.Count(m.room.Viewers(), "viewer"), kind, article(m.role)))
-	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
+	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
 	if m.role == Owner && !m.room.ReadOnly() {
-		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · q " + m.quit
+		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
 	}
 	helpRows := wrapHelp(strings.Split(help, " · "), m.w)
 	for i, l := range helpRows {

@@ -67,7 +67,7 @@ type sessionModel struct {
 	closing  string
 	// quit is the help's word for q: "quit", or "home" when the home
 	// screen opened the rooms (their quit goes back to it).
-	quit string
+	quitKey
 }
 
 func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
@@ -77,7 +77,7 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1, quit: "quit"}
+	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
 	switch {
 	case len(cmd) == 0, len(cmd) == 1 && cmd[0] == "rooms":
 		m.list = hub.List()
@@ -103,7 +103,6 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 }
 
 // fromHome says that q goes back to the home screen.
-func (m *sessionModel) fromHome() { m.quit = "home" }
 
 func (m *sessionModel) join(r *Room) {
 	m.room = r
@@ -413,10 +412,7 @@ func (m *sessionModel) View() string {
 			tail = append(tail, m.st.warn.Render(l))
 		}
 	}
-	key := "q " + m.quit + "s"
-	if m.quit == "home" {
-		key = "q goes home"
-	}
+	key := m.quitSentence()
 	if m.room == nil {
 		lines = append(lines, m.listView(len(lines)+len(tail))...)
 		return fitScreen(append(lines, tail...), m.w, m.h, roomsMinWidth, roomsMinRows, "list of rooms", key)
@@ -429,7 +425,7 @@ func (m *sessionModel) View() string {
 // by reserved others.
 func (m *sessionModel) listView(reserved int) []string {
 	out := []string{m.st.title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)", article(m.role)), ""}
-	items := []string{"j/k move", "enter join", "r refresh", "q " + m.quit}
+	items := []string{"j/k move", "enter join", "r refresh", m.quitHelp()}
 	if m.role == Owner {
 		items = append(items, "n new room")
 	}

@@ -48,6 +48,7 @@ type (
 // its key's account plays (a player's second session), nor before it
 // knows whose key it is.
 type spectatorModel struct {
+	quitKey
 	p    *Play
 	st   styles
 	w, h int
@@ -367,7 +368,7 @@ func (m *spectatorModel) View() string {
 	}
 	switch {
 	case m.gameID == "":
-		return fitScreen(append(m.listView(len(status)), status...), m.w, m.h, 30, 8, "list of games", "q quits")
+		return fitScreen(append(m.listView(len(status)), status...), m.w, m.h, 30, 8, "list of games", m.quitSentence())
 	case m.shown == nil && m.first != nil:
 		u := m.first
 		lines := []string{
@@ -382,21 +383,21 @@ func (m *spectatorModel) View() string {
 		}
 		lines = append(lines, "")
 		lines = append(lines, status...)
-		for _, l := range wrapHelp([]string{"esc the list of games", "q quit"}, m.w) {
+		for _, l := range wrapHelp([]string{"esc the list of games", m.quitHelp()}, m.w) {
 			lines = append(lines, m.st.dim.Render(l))
 		}
-		return fitScreen(lines, m.w, m.h, 30, 8, "screen", "q quits")
+		return fitScreen(lines, m.w, m.h, 30, 8, "screen", m.quitSentence())
 	case m.shown == nil:
-		return fitScreen(append([]string{m.st.dim.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", "q quits")
+		return fitScreen(append([]string{m.st.dim.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", m.quitSentence())
 	}
-	return fitScreen(m.gameView(status), m.w, m.h, gameMinWidth, gameMinRows, "game screen", "q quits")
+	return fitScreen(m.gameView(status), m.w, m.h, gameMinWidth, gameMinRows, "game screen", m.quitSentence())
 }
 
 // listView is the games in progress, the chosen one kept in view in the
 // rows left by reserved others.
 func (m *spectatorModel) listView(reserved int) []string {
 	lines := []string{m.st.title.Render("Squall · games in progress"), ""}
-	help := wrapHelp([]string{"enter watch", "↑/↓ choose", "q quit"}, m.w)
+	help := wrapHelp([]string{"enter watch", "↑/↓ choose", m.quitHelp()}, m.w)
 	if len(m.games) == 0 {
 		lines = append(lines, m.st.dim.Render("no games in progress"))
 	}
@@ -440,7 +441,7 @@ func (m *spectatorModel) gameView(status []string) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"c chat", "esc the list of games", "q quit"}, m.w) {
+	for _, l := range wrapHelp([]string{"c chat", "esc the list of games", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.dim.Render(l))
 	}
 	tail = append(tail, status...)
