@@ -504,6 +504,13 @@ func TestPasteIntoMoveBox(t *testing.T) {
 	if m.pos.FEN() != fen || m.mode != Analysis {
 		t.Fatalf("after yes: %s, mode %v", m.pos.FEN(), m.mode)
 	}
+	// Keys typed fast arrive together: they are typed where the cursor is,
+	// never taken for a paste that replaces the line.
+	m3 := newTestModel(t, Options{Mode: TwoHumans})
+	m3 = send(m3, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("N")}, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f3")})
+	if m3.input.Value() != "Nf3" || m3.dialog != nil {
+		t.Errorf("N then f3 together: the move box holds %q, dialog %T", m3.input.Value(), m3.dialog)
+	}
 	// A game typed (not pasted) and entered is offered too.
 	m2 := newTestModel(t, Options{Mode: TwoHumans})
 	m2, _ = typeMove(m2, "1. e4 e5 2. Nf3 Nc6 *")

@@ -751,10 +751,10 @@ func (m *Model) pasted(text string) (tea.Cmd, bool) {
 	if text == "" {
 		return nil, false
 	}
-	if _, err := m.pos.ParseTyped(text); err == nil && !strings.ContainsAny(text, " \n") {
-		m.input.SetValue(text) // a move, pasted: typed as it is
-		m.input.CursorEnd()
-		return nil, true
+	if !strings.ContainsAny(text, " \n/") {
+		// A move, or keys typed fast enough to arrive together ("e4"):
+		// typed as they are, where the cursor is.
+		return nil, false
 	}
 	if p, err := chess.ParseFEN(text); err == nil {
 		m.input.SetValue("")
@@ -764,9 +764,6 @@ func (m *Model) pasted(text string) (tea.Cmd, bool) {
 				return m.whenSaved("set up another position", func(m *Model) tea.Cmd { return m.setFEN(fen) })
 			})
 		return nil, true
-	}
-	if !strings.ContainsAny(text, " \n") {
-		return nil, false // one word: a mistyped move, said so by the caller
 	}
 	trees, err := ReadPGN(strings.NewReader(text), "pasted text")
 	if len(trees) == 0 || len(trees[0].Root.Children) == 0 {
