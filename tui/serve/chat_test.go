@@ -15,20 +15,8 @@ func TestChatOverSSH(t *testing.T) {
 	ts, p := startPlayServer(t)
 	ann := connect(t, ts.addr, newSigner(t), "play", true)
 	bob := connect(t, ts.addr, newSigner(t), "play", true)
-	for _, c := range []struct {
-		cl     *client
-		handle string
-	}{{ann, "ann"}, {bob, "bob"}} {
-		c.cl.waitFor(t, "Choose the handle")
-		c.cl.send(t, c.handle, "\r")
-		c.cl.waitFor(t, "Squall · lobby")
-	}
-	ann.send(t, "n", "5+0 white", "\r")
-	ann.waitFor(t, "seek open: 5+0")
-	bob.waitFor(t, "ann")
-	bob.send(t, "\r")
-	ann.waitFor(t, "Squall · game")
-	bob.waitFor(t, "Squall · game")
+	enterLobby(t, ann, bob)
+	seekAndPlay(t, ann, bob, "5+0")
 
 	bob.send(t, "say hi \x1b[2J\x1b[31mRED\x07 bell \x1b]0;pwned\x07 end", "\r")
 	ann.waitFor(t, "hi RED bell  end")

@@ -172,14 +172,7 @@ func TestPGNCommandShown(t *testing.T) {
 	_, port, _ := net.SplitHostPort(ts.addr)
 	ann := connect(t, ts.addr, newSigner(t), "play", true)
 	bob := connect(t, ts.addr, newSigner(t), "play", true)
-	for _, c := range []struct {
-		cl     *client
-		handle string
-	}{{ann, "ann"}, {bob, "bob"}} {
-		c.cl.waitFor(t, "Choose the handle")
-		c.cl.send(t, c.handle, "\r")
-		c.cl.waitFor(t, "Squall · lobby")
-	}
+	enterLobby(t, ann, bob)
 	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)
 	if err != nil {
 		t.Fatal(err)

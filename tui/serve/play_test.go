@@ -48,21 +48,8 @@ func TestPlayOverSSH(t *testing.T) {
 	defer ann.close()
 	bob := connect(t, ts.addr, newSigner(t), "play", true)
 	defer bob.close()
-	for _, c := range []struct {
-		cl     *client
-		handle string
-	}{{ann, "ann"}, {bob, "bob"}} {
-		c.cl.waitFor(t, "Choose the handle")
-		c.cl.send(t, c.handle, "\r")
-		c.cl.waitFor(t, "Squall · lobby")
-	}
-	ann.send(t, "n", "1+0 white", "\r")
-	ann.waitFor(t, "seek open: 1+0")
-	bob.waitFor(t, "ann")
-	bob.send(t, "\r") // accept the seek shown first
-	for _, c := range []*client{ann, bob} {
-		c.waitFor(t, "Squall · game")
-	}
+	enterLobby(t, ann, bob)
+	seekAndPlay(t, ann, bob, "1+0")
 	cid := connect(t, ts.addr, newSigner(t), "play", true)
 	defer cid.close()
 	cid.waitFor(t, "Choose the handle")
@@ -190,14 +177,7 @@ func TestPlayOpponentLeaves(t *testing.T) {
 	ann := connect(t, ts.addr, annKey, "play", true)
 	defer ann.close()
 	bob := connect(t, ts.addr, bobKey, "play", true)
-	for _, c := range []struct {
-		cl     *client
-		handle string
-	}{{ann, "ann"}, {bob, "bob"}} {
-		c.cl.waitFor(t, "Choose the handle")
-		c.cl.send(t, c.handle, "\r")
-		c.cl.waitFor(t, "Squall · lobby")
-	}
+	enterLobby(t, ann, bob)
 	ann.send(t, "c", "bob 3+2 white", "\r") // a challenge this time
 	ann.waitFor(t, "challenge sent to bob")
 	bob.waitFor(t, "(a challenge to you)")
@@ -321,5 +301,32 @@ func TestPlayNeedsAKey(t *testing.T) {
 		c := &client{conn: conn, sess: sess, out: out, stdin: in}
 		c.waitFor(t, want)
 		sess.Close()
+	}
+}
+
+// enterLobby has ann and bob, just connected to play, choose their handles
+// ("ann", "bob") and waits until both are in the lobby.
+func enterLobby(t *testing.T, ann, bob *client) {
+	t.Helper()
+	for _, c := range []struct {
+		cl     *client
+		handle string
+	}{{ann, "ann"}, {bob, "bob"}} {
+		c.cl.waitFor(t, "Choose the handle")
+		c.cl.send(t, c.handle, "\r")
+		c.cl.waitFor(t, "Squall · lobby")
+	}
+}
+
+// seekAndPlay has ann open a seek of control tc playing White and bob accept
+// it, and waits until both are in the game.
+func seekAndPlay(t *testing.T, ann, bob *client, tc string) {
+	t.Helper()
+	ann.send(t, "n", tc+" white", "\r")
+	ann.waitFor(t, "seek open: "+tc)
+	bob.waitFor(t, "ann")
+	bob.send(t, "\r") // accept the seek shown first
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "Squall · game")
 	}
 }

@@ -31,21 +31,8 @@ func TestOwnGameNoAnalysis(t *testing.T) {
 	defer ann.close()
 	bob := connect(t, ts.addr, newSigner(t), "play", true)
 	defer bob.close()
-	for _, c := range []struct {
-		cl     *client
-		handle string
-	}{{ann, "ann"}, {bob, "bob"}} {
-		c.cl.waitFor(t, "Choose the handle")
-		c.cl.send(t, c.handle, "\r")
-		c.cl.waitFor(t, "Squall · lobby")
-	}
-	ann.send(t, "n", "3+0 white", "\r")
-	ann.waitFor(t, "seek open: 3+0")
-	bob.waitFor(t, "ann")
-	bob.send(t, "\r")
-	for _, c := range []*client{ann, bob} {
-		c.waitFor(t, "Squall · game")
-	}
+	enterLobby(t, ann, bob)
+	seekAndPlay(t, ann, bob, "3+0")
 	ann.send(t, "f3", "\r")
 	bob.waitFor(t, "1. f3")
 	bob.send(t, "e5", "\r")
