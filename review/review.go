@@ -18,6 +18,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/internal/plural"
 )
 
 // Ceiling is the largest centipawn value that counts: lichess caps scores
@@ -202,7 +203,7 @@ func Analyze(ctx context.Context, a engine.Analyzer, start *chess.Position, move
 	for i := 0; i <= len(moves); i++ {
 		pe, err := Evaluate(ctx, a, engine.Game{Start: start, Moves: moves[:i]}, lim)
 		if err != nil {
-			return nil, fmt.Errorf("review: position after %s: %w", Count(i, "ply", "plies"), err)
+			return nil, fmt.Errorf("review: position after %s: %w", plural.Count(i, "ply"), err)
 		}
 		evals = append(evals, pe)
 		if progress != nil {

@@ -279,21 +279,6 @@ func slicesEqual(a, b []uint8) bool {
 // with Black's move too), counts take their plural only when not 1, and a
 // side without a move has no ACPL or accuracy.
 func TestTotalsInWords(t *testing.T) {
-	black, err := chess.ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		start       *chess.Position
-		plies, want int
-	}{
-		{chess.NewPosition(), 0, 0}, {chess.NewPosition(), 1, 1}, {chess.NewPosition(), 3, 2}, {chess.NewPosition(), 21, 11},
-		{black, 1, 1}, {black, 2, 2}, {black, 3, 2},
-	} {
-		if got := MoveCount(c.start, c.plies); got != c.want {
-			t.Errorf("MoveCount(%s, %d) = %d, want %d", c.start.SideToMove().Name(), c.plies, got, c.want)
-		}
-	}
 	if got := (Player{Moves: 3, Inaccuracies: 1, Mistakes: 2, Blunders: 1}).Counts(); got != "1 inaccuracy, 2 mistakes, 1 blunder" {
 		t.Errorf("Counts: %q", got)
 	}

@@ -227,16 +227,8 @@ func countPlies(t *Tree) int {
 }
 
 // countMoves is the number of moves on the main line as people count
-// them: 1. e4 e5 2. Nf3 is two moves, and so is 1... e5 2. Nf3 from a
-// position with Black to move.
-func countMoves(t *Tree) int {
-	n := countPlies(t)
-	if n == 0 {
-		return 0
-	}
-	first := t.Start.GamePly()
-	return (first+n-1)/2 - first/2 + 1
-}
+// them (chess.Position.MovesIn).
+func countMoves(t *Tree) int { return t.Start.MovesIn(countPlies(t)) }
 
 // whenSaved runs next at once when nothing is unsaved; otherwise it asks
 // first: save (then next, once the file is written), discard (then next),

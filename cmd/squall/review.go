@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/atomicfile"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
 	"github.com/squall-chess/squall/tui/termtext"
@@ -74,9 +75,9 @@ func reviewCommand() *cobra.Command {
 			return err
 		}
 		defer a.Close()
-		n := review.MoveCount(start, len(moves))
+		n := start.MovesIn(len(moves))
 		fmt.Fprintf(report, "%s vs %s: %s, %s, %s\n", termtext.SafeLine(g.Tag("White")), termtext.SafeLine(g.Tag("Black")),
-			review.Count(n, "move", "moves"), termtext.SafeLine(a.Name()), lim.String())
+			plural.Count(n, "move"), termtext.SafeLine(a.Name()), lim.String())
 		r, err := analyzeWithProgress(ctx, a, start, moves, lim, report)
 		if err != nil {
 			return err

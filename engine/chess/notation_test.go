@@ -228,3 +228,22 @@ func TestParseTyped(t *testing.T) {
 		t.Errorf("qh5: %v %v", m.UCI(false), err)
 	}
 }
+
+// TestMovesIn: moves are counted by their numbers, not plies (issue 32, W3).
+func TestMovesIn(t *testing.T) {
+	black, err := ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		start       *Position
+		plies, want int
+	}{
+		{NewPosition(), 0, 0}, {NewPosition(), 1, 1}, {NewPosition(), 3, 2}, {NewPosition(), 21, 11},
+		{black, 1, 1}, {black, 2, 2}, {black, 3, 2},
+	} {
+		if got := c.start.MovesIn(c.plies); got != c.want {
+			t.Errorf("MovesIn(%s, %d) = %d, want %d", c.start.SideToMove().Name(), c.plies, got, c.want)
+		}
+	}
+}

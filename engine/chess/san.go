@@ -249,6 +249,21 @@ func (p *Position) ParseTyped(s string) (Move, error) {
 	return m, err
 }
 
+// MovesIn is how many moves a line of plies played from p spans, as its
+// move numbers count them: 1. e4 e5 2. Nf3 is 2 moves (3 plies), and 1...
+// e5 2. Nf3 from a position with Black to move is 2 moves too. Moves are
+// moves, not plies, wherever a game's length is said (the review's
+// summary, the board's offer to resume).
+func (p *Position) MovesIn(plies int) int {
+	if plies <= 0 {
+		return 0
+	}
+	if p.side == Black {
+		plies++ // Black's first move shares its number with White's, not played here
+	}
+	return (plies + 1) / 2
+}
+
 // LineSAN writes line, played from p, in SAN numbered as a game shows it:
 // "12. Nf3", "Nc6", "13. d4", or "12... Nc6", "13. d4", … when Black moves
 // first; one string per move, for callers that wrap or cut the line. It

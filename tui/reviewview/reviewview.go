@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -97,7 +98,7 @@ func (v *reviewView) next() tea.Cmd {
 		g := engine.Game{Start: v.start, Moves: v.moves[:len(v.evals)]}
 		p, err := g.Position()
 		if err != nil {
-			v.err = fmt.Errorf("review: position after %s: %w", review.Count(len(v.evals), "ply", "plies"), err)
+			v.err = fmt.Errorf("review: position after %s: %w", plural.Count(len(v.evals), "ply"), err)
 			return nil
 		}
 		if pe, over := review.Settled(p); over {
@@ -152,7 +153,7 @@ func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 			}
 		}
 		v.run = nil
-		v.err = fmt.Errorf("review: position after %s: %w", review.Count(n, "ply", "plies"), err)
+		v.err = fmt.Errorf("review: position after %s: %w", plural.Count(n, "ply"), err)
 		return v, nil
 	case tea.KeyMsg:
 		return v, v.key(msg)
