@@ -9,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -330,13 +329,14 @@ func (m *homeModel) menuView() []string {
 	return out
 }
 
-// wrapped is text in lines of width cells, broken at spaces where it can
-// be (width 0: one line).
+// wrapped is text in lines of width cells (view.WrapWords: broken at
+// spaces, a word longer than a line where the line ends); a width not known
+// yet (0) leaves it one line.
 func wrapped(text string, width int) []string {
 	if width <= 0 {
 		return []string{text}
 	}
-	return strings.Split(ansi.Wrap(text, width, " "), "\n")
+	return view.WrapWords(text, width)
 }
 
 // helpView lists the commands, as `ssh host help` prints them, and the
