@@ -117,8 +117,10 @@ func TestTeatestGoldens(t *testing.T) {
 		{name: "start-80x24", eng: &enginetest.Engine{}, w: 80, h: 24},
 		{name: "start-120x40", eng: &enginetest.Engine{}, w: 120, h: 40},
 		{name: "e4-e5", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"e4", "e5"}},
+		// --mode analysis analyses from the start, whose depth 12 comes first:
+		// the wait is for the last position's depth 12 (its best line).
 		{name: "analysis-3pv", opt: Options{Mode: Analysis, MultiPV: 3}, eng: &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 12},
-			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc")}, waitRe: `depth 12/15`},
+			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc")}, waitRe: `-1\.20 2… Ke7`},
 		{name: "promotion", opt: Options{Mode: TwoHumans, Start: mustFEN(t, promo)}, w: 80, h: 24, steps: []any{"e8"}},
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
 		{name: "too-small", w: 50, h: 30},
