@@ -12,8 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

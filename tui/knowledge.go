@@ -10,7 +10,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/tablebase"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

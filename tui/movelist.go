@@ -1,8 +1,8 @@
 package tui
 
 import (
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/movelist"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // The board reads and writes PGN only through package pgn, and works on

@@ -13,8 +13,8 @@ import (
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/movelist"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // tickMsg advances the clocks.

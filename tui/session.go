@@ -13,7 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // Work on the board is never lost (issue 32, D2). Games in play go to the

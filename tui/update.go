@@ -12,8 +12,8 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/livecmd"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/movelist"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // bookCommand builds, lists and teaches Polyglot opening books.

@@ -18,7 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/internal/plural"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // endgamesCommand tests how Squall plays endings: it draws random positions

@@ -14,7 +14,7 @@ import (
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
 	"github.com/squall-chess/squall/internal/plural"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // evalCommand prints the static evaluation of a position term by term, or

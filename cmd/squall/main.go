@@ -23,7 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/internal/plural"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 func main() {

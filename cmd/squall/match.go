@@ -22,7 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/internal/plural"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // matchCommand plays an engine-versus-engine match and prints the score, the

@@ -12,7 +12,7 @@ import (
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // pgnCommand checks PGN files the way pgn-extract does: every problem with its

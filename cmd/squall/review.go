@@ -16,7 +16,7 @@ import (
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // reviewMoveTime is a review's time per position when no limit is given:

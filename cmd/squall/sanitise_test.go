@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // TestCLIOutputSanitised is issue 18's B3 on the command line: a PGN whose

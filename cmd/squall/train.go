@@ -16,7 +16,7 @@ import (
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/internal/plural"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // trainCommand fits the evaluation network to self-play positions (squall

@@ -26,11 +26,11 @@ import (
 	"github.com/squall-chess/squall/engine/knowledge"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/suiteview"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

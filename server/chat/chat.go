@@ -1,5 +1,5 @@
 // Package chat is a game's chat: players and spectators post short lines,
-// each made safe by the one sanitiser (tui/termtext's SafeLine: an escape
+// each made safe by the one sanitiser (termtext's SafeLine: an escape
 // sequence is one mark, other controls visible stand-ins, nothing after
 // them lost) and checked before it is kept — length and rate — and players may
 // mute the spectators, whose lines then reach only other spectators. On
@@ -22,7 +22,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/squall-chess/squall/server/store"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // Limits of a chat.

@@ -13,7 +13,6 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // RankLabelWidth is the width of the rank coordinates left of the board.
@@ -139,7 +138,7 @@ func New(r *lipgloss.Renderer, t themes.Theme, pieces Pieces) *Painter {
 		pieces = Letters
 	}
 	p := &Painter{r: r, theme: t, pieces: pieces, mono: t.Monochrome, cells: map[cellKey]codes{}}
-	p.labels = codesOf(r.NewStyle().Foreground(termtext.Color(t.Muted)))
+	p.labels = codesOf(r.NewStyle().Foreground(Color(t.Muted)))
 	return p
 }
 
@@ -363,4 +362,15 @@ func (p *Painter) EvalBar(height int, chances float64, flipped bool) []string {
 		}
 	}
 	return out
+}
+
+// Color is a theme's text colour for lipgloss: its light or dark value by
+// the terminal's background, or the terminal's own colour when the theme
+// gives neither (the monochrome theme). The board's labels use it, and so
+// does every style of tui/view (which builds on this package).
+func Color(a themes.Adaptive) lipgloss.TerminalColor {
+	if a.Light == "" && a.Dark == "" {
+		return lipgloss.NoColor{}
+	}
+	return lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}
 }

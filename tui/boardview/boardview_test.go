@@ -395,3 +395,14 @@ func TestBarChances(t *testing.T) {
 		}
 	}
 }
+
+func TestColor(t *testing.T) {
+	classic, _ := themes.ByName("classic")
+	a := classic.Accent
+	if got, want := Color(a), (lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}); got != want || a.Light == "" {
+		t.Errorf("Color(classic accent) = %v, want %v", got, want)
+	}
+	if got := Color(themes.Monochrome().Text); got != (lipgloss.NoColor{}) {
+		t.Errorf("Color(monochrome text) = %v, want the terminal's own", got)
+	}
+}

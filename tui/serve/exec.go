@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/squall-chess/squall/server/play"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // The server's commands: `ssh host COMMAND`. The screens need a terminal;

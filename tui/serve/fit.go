@@ -3,7 +3,7 @@ package serve
 import (
 	"strings"
 
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

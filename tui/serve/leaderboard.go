@@ -11,9 +11,9 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // leaderboardSize is how many standings a leaderboard reads; the screen

@@ -19,9 +19,9 @@ import (
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

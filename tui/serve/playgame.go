@@ -16,9 +16,9 @@ import (
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/reviewview"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

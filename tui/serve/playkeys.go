@@ -9,7 +9,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // The game screen's keys beside the move line (issue 33, G4): leaving a

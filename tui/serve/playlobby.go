@@ -13,7 +13,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/server/lobby"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // toLobby shows the lobby, or the player's game if one is in progress (a

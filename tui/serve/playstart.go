@@ -14,7 +14,7 @@ import (
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
-	"github.com/squall-chess/squall/tui/termtext"
+	"github.com/squall-chess/squall/termtext"
 )
 
 // PlayOptions configure the play of a server (StartPlay).

@@ -10,10 +10,10 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // styles are built once per session from that session's renderer, so each
@@ -33,9 +33,9 @@ func newStyles(r *lipgloss.Renderer, t themes.Theme, pieces boardview.Pieces) st
 		r:        r,
 		theme:    t,
 		board:    boardview.New(r, t, pieces),
-		title:    r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true),
+		title:    r.NewStyle().Foreground(boardview.Color(t.Accent)).Bold(true),
 		dim:      r.NewStyle().Faint(true),
-		warn:     r.NewStyle().Foreground(termtext.Color(t.Error)).Bold(true),
+		warn:     r.NewStyle().Foreground(boardview.Color(t.Error)).Bold(true),
 		selected: r.NewStyle().Reverse(true),
 	}
 }

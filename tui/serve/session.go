@@ -12,9 +12,9 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // Messages of the session model.

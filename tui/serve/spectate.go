@@ -14,11 +14,11 @@ import (
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/movelist"
-	"github.com/squall-chess/squall/tui/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
 

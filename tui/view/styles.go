@@ -5,7 +5,6 @@ import (
 
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
-	"github.com/squall-chess/squall/tui/termtext"
 )
 
 // Styles are a theme's text styles and board painter, as the board and its
@@ -26,13 +25,13 @@ func NewStyles(r *lipgloss.Renderer, t themes.Theme, letters bool) *Styles {
 		pieces = boardview.Letters
 	}
 	s := &Styles{Theme: t, Board: boardview.New(r, t, pieces)}
-	s.Text = r.NewStyle().Foreground(termtext.Color(t.Text))
-	s.Muted = r.NewStyle().Foreground(termtext.Color(t.Muted))
-	s.Accent = r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true)
-	s.Err = r.NewStyle().Foreground(termtext.Color(t.Error)).Bold(true)
+	s.Text = r.NewStyle().Foreground(boardview.Color(t.Text))
+	s.Muted = r.NewStyle().Foreground(boardview.Color(t.Muted))
+	s.Accent = r.NewStyle().Foreground(boardview.Color(t.Accent)).Bold(true)
+	s.Err = r.NewStyle().Foreground(boardview.Color(t.Error)).Bold(true)
 	s.Bold = r.NewStyle().Bold(true)
-	s.Title = r.NewStyle().Foreground(termtext.Color(t.Accent)).Bold(true)
+	s.Title = r.NewStyle().Foreground(boardview.Color(t.Accent)).Bold(true)
 	s.Selected = r.NewStyle().Reverse(true)
-	s.Dialog = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(termtext.Color(t.Accent)).Padding(0, 1)
+	s.Dialog = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(boardview.Color(t.Accent)).Padding(0, 1)
 	return s
 }

@@ -1,26 +1,24 @@
-// Package termtext formats the text around Squall's board for a terminal:
-// lines cut to a width, engine counters written short, and the theme's text
-// colours as lipgloss colours. The local board (package tui) and every SSH
-// viewer (package tui/serve) draw their panels with it, so the two cannot
-// drift apart in how they fit or write the same things. It also holds the one
+// Package termtext is text for a terminal, used by every layer: the one
 // sanitiser (Safe, SafeLine) that every text from outside passes through
-// before it is drawn or printed.
+// before it is drawn or printed — by the board, the SSH screens, the server's
+// chat and the command line alike — and the two ways Squall fits text to a
+// terminal's cells: lines cut to a width, counters written short. It sits at
+// the top of the tree, beside the engine and the server, because the server
+// and the command line need it as much as the screens do; it knows nothing of
+// themes or styles (those are tui's).
 package termtext
 
 import (
 	"fmt"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/squall-chess/squall/themes"
 )
 
 // Cut shortens a line to at most w terminal cells, ending it with "…" when
 // anything was cut. The line may hold ANSI styles; widths are counted in
 // cells, so wide runes take two.
 func Cut(s string, w int) string {
-	if lipgloss.Width(s) <= w {
+	if ansi.StringWidth(s) <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, "…")
@@ -42,14 +40,4 @@ func Count(n uint64) string {
 		return fmt.Sprintf("%.0fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
-}
-
-// Color is a theme's text colour for lipgloss: its light or dark value by
-// the terminal's background, or the terminal's own colour when the theme
-// gives neither (the monochrome theme).
-func Color(a themes.Adaptive) lipgloss.TerminalColor {
-	if a.Light == "" && a.Dark == "" {
-		return lipgloss.NoColor{}
-	}
-	return lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}
 }

@@ -7,8 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
-
-	"github.com/squall-chess/squall/themes"
 )
 
 func TestCount(t *testing.T) {
@@ -65,16 +63,5 @@ func TestCut(t *testing.T) {
 	// Cutting keeps the styles: the bold run is closed, not left open.
 	if got := Cut(bold, 6); !strings.HasPrefix(got, "\x1b[1m") || !strings.Contains(got, "\x1b[0m") {
 		t.Errorf("Cut of a bold line lost its codes: %q", got)
-	}
-}
-
-func TestColor(t *testing.T) {
-	classic, _ := themes.ByName("classic")
-	a := classic.Accent
-	if got, want := Color(a), (lipgloss.AdaptiveColor{Light: string(a.Light), Dark: string(a.Dark)}); got != want || a.Light == "" {
-		t.Errorf("Color(classic accent) = %v, want %v", got, want)
-	}
-	if got := Color(themes.Monochrome().Text); got != (lipgloss.NoColor{}) {
-		t.Errorf("Color(monochrome text) = %v, want the terminal's own", got)
 	}
 }
