@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squall-chess/squall/engine/chess"
 )
@@ -214,7 +215,7 @@ type Option struct {
 func (o Option) Check(value string) (string, error) {
 	value = strings.TrimSpace(value)
 	bad := func(why string) error {
-		return fmt.Errorf("option %s: %q %s", o.Name, clip(value), why)
+		return fmt.Errorf("option %s: %q %s", o.Name, Clip(value, quoted), why)
 	}
 	switch o.Type {
 	case "check":
@@ -249,16 +250,29 @@ func (o Option) Check(value string) (string, error) {
 		}
 		return value, nil
 	}
-	return "", fmt.Errorf("option %s: unknown type %q", o.Name, clip(o.Type))
+	return "", fmt.Errorf("option %s: unknown type %q", o.Name, Clip(o.Type, quoted))
 }
 
-// clip shortens text quoted in an error: a value may be as long as a line.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+// Clip shortens text from outside (an engine's line, a user's value) to
+// quote it in an error: at most n bytes, cut where a rune begins, then
+// "…" when anything was cut, so that a hostile or broken line cannot make
+// an error message huge. Bytes, not terminal cells, are what it bounds:
+// escapes and combining marks take no cells but still make a message
+// long. The engine packages' errors all clip through it, each with its
+// own n.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
+
+// quoted bounds the outside text this package's errors quote (Clip): a
+// value may be as long as a line.
+const quoted = 40
 
 // ErrIllegalMove is returned by an Analyzer whose engine chose a move that
 // is not legal in the position (an external engine's bug): a match scores

@@ -53,6 +53,8 @@ func TestOptionCheck(t *testing.T) {
 		{str, " a b.bin ", "a b.bin", ""},
 		{Option{Name: "Clear Hash", Type: "button"}, "x", "", ""},
 		{spin, strings.Repeat("9", 100), "", `"` + strings.Repeat("9", 40) + `…"`},
+		// Cut at a rune, not inside one: "é" is two bytes across the cap.
+		{spin, strings.Repeat("9", 39) + strings.Repeat("é", 10), "", `"` + strings.Repeat("9", 39) + `…"`},
 	} {
 		got, err := c.o.Check(c.in)
 		switch {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/squall-chess/squall/engine"
 )
 
 // Flags are the --engine and --option flags, the same on every command.
@@ -141,7 +143,7 @@ func (o *options) Set(s string) error {
 	if i := strings.IndexByte(s, ':'); i > 0 && i < strings.IndexByte(s+"=", '=') {
 		v, err := strconv.Atoi(s[:i])
 		if err != nil || v < 1 {
-			return fmt.Errorf("%q: the engine number before ':' must be 1 or more", clip(s))
+			return fmt.Errorf("%q: the engine number before ':' must be 1 or more", engine.Clip(s, quoted))
 		}
 		n, s = v, s[i+1:]
 	}

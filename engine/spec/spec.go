@@ -35,7 +35,7 @@ func (o Option) String() string { return o.Name + "=" + o.Value }
 func ParseOption(s string) (Option, error) {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || strings.TrimSpace(k) == "" {
-		return Option{}, fmt.Errorf("option %q is not Name=Value", clip(s))
+		return Option{}, fmt.Errorf("option %q is not Name=Value", engine.Clip(s, quoted))
 	}
 	return Option{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)}, nil
 }
@@ -122,15 +122,15 @@ func Apply(a engine.Analyzer, opts []Option) error {
 	for _, o := range opts {
 		i := indexOption(declared, o.Name)
 		if i < 0 {
-			return fmt.Errorf("engine %s: no option %q", clip(a.Name()), clip(o.Name))
+			return fmt.Errorf("engine %s: no option %q", engine.Clip(a.Name(), quoted), engine.Clip(o.Name, quoted))
 		}
 		d := declared[i]
 		v, err := d.Check(o.Value)
 		if err != nil {
-			return fmt.Errorf("engine %s: %w", clip(a.Name()), err)
+			return fmt.Errorf("engine %s: %w", engine.Clip(a.Name(), quoted), err)
 		}
 		if err := a.SetOption(d.Name, v); err != nil {
-			return fmt.Errorf("engine %s: option %s: %w", clip(a.Name()), d.Name, err)
+			return fmt.Errorf("engine %s: option %s: %w", engine.Clip(a.Name(), quoted), d.Name, err)
 		}
 	}
 	return nil
@@ -157,10 +157,5 @@ func Int(name string, n int) []Option {
 	return []Option{{name, strconv.Itoa(n)}}
 }
 
-// clip shortens text quoted in an error.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
-}
+// quoted bounds the text this package's errors quote (engine.Clip).
+const quoted = 60

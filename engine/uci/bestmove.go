@@ -43,7 +43,7 @@ func FormatBestMove(p *chess.Position, res engine.Result, chess960 bool) string 
 func ParseBestMove(line string, root *chess.Position) (best, ponder chess.Move, err error) {
 	f := strings.Fields(line)
 	if len(f) < 2 || f[0] != "bestmove" {
-		return chess.NullMove, chess.NullMove, fmt.Errorf("%w: %q has no move", ErrProtocol, clip(line))
+		return chess.NullMove, chess.NullMove, fmt.Errorf("%w: %q has no move", ErrProtocol, engine.Clip(line, quoted))
 	}
 	if f[1] == "(none)" || f[1] == "0000" {
 		if root.HasLegalMoves() {
@@ -53,7 +53,7 @@ func ParseBestMove(line string, root *chess.Position) (best, ponder chess.Move, 
 	}
 	m, err := root.ParseUCI(f[1])
 	if err != nil || !root.IsLegal(m) {
-		return chess.NullMove, chess.NullMove, fmt.Errorf("%w: %q in %s", engine.ErrIllegalMove, clip(f[1]), root.FEN())
+		return chess.NullMove, chess.NullMove, fmt.Errorf("%w: %q in %s", engine.ErrIllegalMove, engine.Clip(f[1], quoted), root.FEN())
 	}
 	ponder = chess.NullMove
 	if len(f) >= 4 && f[2] == "ponder" {

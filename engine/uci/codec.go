@@ -106,7 +106,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 	var info engine.Info
 	f := strings.Fields(line)
 	if len(f) == 0 || f[0] != "info" {
-		return info, fmt.Errorf("uci: not an info line: %q", clip(line))
+		return info, fmt.Errorf("uci: not an info line: %q", engine.Clip(line, quoted))
 	}
 	if len(f) > 1 && f[1] == "string" {
 		// The text after "string" is kept verbatim (minus surrounding space).
@@ -127,7 +127,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 		}
 		v, err := strconv.ParseInt(f[i], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("uci: info %s: bad number %q", name, clip(f[i]))
+			return 0, fmt.Errorf("uci: info %s: bad number %q", name, engine.Clip(f[i], quoted))
 		}
 		if v < lo || v > hi {
 			if hi == math.MaxInt64 {
@@ -195,7 +195,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 					info.Score = engine.Score{CP: -MatedCP}
 				}
 			default:
-				return info, fmt.Errorf("uci: info score: unknown kind %q", clip(kind))
+				return info, fmt.Errorf("uci: info score: unknown kind %q", engine.Clip(kind, quoted))
 			}
 			for i < len(f) && (f[i] == "lowerbound" || f[i] == "upperbound") {
 				if f[i] == "lowerbound" {
@@ -221,7 +221,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 			if root != nil {
 				m, err := root.ParseUCI(f[i])
 				if err != nil {
-					return info, fmt.Errorf("uci: info currmove %q: %w", clip(f[i]), err)
+					return info, fmt.Errorf("uci: info currmove %q: %w", engine.Clip(f[i], quoted), err)
 				}
 				info.CurrMove = m
 			}
@@ -238,7 +238,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 				}
 				m, err := p.ParseUCI(f[i])
 				if err != nil {
-					return info, fmt.Errorf("uci: info pv move %d %q: %w", len(info.PV)+1, clip(f[i]), err)
+					return info, fmt.Errorf("uci: info pv move %d %q: %w", len(info.PV)+1, engine.Clip(f[i], quoted), err)
 				}
 				info.PV = append(info.PV, m)
 				p.MakeMove(m, &u)
@@ -253,7 +253,7 @@ func ParseInfo(line string, root *chess.Position) (engine.Info, error) {
 			info.String = strings.TrimSpace(line[idx+len(" string"):])
 			return info, nil
 		default:
-			return info, fmt.Errorf("uci: info: unknown token %q", clip(key))
+			return info, fmt.Errorf("uci: info: unknown token %q", engine.Clip(key, quoted))
 		}
 	}
 	return info, nil
@@ -292,7 +292,7 @@ func ParseOption(line string) (engine.Option, error) {
 	var o engine.Option
 	f := strings.Fields(line)
 	if len(f) < 2 || f[0] != "option" || f[1] != "name" {
-		return o, fmt.Errorf("uci: not an option line: %q", clip(line))
+		return o, fmt.Errorf("uci: not an option line: %q", engine.Clip(line, quoted))
 	}
 	// Split the line into keyword → value (words up to the next keyword).
 	// "name" ends only at "type", since names like "Skill Level" or even
@@ -313,7 +313,7 @@ func ParseOption(line string) (engine.Option, error) {
 	switch o.Type {
 	case "check", "spin", "combo", "button", "string":
 	default:
-		return o, fmt.Errorf("uci: option %q: unknown type %q", o.Name, clip(o.Type))
+		return o, fmt.Errorf("uci: option %q: unknown type %q", o.Name, engine.Clip(o.Type, quoted))
 	}
 	i += 2
 	isKey := func(s string) bool { return s == "default" || s == "min" || s == "max" || s == "var" }
@@ -321,7 +321,7 @@ func ParseOption(line string) (engine.Option, error) {
 	for i < len(f) {
 		key := f[i]
 		if !isKey(key) {
-			return o, fmt.Errorf("uci: option %q: unknown token %q", o.Name, clip(key))
+			return o, fmt.Errorf("uci: option %q: unknown token %q", o.Name, engine.Clip(key, quoted))
 		}
 		i++
 		var val []string
@@ -340,7 +340,7 @@ func ParseOption(line string) (engine.Option, error) {
 		case "min", "max":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return o, fmt.Errorf("uci: option %q: bad %s %q", o.Name, key, clip(v))
+				return o, fmt.Errorf("uci: option %q: bad %s %q", o.Name, key, engine.Clip(v, quoted))
 			}
 			if key == "min" {
 				o.Min, haveMin = n, true
@@ -360,11 +360,7 @@ func ParseOption(line string) (engine.Option, error) {
 	return o, nil
 }
 
-// clip shortens text quoted in an error so a hostile line cannot make
-// an error message huge.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
-}
+// quoted bounds the text from the other side that this package's errors
+// quote (engine.Clip), so a hostile line cannot make an error message
+// huge.
+const quoted = 40

@@ -81,11 +81,11 @@ func ParseGo(f []string, p *chess.Position) (engine.Limits, error) {
 			continue
 		}
 		if i+1 >= len(f) {
-			return lim, fmt.Errorf("go %s: missing value", clip(key))
+			return lim, fmt.Errorf("go %s: missing value", engine.Clip(key, quoted))
 		}
 		v, err := strconv.ParseInt(f[i+1], 10, 64)
 		if err != nil {
-			return lim, fmt.Errorf("go %s: bad number %q", clip(key), clip(f[i+1]))
+			return lim, fmt.Errorf("go %s: bad number %q", engine.Clip(key, quoted), engine.Clip(f[i+1], quoted))
 		}
 		i++
 		ms := time.Duration(v) * time.Millisecond
@@ -121,7 +121,7 @@ func ParseGo(f []string, p *chess.Position) (engine.Limits, error) {
 				lim.MoveTime = ms
 			}
 		default:
-			return lim, fmt.Errorf("go: unknown parameter %q", clip(key))
+			return lim, fmt.Errorf("go: unknown parameter %q", engine.Clip(key, quoted))
 		}
 	}
 	return lim, nil

@@ -53,7 +53,7 @@ func ParsePosition(f []string, chess960 bool) (engine.Game, error) {
 		}
 		start, i = p, j
 	default:
-		return engine.Game{}, fmt.Errorf("position: expected startpos or fen, got %q", clip(f[0]))
+		return engine.Game{}, fmt.Errorf("position: expected startpos or fen, got %q", engine.Clip(f[0], quoted))
 	}
 	start.SetChess960(chess960 || start.Chess960())
 	g := engine.Game{Start: start}
@@ -61,14 +61,14 @@ func ParsePosition(f []string, chess960 bool) (engine.Game, error) {
 		return g, nil
 	}
 	if f[i] != "moves" {
-		return engine.Game{}, fmt.Errorf("position: expected moves, got %q", clip(f[i]))
+		return engine.Game{}, fmt.Errorf("position: expected moves, got %q", engine.Clip(f[i], quoted))
 	}
 	p := start.Clone()
 	var u chess.Undo
 	for k, tok := range f[i+1:] {
 		m, err := p.ParseUCI(tok)
 		if err != nil {
-			return g, fmt.Errorf("position: move %d %q refused (%v); the position is the one after move %d", k+1, clip(tok), err, k)
+			return g, fmt.Errorf("position: move %d %q refused (%v); the position is the one after move %d", k+1, engine.Clip(tok, quoted), err, k)
 		}
 		g.Moves = append(g.Moves, m)
 		p.MakeMove(m, &u)

@@ -172,7 +172,7 @@ func (s *Server) Handle(line string) bool {
 	case "debug", "register":
 		// Accepted and ignored, as the protocol allows.
 	default:
-		s.errorf("unknown command %q", clip(f[0]))
+		s.errorf("unknown command %q", engine.Clip(f[0], quoted))
 	}
 	return false
 }
@@ -211,7 +211,7 @@ func (s *Server) setOption(line string, f []string) {
 		known = known || strings.EqualFold(o.Name, name)
 	}
 	if !known {
-		s.errorf("setoption: no such option %q", clip(name))
+		s.errorf("setoption: no such option %q", engine.Clip(name, quoted))
 		return
 	}
 	if err := s.a.SetOption(name, value); err != nil {
