@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
@@ -26,8 +27,9 @@ type pvLine struct {
 // analysisPanel shows the engine's live analysis of one position.
 type analysisPanel struct {
 	engineName string
-	lines      [maxPV]*pvLine
-	last       engine.Info // latest report with statistics
+	lines      live.Lines     // the search's lines, maxPV of them
+	drawn      [maxPV]*pvLine // lines' lines ready to draw, nil where none
+	last       engine.Info    // latest report with statistics
 	thinking   bool
 	// sideView shows scores from the side to move instead of White.
 	sideView bool
@@ -38,9 +40,15 @@ type analysisPanel struct {
 	found engine.Info
 }
 
+// newAnalysisPanel is an empty panel.
+func newAnalysisPanel() analysisPanel {
+	return analysisPanel{lines: live.Lines{Max: maxPV}}
+}
+
 // reset clears the panel for a new position.
 func (a *analysisPanel) reset() {
-	a.lines = [maxPV]*pvLine{}
+	a.lines.Reset()
+	a.drawn = [maxPV]*pvLine{}
 	a.last = engine.Info{}
 	a.found = engine.Info{}
 }
@@ -61,11 +69,8 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 		}
 		a.last = i
 	}
-	if i.Kind() != engine.Line {
-		return
-	}
-	k := max(1, i.MultiPV) - 1
-	if k >= maxPV {
+	k, ok := a.lines.Add(i)
+	if !ok {
 		return
 	}
 	if k == 0 {
@@ -80,11 +85,17 @@ func (a *analysisPanel) add(pos *chess.Position, i engine.Info) {
 	if pos.SideToMove() == chess.Black {
 		white = white.Negate()
 	}
-	a.lines[k] = &pvLine{info: i, white: white, san: movelist.Line(pos, i.PV)}
+	a.drawn[k] = &pvLine{info: i, white: white, san: movelist.Line(pos, i.PV)}
+}
+
+// keep drops the lines past the first n (fewer lines asked for).
+func (a *analysisPanel) keep(n int) {
+	a.lines.Keep(n)
+	clear(a.drawn[min(n, maxPV):])
 }
 
 // best is the first line, if any.
-func (a *analysisPanel) best() *pvLine { return a.lines[0] }
+func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 
 // render draws the panel in width columns: a header and up to n PV lines.
 func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on bool) []string {
@@ -109,7 +120,7 @@ func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n in
 			}
 		}
 	}
-	for _, l := range a.lines[:v.Rows] {
+	for _, l := range a.drawn[:v.Rows] {
 		if l == nil {
 			v.Lines = append(v.Lines, nil)
 			continue

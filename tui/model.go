@@ -239,7 +239,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m := Model{
 		opt: opt, r: r, eng: a, search: boardSearch{runner: newRunner(a)}, keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
-		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV),
+		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV), panel: newAnalysisPanel(),
 		bookPlay: newBookPlayer(),
 	}
 	if opt.BookRand != nil {

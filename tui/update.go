@@ -441,9 +441,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.sync()
 	case key.Matches(k, km.LessPV):
 		m.multiPV = max(1, m.multiPV-1)
-		for i := m.multiPV; i < maxPV; i++ {
-			m.panel.lines[i] = nil
-		}
+		m.panel.keep(m.multiPV)
 		return m.sync()
 	case key.Matches(k, km.Best):
 		if err := m.humanMayMove(); err != nil {

@@ -1,6 +1,6 @@
 // Package live runs an engine's searches for the screens that show them as
-// they go: the board, the suite and review views, the SSH rooms and the UCI
-// server. It is the one place that holds the rules of a search in the
+// they go: the board, the suite and review views, the SSH rooms, the
+// spectators' analysis pool and the UCI server. It is the one place that holds the rules of a search in the
 // background, which every caller otherwise has to get right by itself:
 //
 //   - One search at a time per Analyzer. A new search starts only after
@@ -16,6 +16,9 @@
 //   - Batching. Reports queue without loss; a reader takes them in batches,
 //     at most one per frame, so a fast engine costs a bounded number of
 //     redraws, and a slow reader never holds up the search.
+//   - Lines. What a screen shows of a search is its current best lines,
+//     one per MultiPV slot, each the newest report of its slot: Lines
+//     gathers them from the batches, with the screen's cap on how many.
 //
 // The goroutine that runs a search belongs to its Runner and ends when the
 // search returns; Close cancels the running search and waits for it.

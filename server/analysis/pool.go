@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/internal/newest"
 )
 
@@ -61,8 +62,9 @@ func older(last, v Result) bool {
 	return b.Nodes < a.Nodes || b.Time < a.Time
 }
 
-// Pool is a set of engines shared by the watched games. Its methods are
-// safe for concurrent use; Run does the work.
+// Pool is a set of engines shared by the watched games, each searching
+// through its own engine/live Runner. Its methods are safe for concurrent
+// use; Run does the work.
 type Pool struct {
 	engines []engine.Analyzer
 	budget  engine.Limits
@@ -76,11 +78,11 @@ type Pool struct {
 // watched is a watched game's analysis.
 type watched struct {
 	subs *newest.Readers[Result]
-	want req // the newest request (gen 0: none yet)
-	// stop stops the running search of the game, if any (searching is its
-	// request's gen): a request for another position makes it useless.
-	stop      context.CancelFunc
-	searching uint64
+	want *req // the newest request (nil: none yet)
+	// search is the running search of want, if any: only its reports
+	// reach the game's watchers. A request for another position stops it
+	// and leaves it behind, so the reports it still makes are dropped.
+	search *live.Search
 	// now is the analysis of want's position so far (no lines: none yet),
 	// sent again to a spectator who asks for the position later.
 	now Result
@@ -96,7 +98,6 @@ const keepFinished = 8
 type req struct {
 	g   engine.Game
 	key string // Key(g)
-	gen uint64 // counts the game's requests: a result of an older one is dropped
 }
 
 // New is a pool of engines, each position searched within budget (a node
@@ -128,8 +129,8 @@ func (p *Pool) Watch(id string) (<-chan Result, func()) {
 			defer p.mu.Unlock()
 			w.subs.Remove(wid)
 			if w.subs.Len() == 0 && p.games[id] == w {
-				if w.stop != nil {
-					w.stop()
+				if w.search != nil {
+					w.search.Stop()
 				}
 				delete(p.games, id)
 			}
@@ -151,17 +152,17 @@ func (p *Pool) Analyse(id string, g engine.Game) {
 		return
 	}
 	k := Key(g)
-	if w.want.gen > 0 && w.want.key == k && w.now.Err == nil { // a failed search is tried again
+	if w.want != nil && w.want.key == k && w.now.Err == nil { // a failed search is tried again
 		if len(w.now.Lines) > 0 || w.now.Done {
 			w.subs.Send(w.now)
 		}
 		return
 	}
-	w.want = req{g: g, key: k, gen: w.want.gen + 1}
+	w.want = &req{g: g, key: k}
 	w.now = Result{}
-	if w.stop != nil {
-		w.stop()
-		w.stop = nil
+	if w.search != nil {
+		w.search.Stop()
+		w.search = nil
 	}
 	for _, r := range w.finished {
 		if r.key == k {
@@ -180,24 +181,24 @@ func (p *Pool) Analyse(id string, g engine.Game) {
 }
 
 // Run runs one worker per engine until ctx ends, and returns when they
-// have.
+// have, their searches stopped and returned.
 func (p *Pool) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, a := range p.engines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p.work(ctx, a)
-		}()
+		wg.Go(func() {
+			run := live.New(a)
+			defer run.Close()
+			p.work(ctx, run)
+		})
 	}
 	wg.Wait()
 }
 
-// work analyses the pending games one after the other with a.
-func (p *Pool) work(ctx context.Context, a engine.Analyzer) {
-	for {
-		id, r, sctx, ok := p.next(ctx)
-		if !ok {
+// work analyses the pending games one after the other with run.
+func (p *Pool) work(ctx context.Context, run *live.Runner) {
+	for ctx.Err() == nil {
+		id, r, s := p.next(run)
+		if s == nil {
 			select {
 			case <-ctx.Done():
 				return
@@ -215,84 +216,79 @@ func (p *Pool) work(ctx context.Context, a engine.Analyzer) {
 			}
 			continue
 		}
-		res := Result{Game: r.g, key: r.key}
-		lines := map[int]engine.Info{}
-		_, err := a.Search(sctx, r.g, p.budget, func(in engine.Info) {
-			if in.Kind() != engine.Line {
-				return
-			}
-			lines[max(in.MultiPV, 1)] = in
-			res.Lines = ordered(lines)
-			p.publish(id, r.gen, res)
-		})
-		res.Done, res.Err = true, err
-		p.finish(id, r.gen, res, sctx.Err() != nil)
-		if ctx.Err() != nil {
-			return
-		}
+		p.follow(ctx, id, r, s)
 	}
 }
 
-// next takes the oldest pending game's request, with the context of its
-// search (ended when the game moves on).
-func (p *Pool) next(ctx context.Context) (string, req, context.Context, bool) {
+// next starts the search of the oldest pending game's request on run.
+func (p *Pool) next(run *live.Runner) (string, req, *live.Search) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.pending) > 0 {
 		id := p.pending[0]
 		p.pending = p.pending[1:]
-		if w, ok := p.games[id]; ok && w.want.gen > 0 {
-			sctx, stop := context.WithCancel(ctx)
-			w.stop, w.searching = stop, w.want.gen
-			return id, w.want, sctx, true
+		if w, ok := p.games[id]; ok && w.want != nil {
+			w.search = run.Start(live.Job{Game: w.want.g, Limits: p.budget})
+			return id, *w.want, w.search
 		}
 	}
-	return "", req{}, nil, false
+	return "", req{}, nil
 }
 
-// publish sends a result to the game's watchers, unless a newer request
-// of the game has come since.
-func (p *Pool) publish(id string, gen uint64, res Result) {
+// follow takes search s of game id's request r to its end, sending its
+// lines as they come.
+func (p *Pool) follow(ctx context.Context, id string, r req, s *live.Search) {
+	defer context.AfterFunc(ctx, s.Stop)() // the pool's end stops it
+	res := Result{Game: r.g, key: r.key}
+	lines := live.Lines{} // as many as the budget's MultiPV
+	for {
+		b := s.Next(0)
+		added := false
+		for _, in := range b.Infos {
+			_, ok := lines.Add(in)
+			added = added || ok
+		}
+		res.Lines = lines.All()
+		if b.Done {
+			res.Done, res.Err = true, b.Err
+			p.finish(id, s, res, ctx.Err() != nil)
+			return
+		}
+		if added {
+			p.publish(id, s, res)
+		}
+	}
+}
+
+// publish sends a result of search s to the game's watchers, unless the
+// game's request has moved on from it.
+func (p *Pool) publish(id string, s *live.Search, res Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if w, ok := p.games[id]; ok && w.want.gen == gen {
+	if w, ok := p.games[id]; ok && w.search == s {
 		w.now = res
 		w.subs.Send(res)
 	}
 }
 
-// finish ends the search of request gen of game id: its result, unless it
-// was stopped, is the position's finished analysis, kept and sent.
-func (p *Pool) finish(id string, gen uint64, res Result, stopped bool) {
+// finish ends search s of game id: its result is the position's finished
+// analysis, kept and sent, unless it was stopped part way — left behind
+// by a request for another position, or by the pool's end (closing).
+func (p *Pool) finish(id string, s *live.Search, res Result, closing bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	w, ok := p.games[id]
-	if !ok {
+	if !ok || w.search != s {
 		return
 	}
-	if w.searching == gen && w.stop != nil {
-		w.stop() // releases the context
-		w.stop = nil
-	}
-	if stopped {
-		return // a search stopped part way is no finished analysis
+	w.search = nil
+	if closing {
+		return
 	}
 	if res.Err == nil {
 		w.finished = append(slices.DeleteFunc(w.finished, func(r Result) bool { return r.key == res.key }), res)
 		w.finished = w.finished[max(len(w.finished)-keepFinished, 0):]
 	}
-	if w.want.gen == gen {
-		w.now = res
-		w.subs.Send(res)
-	}
-}
-
-func ordered(lines map[int]engine.Info) []engine.Info {
-	out := make([]engine.Info, 0, len(lines))
-	for k := 1; len(out) < len(lines); k++ {
-		if in, ok := lines[k]; ok {
-			out = append(out, in)
-		}
-	}
-	return out
+	w.now = res
+	w.subs.Send(res)
 }

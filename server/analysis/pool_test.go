@@ -244,3 +244,43 @@ func TestResultKey(t *testing.T) {
 		t.Error("a result's key is not its game's")
 	}
 }
+
+// reusing reports every PV through one slice that it overwrites, as an
+// engine that avoids allocations may (engine/live's contract allows it).
+type reusing struct{ *enginetest.Engine }
+
+func (e reusing) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
+	buf := make([]chess.Move, 0, 8)
+	return e.Engine.Search(ctx, g, lim, func(in engine.Info) {
+		buf = append(buf[:0], in.PV...)
+		in.PV = buf
+		info(in)
+		clear(buf) // the next report overwrites it anyway
+	})
+}
+
+// TestPVsCopied: the lines a spectator gets are the engine's lines as
+// reported, even from an engine that reuses its PV slice — the pool owns
+// copies of them.
+func TestPVsCopied(t *testing.T) {
+	e := reusing{&enginetest.Engine{}}
+	p := New([]engine.Analyzer{e}, engine.Limits{Depth: 3, MultiPV: 2})
+	run(t, p)
+	ch, stop := p.Watch("g")
+	defer stop()
+	g := game(t, "e4")
+	p.Analyse("g", g)
+	r := final(t, ch)
+	pos, _ := g.Position()
+	if len(r.Lines) != 2 {
+		t.Fatalf("%d lines, want 2", len(r.Lines))
+	}
+	for k, l := range r.Lines {
+		if len(l.PV) == 0 || !pos.IsLegal(l.PV[0]) {
+			t.Fatalf("line %d: PV %v is not the engine's line", k+1, l.PV)
+		}
+	}
+	if r.Lines[0].PV[0] == r.Lines[1].PV[0] {
+		t.Errorf("both lines begin with %v", r.Lines[0].PV[0])
+	}
+}
