@@ -77,7 +77,7 @@ func TestServerScreensFit(t *testing.T) {
 	}
 	roomList, _ := newSessionModel(hub, testRenderer(), Owner, []string{"rooms"}, 80, 24)
 	room, _ := newSessionModel(hub, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
-	room.Update(snapshotMsg{room.updates, <-room.updates})
+	room.Update(snapshotMsg{From: room.updates, Value: <-room.updates, OK: true})
 
 	th, _ := themes.ByName(themes.Default)
 	rv := reviewview.New(view.Env{Renderer: testRenderer(), Theme: th, PGN: pgnOf(t, longGame)}, reviewview.Options{})

@@ -34,7 +34,7 @@ func catchUp(m *playModel) {
 	for {
 		select {
 		case u, ok := <-m.updates:
-			m.Update(gameUpdateMsg{from: m.updates, u: u, ok: ok})
+			m.Update(gameUpdateMsg{From: m.updates, Value: u, OK: ok})
 			if !ok {
 				return
 			}

@@ -73,7 +73,7 @@ func TestMoveListGoldens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	room.Update(snapshotMsg{room.updates, <-room.updates})
+	room.Update(snapshotMsg{From: room.updates, Value: <-room.updates, OK: true})
 	// The clocks as they stood, not as the test's run went: the running
 	// one counts down from the update's arrival, now.
 	left := [2]time.Duration{4*time.Minute + 31*time.Second + 250*time.Millisecond, 3*time.Minute + 12*time.Second + 250*time.Millisecond}

@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -102,11 +103,9 @@ type (
 		recent []string
 		err    error
 	}
-	gameUpdateMsg struct {
-		from <-chan play.Update
-		u    play.Update
-		ok   bool
-	}
+	// gameUpdateMsg is the game's next state, or (OK false) the end of
+	// its updates.
+	gameUpdateMsg = livecmd.Received[play.Update]
 )
 
 // playModel is one player's session: choosing a handle at the first
@@ -282,14 +281,14 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
 		}
 	case gameUpdateMsg:
-		if msg.from != m.updates {
+		if msg.From != m.updates {
 			return m, nil // a game left behind
 		}
-		if !msg.ok {
+		if !msg.OK {
 			m.updates = nil
 			return m, nil
 		}
-		u := msg.u
+		u := msg.Value
 		m.upd, m.updAt, m.rep = &u, time.Now(), replay(&u)
 		if u.Over {
 			m.leaving = false // nothing to leave now: the question goes
@@ -299,7 +298,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		return m, waitUpdate(m.updates)
+		return m, livecmd.Recv(m.updates)
 	case closingMsg:
 		m.release()
 		m.review = nil
@@ -316,13 +315,6 @@ func (m *playModel) say(err error) {
 	m.status, m.isErr = "", false
 	if err != nil {
 		m.status, m.isErr = err.Error(), true
-	}
-}
-
-func waitUpdate(ch <-chan play.Update) tea.Cmd {
-	return func() tea.Msg {
-		u, ok := <-ch
-		return gameUpdateMsg{from: ch, u: u, ok: ok}
 	}
 }
 

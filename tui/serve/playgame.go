@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -58,7 +59,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	m.input.Placeholder = "a move (e4, Nf3), draw, takeback, resign, say TEXT · F1 help"
 	m.input.Prompt = "move> "
 	m.input.Focus()
-	return tea.Batch(waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
+	return tea.Batch(livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
 }
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {

@@ -15,17 +15,15 @@ import (
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/livecmd"
 )
 
 // Messages of the session model.
 type (
-	// snapshotMsg carries a room update; from tells which subscription it
-	// came from, so a late message from a room the viewer left is ignored.
-	snapshotMsg struct {
-		from <-chan *Snapshot
-		snap *Snapshot
-	}
-	roomGoneMsg struct{ from <-chan *Snapshot }
+	// snapshotMsg carries a room update, or (OK false) the room's end;
+	// From tells which subscription it came from, so a late message from a
+	// room the viewer left is ignored.
+	snapshotMsg = livecmd.Received[*Snapshot]
 	closingMsg  string
 )
 
@@ -158,23 +156,9 @@ func (s *subscription) release() {
 	s.set(nil)
 }
 
-// waitSnapshot turns the room's channel into messages, one at a time.
-func waitSnapshot(ch <-chan *Snapshot) tea.Cmd {
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		s, ok := <-ch
-		if !ok {
-			return roomGoneMsg{ch}
-		}
-		return snapshotMsg{ch, s}
-	}
-}
-
 func (m *sessionModel) Init() tea.Cmd {
 	if m.updates != nil {
-		return waitSnapshot(m.updates)
+		return livecmd.Recv(m.updates)
 	}
 	return nil
 }
@@ -184,17 +168,15 @@ func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case snapshotMsg:
-		if msg.from != m.updates {
+		if msg.From != m.updates {
 			return m, nil // from a room we left; its channel is closed
 		}
-		m.snap = msg.snap
-		if msg.snap.Closing != "" {
-			m.closing = msg.snap.Closing
-		}
-		return m, waitSnapshot(m.updates)
-	case roomGoneMsg:
-		if msg.from != m.updates {
-			return m, nil
+		if msg.OK {
+			m.snap = msg.Value
+			if msg.Value.Closing != "" {
+				m.closing = msg.Value.Closing
+			}
+			return m, livecmd.Recv(m.updates)
 		}
 		if m.closing != "" {
 			return m, tea.Quit
@@ -331,7 +313,7 @@ func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.selected < len(m.list) {
 			if r, ok := m.hub.Room(m.list[m.selected].Name); ok {
 				m.join(r)
-				return m, waitSnapshot(m.updates)
+				return m, livecmd.Recv(m.updates)
 			}
 			m.status = "that room is gone"
 			m.list = m.hub.List()
@@ -371,7 +353,7 @@ func (m *sessionModel) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			var r *Room
 			if r, err = m.hub.Create(text); err == nil {
 				m.join(r)
-				return m, waitSnapshot(m.updates)
+				return m, livecmd.Recv(m.updates)
 			}
 		}
 		if err != nil {

@@ -27,7 +27,7 @@ func waitSnap(t *testing.T, m *sessionModel) {
 	for {
 		select {
 		case s := <-m.updates:
-			m.Update(snapshotMsg{m.updates, s})
+			m.Update(snapshotMsg{From: m.updates, Value: s, OK: true})
 			if len(s.Lines) > 0 {
 				return
 			}
@@ -47,7 +47,7 @@ func TestSessionResizeChangesLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Update(snapshotMsg{m.updates, <-m.updates})
+	m.Update(snapshotMsg{From: m.updates, Value: <-m.updates, OK: true})
 	small := m.View()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	large := m.View()
@@ -104,7 +104,7 @@ func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Update(snapshotMsg{m.updates, r.Snapshot()})
+	m.Update(snapshotMsg{From: m.updates, Value: r.Snapshot(), OK: true})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("p")}) // board alone
 	rows := boardLines(m.View())
 	// Small squares are 3 cells wide; dark squares are dotted (a1 is dark).
@@ -135,8 +135,8 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 	}
 	a, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
 	b, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
-	a.Update(snapshotMsg{a.updates, r.Snapshot()})
-	b.Update(snapshotMsg{b.updates, r.Snapshot()})
+	a.Update(snapshotMsg{From: a.updates, Value: r.Snapshot(), OK: true})
+	b.Update(snapshotMsg{From: b.updates, Value: r.Snapshot(), OK: true})
 	before := a.View()
 	if a.st.theme.Monochrome {
 		t.Fatal("a true-colour terminal got the monochrome theme")
@@ -162,7 +162,7 @@ func TestSessionPiecesToggle(t *testing.T) {
 	cr := lipgloss.NewRenderer(&strings.Builder{})
 	cr.SetColorProfile(termenv.TrueColor)
 	m, _ := newSessionModel(h, cr, Viewer, []string{"room", "r"}, 100, 30)
-	m.Update(snapshotMsg{m.updates, r.Snapshot()})
+	m.Update(snapshotMsg{From: m.updates, Value: r.Snapshot(), OK: true})
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "♚") || strings.Contains(v, " K ") {
 		t.Fatalf("default pieces are not glyphs:\n%s", v)
 	}
@@ -188,7 +188,7 @@ func TestSessionOwnerEscReturnsToList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Update(snapshotMsg{m.updates, <-m.updates})
+		m.Update(snapshotMsg{From: m.updates, Value: <-m.updates, OK: true})
 		m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 		if m.room != nil {
 			t.Errorf("role %v: still in the room after Esc", role)
@@ -224,7 +224,7 @@ func TestSessionMoveListShowsNewestMoves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Update(snapshotMsg{m.updates, <-m.updates})
+		m.Update(snapshotMsg{From: m.updates, Value: <-m.updates, OK: true})
 		v := ansi.Strip(m.View())
 		for _, want := range []string{"Nbd2", "Nxd6", "20."} {
 			if !strings.Contains(v, want) {
@@ -252,8 +252,8 @@ func TestSessionViewerBrowses(t *testing.T) {
 	}
 	v, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
 	other, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
-	v.Update(snapshotMsg{v.updates, <-v.updates})
-	other.Update(snapshotMsg{other.updates, <-other.updates})
+	v.Update(snapshotMsg{From: v.updates, Value: <-v.updates, OK: true})
+	other.Update(snapshotMsg{From: other.updates, Value: <-other.updates, OK: true})
 	key := func(m *sessionModel, k string) {
 		t.Helper()
 		if k == "left" {
@@ -284,7 +284,7 @@ func TestSessionViewerBrowses(t *testing.T) {
 		t.Errorf("m does nothing and says nothing:\n%s", ansi.Strip(v.View()))
 	}
 	o, _ := newSessionModel(h, testRenderer(), Owner, []string{"room", "r"}, 100, 30)
-	o.Update(snapshotMsg{o.updates, <-o.updates})
+	o.Update(snapshotMsg{From: o.updates, Value: <-o.updates, OK: true})
 	for _, l := range strings.Split(ansi.Strip(o.View()), "\n") {
 		if w := ansi.StringWidth(l); w > 100 {
 			t.Errorf("owner's line of %d columns at 100: %q", w, l)
@@ -300,7 +300,7 @@ func TestSessionSmallWindow(t *testing.T) {
 	h.Create("r")
 	for _, role := range []Role{Owner, Viewer} {
 		m, _ := newSessionModel(h, testRenderer(), role, []string{"room", "r"}, 60, 20)
-		m.Update(snapshotMsg{m.updates, <-m.updates})
+		m.Update(snapshotMsg{From: m.updates, Value: <-m.updates, OK: true})
 		v := ansi.Strip(m.View())
 		lines := strings.Split(v, "\n")
 		if len(lines) > 20 || !strings.Contains(v, "a  b  c") {

@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -30,11 +31,9 @@ type (
 		from <-chan play.Update
 		u    play.Update
 	}
-	analysisMsg struct {
-		from <-chan analysis.Result
-		r    analysis.Result
-		ok   bool
-	}
+	// analysisMsg is the pool's next result for the game watched, or
+	// (OK false) the end of its results.
+	analysisMsg = livecmd.Received[analysis.Result]
 	// chatPostedMsg is a spectator's chat line written to the store (or
 	// refused).
 	chatPostedMsg struct{ err error }
@@ -177,12 +176,12 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
 		}
 	case gameUpdateMsg:
-		if msg.from != m.updates || !msg.ok {
+		if msg.From != m.updates || !msg.OK {
 			return m, nil
 		}
-		u, from := msg.u, msg.from
+		u, from := msg.Value, msg.From
 		show := func(time.Time) tea.Msg { return shownMsg{from: from, u: u} }
-		next := waitUpdate(m.updates)
+		next := livecmd.Recv(m.updates)
 		if u.Over {
 			next = nil // the channel closes after the last update
 		}
@@ -205,14 +204,14 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.p.Pool.Analyse(m.gameID, m.rep.game)
 		}
 	case analysisMsg:
-		if msg.from != m.results || !msg.ok {
+		if msg.From != m.results || !msg.OK {
 			return m, nil
 		}
 		// A result is shown only beside the position it is of.
-		if r := msg.r; m.analysable() && m.shown != nil && r.Key() == m.shownKey {
+		if r := msg.Value; m.analysable() && m.shown != nil && r.Key() == m.shownKey {
 			m.analysed = &r
 		}
-		return m, waitResult(m.results)
+		return m, livecmd.Recv(m.results)
 	case chatPostedMsg:
 		m.posting = false
 		if msg.err != nil {
@@ -234,13 +233,6 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(msg)
 	}
 	return m, nil
-}
-
-func waitResult(ch <-chan analysis.Result) tea.Cmd {
-	return func() tea.Msg {
-		r, ok := <-ch
-		return analysisMsg{from: ch, r: r, ok: ok}
-	}
 }
 
 func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -342,13 +334,13 @@ func (m *spectatorModel) follow(id string) tea.Cmd {
 		}
 	}
 	stops := []func(){stop}
-	cmds := []tea.Cmd{waitUpdate(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
+	cmds := []tea.Cmd{livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
 	m.results = nil
 	if m.analysable() {
 		results, stopAnalysis := m.p.Pool.Watch(id)
 		stops = append(stops, stopAnalysis)
 		m.results = results
-		cmds = append(cmds, waitResult(results))
+		cmds = append(cmds, livecmd.Recv(results))
 	}
 	m.watch.set(stops...)
 	m.gameID, m.updates, m.shown, m.analysed, m.status, m.first = id, updates, nil, nil, "", nil

@@ -126,7 +126,7 @@ func report(t *testing.T, m *spectatorModel, results chan analysis.Result, depth
 	}
 	in := engine.Info{Depth: depth, SelDepth: depth + 10, Nodes: nodes, Time: time.Second, MultiPV: 1,
 		Score: engine.Score{CP: cp}, PV: []chess.Move{mv}}
-	m.Update(analysisMsg{from: results, r: analysis.Result{Game: g, Lines: []engine.Info{in}}, ok: true})
+	m.Update(analysisMsg{From: results, Value: analysis.Result{Game: g, Lines: []engine.Info{in}}, OK: true})
 }
 
 // TestSpectatorAnalysisOfShownPosition is issue 33's G2 on the spectator's
@@ -254,7 +254,7 @@ func TestSpectatorDelayedGameShownAtOnce(t *testing.T) {
 	if play.SpectatorDelay(u.Players, u.State.TimeControl, m.p.Delay) <= 0 {
 		t.Fatal("test premise: a rated 5+0 game is not shown behind")
 	}
-	m.Update(gameUpdateMsg{from: updates, u: u, ok: true})
+	m.Update(gameUpdateMsg{From: updates, Value: u, OK: true})
 	v := m.View()
 	if strings.Contains(v, "joining") || !strings.Contains(v, "Squall · watching · 30s behind") || !strings.Contains(v, "ann – bob") {
 		t.Errorf("a delayed game, just joined:\n%s", v)
