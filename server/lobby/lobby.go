@@ -273,15 +273,23 @@ func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, w
 	if err != nil {
 		return "", false, err
 	}
-	l.mu.Lock()
-	seekerWhite := s.Color == White || s.Color == Random && l.rng.IntN(2) == 0
-	l.mu.Unlock()
+	seekerWhite := l.PlaysWhite(s.Color)
 	w, b := s.Handle, handle
 	if !seekerWhite {
 		w, b = handle, s.Handle
 	}
 	gameID, err = l.hub.Start(ctx, w, b, s.TC, s.Rated)
 	return gameID, !seekerWhite, err
+}
+
+// PlaysWhite says whether a player who asked for colour c plays White: as
+// asked, or by lot (the lobby's seeded draw) for Random. Every game that
+// gives a colour by lot draws it here: an accepted seek's and a game
+// against Squall.
+func (l *Lobby) PlaysWhite(c Color) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return c == White || c == Random && l.rng.IntN(2) == 0
 }
 
 // take removes seek id from the store if check allows it: the removal is

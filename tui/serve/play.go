@@ -52,7 +52,7 @@ type Play struct {
 	Chats *chat.Rooms
 	// Seats let a player sit against Squall from the lobby (nil: not
 	// offered).
-	Seats *Seats
+	Seats *play.Seats
 	// Presence knows who is connected, for claims against a player who
 	// left (nil: no claims).
 	Presence *presence.Presence

@@ -13,8 +13,6 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/analysis"
-	"github.com/squall-chess/squall/server/game"
-	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -130,41 +128,6 @@ func TestPlaySquall(t *testing.T) {
 	p.Seats.Close() // returns: the seat's goroutine ended with the game
 	if _, ok := p.Hub.GameOf("ann"); ok {
 		t.Error("the game is still in progress")
-	}
-}
-
-// TestSeatsFollowGames: a server that takes a game over from the store
-// (after a restart here: the same node name) seats Squall in it again, and
-// Squall answers.
-func TestSeatsFollowGames(t *testing.T) {
-	_, p := startPlayServer(t)
-	ctx := context.Background()
-	id, err := p.Hub.Start(ctx, "Squall-L2", "ann", game.TimeControl{Base: time.Minute}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// No seat here: the game was started without one. The restarted
-	// server's hub takes it over and seats Squall.
-	h2, err := play.NewHub(ctx, p.Store, play.Config{Site: "squall test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seats := NewSeats(h2, func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }, func(err error) { t.Error(err) })
-	defer seats.Close()
-	h2.OnHost(func(id string, p play.Players) {
-		if err := seats.Follow(id, p); err != nil {
-			t.Error(err)
-		}
-	})
-	if n, err := h2.Restore(ctx); n != 1 || err != nil {
-		t.Fatalf("restored %d games: %v", n, err)
-	}
-	waitUntil(t, "Squall's first move", func() bool {
-		st, _, err := h2.Game(id)
-		return err == nil && len(st.Moves) == 1
-	})
-	if _, err := h2.Resign(ctx, id, "ann"); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -137,39 +137,38 @@ func (m *playModel) sitSquall(text string) tea.Cmd {
 		m.say(fmt.Errorf("the level is 1 to %d", len(level.All)))
 		return nil
 	}
-	tc, err := clock.ParseTimeControl(f[1])
+	tc, c, err := controlAndColour(f[1:])
 	if err != nil {
 		m.say(err)
 		return nil
 	}
-	white := time.Now().UnixNano()%2 == 0
-	if len(f) == 3 {
-		switch f[2] {
-		case "white", "black":
-			white = f[2] == "white"
-		default:
-			m.say(errors.New("the colour is white or black"))
-			return nil
-		}
-	}
 	m.input.Reset()
 	m.input.Blur()
-	hub, seats, handle, squall := m.p.Hub, m.p.Seats, m.handle, squallHandle(lv)
+	seats, handle, white := m.p.Seats, m.handle, m.p.Lobby.PlaysWhite(c)
 	return action(func(ctx context.Context) (string, error) {
-		w, b := handle, squall
-		if !white {
-			w, b = squall, handle
-		}
-		id, err := hub.Start(ctx, w, b, tc, false)
-		if err != nil {
-			return "", err
-		}
-		if err := seats.Sit(id, squall, lv); err != nil {
-			hub.Abort(ctx, id, handle)
-			return "", err
-		}
-		return "", nil
+		_, err := seats.StartAgainstSquall(ctx, handle, lv, tc, white)
+		return "", err
 	})
+}
+
+// controlAndColour reads "MINUTES+SECONDS [white|black]", the words of a
+// prompt after its own (a level, a handle) and before casual: the time
+// control, and the colour asked for (lobby.Random if none).
+func controlAndColour(words []string) (clock.TimeControl, lobby.Color, error) {
+	tc, err := clock.ParseTimeControl(words[0])
+	if err != nil {
+		return clock.TimeControl{}, lobby.Random, err
+	}
+	if len(words) < 2 {
+		return tc, lobby.Random, nil
+	}
+	switch words[1] {
+	case "white":
+		return tc, lobby.White, nil
+	case "black":
+		return tc, lobby.Black, nil
+	}
+	return clock.TimeControl{}, lobby.Random, errors.New("the colour is white or black")
 }
 
 // challenge challenges a handle from the prompt: "HANDLE MINUTES+SECONDS
@@ -197,22 +196,10 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black, and casual"))
 		return nil
 	}
-	tc, err := clock.ParseTimeControl(f[0])
+	tc, c, err := controlAndColour(f)
 	if err != nil {
 		m.say(err)
 		return nil
-	}
-	c := lobby.Random
-	if len(f) == 2 {
-		switch f[1] {
-		case "white":
-			c = lobby.White
-		case "black":
-			c = lobby.Black
-		default:
-			m.say(errors.New("the colour is white or black"))
-			return nil
-		}
 	}
 	m.input.Reset()
 	m.input.Blur()

@@ -85,7 +85,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	})
 	// Squall's seats follow their games: taken again here with every game
 	// this server takes over (after a restart, or from a server that died).
-	seats := NewSeats(hub, o.NewEngine, func(err error) { logf("seat: %v", err) })
+	seats := play.NewSeats(hub, o.NewEngine, func(err error) { logf("seat: %v", err) })
 	stops.add(seats.Close)
 	hub.OnHost(func(id string, p play.Players) {
 		logf("game %s: %s vs %s: taken over here", id, termtext.SafeLine(p.White), termtext.SafeLine(p.Black))
