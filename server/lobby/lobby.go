@@ -117,18 +117,11 @@ func (l *Lobby) Run(ctx context.Context, errs func(error)) {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		for ctx.Err() == nil {
-			err := l.mirror.Follow(ctx, l.seeks)
-			if ctx.Err() == nil {
-				if errs != nil {
-					errs(fmt.Errorf("seeks: %w; following them again in a second", err))
-				}
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Second):
-				}
+		l.mirror.Follow(ctx, l.seeks, func(err error) {
+			if errs != nil {
+				errs(fmt.Errorf("seeks: %w", err))
 			}
-		}
+		})
 	}()
 	defer func() { <-followed }()
 	tk := time.NewTicker(SeekTTL / 3)

@@ -143,20 +143,7 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 	wg.Add(1)
 	go func() { // follows the store's games, again after the watch breaks
 		defer wg.Done()
-		for ctx.Err() == nil {
-			events, err := h.st.WatchGames(ctx)
-			if err == nil {
-				h.follow(events)
-				err = errors.New("the watch of the games ended")
-			}
-			if ctx.Err() == nil {
-				report(nil, fmt.Errorf("%w; following them again in a second", err))
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Second):
-				}
-			}
-		}
+		h.st.FollowGames(ctx, h.observe, func(err error) { report(nil, err) })
 	}()
 	wg.Add(1)
 	go func() { // the leases, on their own: a slow tick or keep must not let one lapse

@@ -147,19 +147,13 @@ func (h *Hub) dropWatchers(id string) {
 	}
 }
 
-// follow keeps the mirror of the stored games until the events end: the
-// games hosted elsewhere reach this server's watchers from it, and it is
-// where this server looks for games to take over (adopt).
-func (h *Hub) follow(events <-chan store.GameEvent) {
-	for ev := range events {
-		h.observe(ev)
-	}
-}
-
-// observe takes a stored game's new record (or its drop) into the mirror,
-// and to the game's watchers here if it is hosted elsewhere. A record
-// older than the mirror's is ignored: the watch and the reads of keep
-// both bring records.
+// observe takes a stored game's new record (or its drop), as the store's
+// FollowGames gives them, into the mirror, and to the game's watchers
+// here if it is hosted elsewhere: the games hosted elsewhere reach this
+// server's watchers from the mirror, and it is where this server looks
+// for games to take over (adopt). A record older than the mirror's is
+// ignored: the watch (again from each game's last record after it
+// breaks) and the reads of keep all bring records.
 func (h *Hub) observe(ev store.GameEvent) {
 	h.mu.Lock()
 	_, here := h.tables[ev.ID]

@@ -168,16 +168,7 @@ func (p *Presence) Run(ctx context.Context, errs func(error)) {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		for ctx.Err() == nil {
-			err := p.mirror.Follow(ctx, p.recs)
-			if ctx.Err() == nil {
-				errs(fmt.Errorf("presence: %w; following again in a second", err))
-				select {
-				case <-ctx.Done():
-				case <-time.After(time.Second):
-				}
-			}
-		}
+		p.mirror.Follow(ctx, p.recs, func(err error) { errs(fmt.Errorf("presence: %w", err)) })
 	}()
 	defer func() { <-followed }()
 	renew := time.NewTicker(TTL / 3)

@@ -131,32 +131,21 @@ func NewMirror(ttl time.Duration, now func() time.Time) *Mirror {
 	return &Mirror{ttl: ttl, now: now, recs: map[string]mirrorRec{}}
 }
 
-// Follow keeps the mirror of e until ctx ends, or the watch breaks (the
-// connection closed): it returns why.
-func (m *Mirror) Follow(ctx context.Context, e *Ephemeral) error {
-	w, err := e.kv.WatchAll(ctx)
-	if err != nil {
-		return fmt.Errorf("watch %s: %w", e.kv.Bucket(), err)
-	}
-	defer w.Stop()
-	for en := range w.Updates() {
-		if en == nil {
-			continue
-		}
+// Follow keeps the mirror of e until ctx ends, following e again a
+// second after its watch breaks (report, if not nil, hears of each
+// break). It returns once ctx has ended.
+func (m *Mirror) Follow(ctx context.Context, e *Ephemeral, report func(error)) {
+	follow(ctx, e.kv, func(en jetstream.KeyValueEntry) {
 		k, err := hex.DecodeString(en.Key())
 		if err != nil {
-			continue
+			return
 		}
 		r := Record{Key: string(k), Rev: en.Revision()}
 		if en.Operation() == jetstream.KeyValuePut {
 			r.Value = en.Value()
 		}
 		m.Note(r)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return fmt.Errorf("the watch of %s ended", e.kv.Bucket())
+	}, report)
 }
 
 // Note records r in the mirror (a write this server made shows at once,

@@ -146,41 +146,27 @@ type GameEvent struct {
 	Rev  uint64
 }
 
-// WatchGames follows every stored game: first each game's last record,
-// then each change as it is written, in order. The channel closes when ctx
-// ends (or the connection does). A record that cannot be read is skipped:
-// a server of another version may have written it.
-func (s *Store) WatchGames(ctx context.Context) (<-chan GameEvent, error) {
-	w, err := s.games.WatchAll(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("watch games: %w", err)
-	}
-	out := make(chan GameEvent, 64)
-	go func() { // ends when the watcher's channel closes, with ctx
-		defer close(out)
-		defer w.Stop()
-		for e := range w.Updates() {
-			if e == nil { // the initial values are all in
-				continue
-			}
-			id, err := hex.DecodeString(strings.TrimPrefix(e.Key(), "game."))
-			if err != nil {
-				continue
-			}
-			ev := GameEvent{ID: string(id), Rev: e.Revision()}
-			if e.Operation() == jetstream.KeyValuePut {
-				var g GameState
-				if json.Unmarshal(e.Value(), &g) != nil {
-					continue
-				}
-				ev.Game = &g
-			}
-			select {
-			case out <- ev:
-			case <-ctx.Done():
+// FollowGames follows every stored game until ctx ends: first each
+// game's last record, then each change as it is written, in order, each
+// given to fn (from FollowGames's goroutine). A broken watch is followed
+// again a second later, from each game's last record again (report, if
+// not nil, hears of each break). A record that cannot be read is skipped:
+// a server of another version may have written it. It returns once ctx
+// has ended.
+func (s *Store) FollowGames(ctx context.Context, fn func(GameEvent), report func(error)) {
+	follow(ctx, s.games, func(e jetstream.KeyValueEntry) {
+		id, err := hex.DecodeString(strings.TrimPrefix(e.Key(), "game."))
+		if err != nil {
+			return
+		}
+		ev := GameEvent{ID: string(id), Rev: e.Revision()}
+		if e.Operation() == jetstream.KeyValuePut {
+			var g GameState
+			if json.Unmarshal(e.Value(), &g) != nil {
 				return
 			}
+			ev.Game = &g
 		}
-	}()
-	return out, nil
+		fn(ev)
+	}, report)
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/squall-chess/squall/server/game"
 )
 
-// TestWatchGames: a watcher gets the games already stored, then the
+// TestFollowGames: a follower gets the games already stored, then the
 // writes and drops in order (the newest of a game's, when it falls
 // behind), with the revisions the writers got; it ends with its context.
-func TestWatchGames(t *testing.T) {
+func TestFollowGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := open(t, t.TempDir())
@@ -21,10 +21,16 @@ func TestWatchGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events, err := s.WatchGames(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, followed := make(chan GameEvent, 64), make(chan struct{})
+	go func() {
+		defer close(followed)
+		s.FollowGames(ctx, func(ev GameEvent) {
+			select {
+			case events <- ev:
+			case <-ctx.Done():
+			}
+		}, func(err error) { t.Errorf("the watch broke: %v", err) })
+	}()
 	next := func() GameEvent {
 		t.Helper()
 		select {
@@ -67,6 +73,5 @@ func TestWatchGames(t *testing.T) {
 		t.Errorf("after the drop: %+v, want no record", ev)
 	}
 	cancel()
-	for range events { // closed once the context ends
-	}
+	<-followed // it ends with its context
 }
