@@ -606,3 +606,65 @@ func TestClockMidGame(t *testing.T) {
 		t.Errorf("none: clock enabled %v, tag %q", m.clock.Enabled(), m.tree.Tag("TimeControl"))
 	}
 }
+
+// TestLoneKnightIsDrawn (issue 34, R1): a king and a knight against a bare
+// king cannot mate by any series of legal moves, so the game is drawn the
+// moment the position arises (dead position), before any flag can fall —
+// on the board as on the server and in engine matches.
+func TestLoneKnightIsDrawn(t *testing.T) {
+	now := fixedNow
+	start, err := chess.ParseFEN("4k3/8/8/8/8/8/3p4/4K1N1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Start: start,
+		Now: func() time.Time { return now }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	m = playAll(t, m, "Kxd2")
+	over, banner := m.Over()
+	if !over || banner != "Insufficient material · draw" || m.tree.Result != "1/2-1/2" || m.tree.Tag("Termination") != "normal" {
+		t.Fatalf("king and knight against a king: over=%v %q %s %q", over, banner, m.tree.Result, m.tree.Tag("Termination"))
+	}
+}
+
+// TestFlagJudgedOnGamePosition (issue 34, R1): a flag is judged on the
+// game's position, not the one shown. White's knight was taken, Black's
+// flag falls while the user looks at a position where White still had it:
+// White's bare king cannot mate, so it is a draw (FIDE 6.9). The board
+// judged the shown position and gave White the game.
+func TestFlagJudgedOnGamePosition(t *testing.T) {
+	now := fixedNow
+	start, err := chess.ParseFEN("4k3/8/8/8/8/5r2/8/4K1N1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Start: start,
+		Now: func() time.Time { return now }})
+	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	m = playAll(t, m, "Nh3", "Rxh3", "Kd2")
+	m = send(m, press("home"), press("right")) // after 1. Nh3: White has its knight
+	now = now.Add(61 * time.Second)
+	m = send(m, tickMsg(now))
+	over, banner := m.Over()
+	if !over || banner != "Black's time is up · draw" || m.tree.Result != "1/2-1/2" || m.tree.Tag("Termination") != "time forfeit" {
+		t.Fatalf("flag with the knight shown: over=%v %q %s %q", over, banner, m.tree.Result, m.tree.Tag("Termination"))
+	}
+}
+
+// TestResignJudgedOnGame (issue 34, R1): resigning is judged on the game,
+// not the position shown: with the start shown after three plies, R asks
+// Black (to move in the game) to resign — not White to abort, which the
+// board offered because the shown position had no move yet.
+func TestResignJudgedOnGame(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "e4", "e5", "Nf3")
+	m = send(m, press("home"), press("R"))
+	d, ok := m.dialog.(*choiceDialog)
+	if !ok || d.title != "Resign?" || !strings.Contains(d.question, "as Black? White wins.") {
+		t.Fatalf("R with the start shown: %#v", m.dialog)
+	}
+	m = send(m, press("y"))
+	if over, banner := m.Over(); !over || banner != "Black resigns · White wins" || m.tree.Result != "1-0" {
+		t.Fatalf("resigned: over=%v %q %s", over, banner, m.tree.Result)
+	}
+}

@@ -7,12 +7,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/referee"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/movelist"
 )
@@ -106,8 +106,8 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	if inGame {
 		now := m.opt.Now()
 		m.clock.Moved(mover, m.cur.Ply(), now)
-		if o := m.pos.Outcome(); o != chess.Ongoing {
-			cmds = append(cmds, m.endGame(outcomeResult(o, m.pos.SideToMove()), "normal", outcomeText(o, m.pos.SideToMove())))
+		if r, over := referee.Judge(m.pos); over {
+			cmds = append(cmds, m.endGame(r, judgedText(r)))
 		} else {
 			cmds = append(cmds, m.autosave())
 		}
@@ -125,40 +125,29 @@ func (m *Model) startTicking() tea.Cmd {
 	return c
 }
 
-// outcomeResult is the PGN result of a finished position; stm is the side
-// to move in it.
-func outcomeResult(o chess.Outcome, stm chess.Color) string {
-	if o == chess.Checkmate {
-		if stm == chess.White {
-			return "0-1"
-		}
-		return "1-0"
+// judgedText is the banner of a game the position ended (referee.Judge).
+func judgedText(r referee.Result) string {
+	if r.Termination == referee.Checkmate {
+		return fmt.Sprintf("Checkmate · %s wins", r.Winner.Name())
 	}
-	return "1/2-1/2"
+	return map[referee.Termination]string{
+		referee.Stalemate:            "Stalemate · draw",
+		referee.InsufficientMaterial: "Insufficient material · draw",
+		referee.FiftyMoves:           "Fifty-move rule · draw",
+		referee.Repetition:           "Threefold repetition · draw",
+	}[r.Termination]
 }
 
-func outcomeText(o chess.Outcome, stm chess.Color) string {
-	if o == chess.Checkmate {
-		return fmt.Sprintf("Checkmate · %s wins", stm.Other().Name())
-	}
-	return map[chess.Outcome]string{
-		chess.Stalemate:           "Stalemate · draw",
-		chess.DeadPosition:        "Insufficient material · draw",
-		chess.FiftyMoves:          "Fifty-move rule · draw",
-		chess.ThreefoldRepetition: "Threefold repetition · draw",
-	}[o]
-}
-
-// endGame finishes the game in play. termination is the PGN Termination
-// tag's value (standard 9.8.1: "normal", "time forfeit"), which other
-// programs understand; the banner says more, on the screen.
-func (m *Model) endGame(result, termination, banner string) tea.Cmd {
-	m.over, m.result, m.banner = true, result, banner
-	m.tree.SetTag("Result", result)
-	m.tree.SetTag("Termination", termination)
+// endGame finishes the game in play with the referee's result, written
+// with the PGN standard's Termination tag, which other programs
+// understand; the banner says more, on the screen.
+func (m *Model) endGame(r referee.Result, banner string) tea.Cmd {
+	m.over, m.result, m.banner = true, r.PGN(), banner
+	m.tree.SetTag("Result", m.result)
+	m.tree.SetTag("Termination", r.Termination.PGN())
 	m.clock.Stop(m.opt.Now())
 	m.ticking = false
-	m.learnBook(result)
+	m.learnBook(m.result)
 	cmds := []tea.Cmd{m.autosave()}
 	if m.opt.QuitOnGameOver {
 		m.quitting = true
@@ -358,23 +347,16 @@ func (m *Model) handleTick() tea.Cmd {
 	if side, ok := m.clock.Flagged(now); ok {
 		m.search.run.stop()
 		m.search.running = false
-		result := "0-1"
-		if side == chess.Black {
-			result = "1-0"
-		}
-		// A flag against a lone king (or any mate-proof material) is a draw.
-		if !canMate(m.pos, side.Other()) {
-			result = "1/2-1/2"
-		}
-		return m.endGame(result, "time forfeit", fmt.Sprintf("%s's time is up · %s", side.Name(), resultWords(result)))
+		// Judged on the game's position, not the one shown.
+		r := referee.Flag(m.tree.Position(m.gameEnd()), side)
+		return m.endGame(r, fmt.Sprintf("%s's time is up · %s", side.Name(), resultWords(r.PGN())))
 	}
 	return m.tickCmd()
 }
 
-// canMate reports whether c has any material that could ever mate.
-func canMate(p *chess.Position, c chess.Color) bool {
-	return p.ByColor(c) != p.Pieces(c, chess.King)
-}
+// gameEnd is the last node of the game in play (the main line's end),
+// wherever the user is looking: the referee judges the game there.
+func (m *Model) gameEnd() *pgn.Node { return End(m.tree.Root) }
 
 func resultWords(r string) string {
 	switch r {
@@ -398,24 +380,26 @@ func (m *Model) resign() tea.Cmd {
 		m.setError(fmt.Errorf("no game to resign"))
 		return nil
 	}
-	if m.cur.Ply() < clock.FirstTimedPly {
+	r := m.resignation()
+	if !r.Decided() {
 		m.dialog = confirm("Abort?", "Abort this game? Neither side has moved twice yet, so nobody loses.", "abort", (*Model).doResign)
 		return nil
 	}
-	loser := m.pos.SideToMove()
-	if m.mode == VsEngine {
-		loser = m.human
-	}
-	m.dialog = confirm("Resign?", fmt.Sprintf("Resign this game as %s? %s.", loser.Name(), resultWords(resultAgainst(loser))), "resign", (*Model).doResign)
+	m.dialog = confirm("Resign?", fmt.Sprintf("Resign this game as %s? %s.", r.Winner.Other().Name(), resultWords(r.PGN())), "resign", (*Model).doResign)
 	return nil
 }
 
-// resultAgainst is the result of a game the side loser lost.
-func resultAgainst(loser chess.Color) string {
-	if loser == chess.White {
-		return "0-1"
+// resignation is what resigning now comes to (referee.Resign): the
+// human's loss against the engine, the side to move's with two humans —
+// in the game, wherever the user is looking — or an abort before both
+// sides have moved.
+func (m *Model) resignation() referee.Result {
+	end := m.gameEnd()
+	loser := m.tree.Position(end).SideToMove()
+	if m.mode == VsEngine {
+		loser = m.human
 	}
-	return "1-0"
+	return referee.Resign(loser, end.Ply())
 }
 
 // doResign is resign's answer yes.
@@ -423,19 +407,15 @@ func (m *Model) doResign() tea.Cmd {
 	if m.over || m.mode == Analysis || m.mode == Watch {
 		return nil
 	}
-	if m.cur.Ply() < clock.FirstTimedPly {
+	r := m.resignation()
+	if !r.Decided() {
 		m.search.run.stop()
 		m.search.running = false
-		return m.endGame("*", "abandoned", "Game aborted")
+		return m.endGame(r, "Game aborted")
 	}
-	loser := m.pos.SideToMove()
-	if m.mode == VsEngine {
-		loser = m.human
-	}
-	result := resultAgainst(loser)
 	m.search.run.stop()
 	m.search.running = false
-	return m.endGame(result, "normal", fmt.Sprintf("%s resigns · %s", loser.Name(), resultWords(result)))
+	return m.endGame(r, fmt.Sprintf("%s resigns · %s", r.Winner.Other().Name(), resultWords(r.PGN())))
 }
 
 // offerDraw: the engine accepts as level.AcceptsDraw says (worse by more
@@ -448,7 +428,7 @@ func (m *Model) offerDraw() tea.Cmd {
 	if m.mode == TwoHumans {
 		m.search.run.stop()
 		m.search.running = false
-		return m.endGame("1/2-1/2", "normal", "Draw agreed")
+		return m.endGame(referee.Draw(referee.Agreement), "Draw agreed")
 	}
 	if b := m.panel.best(); b != nil {
 		engineView := b.white
@@ -458,7 +438,7 @@ func (m *Model) offerDraw() tea.Cmd {
 		if level.AcceptsDraw(engineView, m.pos.FullmoveNumber()) { // the server's seat answers alike
 			m.search.run.stop()
 			m.search.running = false
-			return m.endGame("1/2-1/2", "normal", "Draw agreed")
+			return m.endGame(referee.Draw(referee.Agreement), "Draw agreed")
 		}
 	}
 	m.setMessage("the engine declines the draw")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/referee"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/movelist"
@@ -240,8 +241,8 @@ func (m *Model) statusLine() string {
 	case m.over:
 		s = m.st.Err.Render(m.banner + "  " + m.result)
 	default:
-		if o := m.pos.Outcome(); o != chess.Ongoing {
-			s = m.st.Err.Render(outcomeText(o, m.pos.SideToMove()))
+		if r, over := referee.Judge(m.pos); over {
+			s = m.st.Err.Render(judgedText(r))
 			break
 		}
 		s = m.st.Bold.Render(m.pos.SideToMove().Name() + " to move")

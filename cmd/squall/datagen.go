@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/nnue/train"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/spec"
@@ -190,19 +191,12 @@ func dataFormat(path string) dataFormatKind {
 
 // compactGame encodes a game in the compact format (engine/nnue/train).
 func compactGame(g *tune.PlayedGame) []byte {
-	result := map[string]float64{"1-0": 1, "0-1": 0}[g.Result]
-	if g.Result == "1/2-1/2" {
-		result = 0.5
-	}
-	return train.AppendGame(nil, &train.GameRecord{ID: g.ID, Start: g.Start, Result: result, Plies: g.Plies})
+	return train.AppendGame(nil, &train.GameRecord{ID: g.ID, Start: g.Start, Result: g.Result.Score(chess.White), Plies: g.Plies})
 }
 
 // packGame encodes a game as packed records (engine/nnue/train).
 func packGame(g *tune.PlayedGame) []byte {
-	result := map[string]float64{"1-0": 1, "0-1": 0}[g.Result]
-	if g.Result == "1/2-1/2" {
-		result = 0.5
-	}
+	result := g.Result.Score(chess.White)
 	ps := make([]train.Position, len(g.Positions))
 	for i, l := range g.Positions {
 		ps[i] = train.Pack(l.Position, l.Score, result, g.ID)

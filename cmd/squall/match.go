@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/internal/atomicfile"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/referee"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -175,12 +176,12 @@ func printMatchReport(w io.Writer, rep *match.Report, sprt *match.SPRT) {
 		fmt.Fprintf(w, "SPRT [%g, %g] alpha %g beta %g: LLR %.2f (%.2f, %.2f): %s\n",
 			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, rep.LLR, lo, hi, verdict)
 	}
-	counts := map[match.Termination]int{}
+	counts := map[referee.Termination]int{}
 	for _, in := range rep.Incidents {
 		counts[in.Kind]++
 	}
-	fmt.Fprintf(w, "Incidents: %s, %s, %s\n", plural.Count(counts[match.TimeForfeit], "time loss"),
-		plural.Count(counts[match.IllegalMove], "illegal move"), plural.Count(counts[match.EngineFailure], "engine failure"))
+	fmt.Fprintf(w, "Incidents: %s, %s, %s\n", plural.Count(counts[referee.TimeForfeit], "time loss"),
+		plural.Count(counts[referee.IllegalMove], "illegal move"), plural.Count(counts[referee.EngineFailure], "engine failure"))
 	for _, in := range rep.Incidents {
 		fmt.Fprintf(w, "  %s\n", termtext.SafeLine(in.String()))
 	}

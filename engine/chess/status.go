@@ -24,22 +24,6 @@ func (p *Position) InsufficientMaterial() bool {
 	return p.byType[Knight] == 0 && (b&LightSquares == 0 || b&DarkSquares == 0)
 }
 
-// CanMate reports whether c has the material to mate by some series of
-// legal moves, which decides a flag (FIDE 6.9: a side that cannot mate
-// does not win on time). As lichess judges it: a bare king cannot, nor a
-// single knight or bishop against a bare king; with anything more a mate
-// can be constructed, if only with the opponent's help.
-func (p *Position) CanMate(c Color) bool {
-	own := p.byColor[c] &^ p.byType[King]
-	switch {
-	case own == 0:
-		return false
-	case own.Several() || own&(p.byType[Pawn]|p.byType[Rook]|p.byType[Queen]) != 0:
-		return true
-	}
-	return p.byColor[c.Other()]&^p.byType[King] != 0
-}
-
 // FiftyMoveRule reports whether 50 moves (100 plies) have passed without a
 // capture or pawn move. A mate on the 100th ply still counts as mate.
 func (p *Position) FiftyMoveRule() bool {

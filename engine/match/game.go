@@ -9,64 +9,17 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/referee"
 )
 
-// Termination is why a game ended.
-type Termination uint8
-
-const (
-	Checkmate Termination = iota + 1
-	Stalemate
-	Repetition           // the same position a third time
-	FiftyMoves           // 100 plies without a capture or pawn move
-	InsufficientMaterial // neither side can mate
-	MoveLimit            // Config.MaxPlies reached: adjudicated a draw
-	TimeForfeit          // an engine overran its clock (beyond the margin)
-	IllegalMove          // an engine answered with an illegal move or none
-	EngineFailure        // an engine crashed, hung, or its search failed
-)
-
-var terminationNames = [...]string{
-	Checkmate:            "checkmate",
-	Stalemate:            "stalemate",
-	Repetition:           "3-fold repetition",
-	FiftyMoves:           "50-move rule",
-	InsufficientMaterial: "insufficient material",
-	MoveLimit:            "move limit",
-	TimeForfeit:          "time forfeit",
-	IllegalMove:          "illegal move",
-	EngineFailure:        "engine failure",
-}
-
-func (t Termination) String() string {
-	if int(t) < len(terminationNames) && terminationNames[t] != "" {
-		return terminationNames[t]
-	}
-	return fmt.Sprintf("Termination(%d)", t)
-}
-
-// pgnTag is the PGN Termination tag value (PGN standard, 9.8.1).
-func (t Termination) pgnTag() string {
-	switch t {
-	case TimeForfeit:
-		return "time forfeit"
-	case IllegalMove:
-		return "rules infraction"
-	case EngineFailure:
-		return "abandoned"
-	case MoveLimit:
-		return "adjudication"
-	}
-	return "normal"
-}
-
-// Incident records an engine losing a game by misbehaving rather than by
-// chess: a time forfeit, an illegal move, or a failure.
+// Incident records an engine ending a game by misbehaving rather than by
+// chess: a time forfeit (lost, or drawn when the opponent cannot mate), an
+// illegal move, or a failure.
 type Incident struct {
 	Game   int    // game number, from 1
 	Player int    // 0 for the first engine, 1 for the second
 	Engine string // the engine's name
-	Kind   Termination
+	Kind   referee.Termination
 	Detail string
 }
 
@@ -82,8 +35,8 @@ type Game struct {
 	White       int
 	Start       *chess.Position
 	Moves       []chess.Move
-	Result      string // "1-0", "0-1" or "1/2-1/2"
-	Termination Termination
+	Result      string // "1-0", "0-1" or "1/2-1/2" (referee.Result.PGN)
+	Termination referee.Termination
 	Detail      string    // how it ended, in words ("Black mates", "White loses on time: …")
 	Incident    *Incident // set when an engine lost by misbehaving
 	Date        time.Time // when the game started
@@ -140,42 +93,25 @@ func (g *Game) player(side chess.Color) int {
 	return 1 - g.White
 }
 
-// judge applies the rules to the position: the termination and result if
-// the game is over, or 0.
-func judge(p *chess.Position) (Termination, string) {
-	switch p.Outcome() {
-	case chess.Checkmate:
-		if p.SideToMove() == chess.White {
-			return Checkmate, "0-1"
-		}
-		return Checkmate, "1-0"
-	case chess.Stalemate:
-		return Stalemate, "1/2-1/2"
-	case chess.DeadPosition:
-		return InsufficientMaterial, "1/2-1/2"
-	case chess.FiftyMoves:
-		return FiftyMoves, "1/2-1/2"
-	case chess.ThreefoldRepetition:
-		return Repetition, "1/2-1/2"
-	}
-	return 0, ""
+// end ends g with r, in words detail.
+func (g *Game) end(r referee.Result, detail string) {
+	g.Result, g.Termination, g.Detail = r.PGN(), r.Termination, detail
 }
 
-func colourName(c chess.Color) string {
-	if c == chess.White {
-		return "White"
+// forfeit ends g by side's misbehaving (kind: a time forfeit, an illegal
+// move, a failure), recording the incident. p is the game's position: a
+// flag is a loss only if the opponent can mate (referee.Flag); the rest
+// always lose.
+func (g *Game) forfeit(p *chess.Position, side chess.Color, kind referee.Termination, name, detail string) {
+	r := referee.Loss(side, kind)
+	if kind == referee.TimeForfeit {
+		r = referee.Flag(p, side)
 	}
-	return "Black"
-}
-
-// lose ends g with a loss for the side to move, recording the incident.
-func (g *Game) lose(side chess.Color, kind Termination, name, detail string) {
-	g.Result = "1-0"
-	if side == chess.White {
-		g.Result = "0-1"
+	outcome := "loses by " + string(kind)
+	if r.Draw {
+		outcome = "draws by " + string(kind) + " (the opponent cannot mate)"
 	}
-	g.Termination = kind
-	g.Detail = fmt.Sprintf("%s (%s) loses by %s: %s", colourName(side), name, kind, detail)
+	g.end(r, fmt.Sprintf("%s (%s) %s: %s", side.Name(), name, outcome, detail))
 	g.Incident = &Incident{Game: g.Number, Player: g.player(side), Engine: name, Kind: kind, Detail: detail}
 }
 
@@ -199,23 +135,22 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 			if g.White != i {
 				side = chess.Black
 			}
-			g.lose(side, EngineFailure, r.names[i], "failed to start a new game: "+err.Error())
+			g.forfeit(p, side, referee.EngineFailure, r.names[i], "failed to start a new game: "+err.Error())
 			return broken, nil
 		}
 	}
 	var u chess.Undo
 	for {
-		if term, res := judge(p); term != 0 {
-			g.Termination, g.Result = term, res
-			g.Detail = term.String()
-			if term == Checkmate {
-				g.Detail = colourName(p.SideToMove().Other()) + " mates"
+		if res, over := referee.Judge(p); over {
+			detail := string(res.Termination)
+			if res.Termination == referee.Checkmate {
+				detail = res.Winner.Name() + " mates"
 			}
+			g.end(res, detail)
 			return broken, nil
 		}
 		if r.cfg.MaxPlies > 0 && len(g.Moves) >= r.cfg.MaxPlies {
-			g.Termination, g.Result = MoveLimit, "1/2-1/2"
-			g.Detail = "draw adjudicated after " + plural.Count(len(g.Moves), "ply")
+			g.end(referee.Draw(referee.Adjudication), "draw adjudicated after "+plural.Count(len(g.Moves), "ply"))
 			return broken, nil
 		}
 		side := p.SideToMove()
@@ -252,22 +187,22 @@ func (r *runner) play(ctx context.Context, g *Game, seats [2]*seat) (broken [2]b
 			if serr != nil {
 				detail += " (" + serr.Error() + ")"
 			}
-			g.lose(side, TimeForfeit, name, detail)
+			g.forfeit(p, side, referee.TimeForfeit, name, detail)
 			return broken, nil
 		case r.cfg.MoveTime > 0 && used > r.cfg.MoveTime+r.cfg.Margin:
-			g.lose(side, TimeForfeit, name, fmt.Sprintf("used %v of a %v move time", used.Round(time.Millisecond), r.cfg.MoveTime))
+			g.forfeit(p, side, referee.TimeForfeit, name, fmt.Sprintf("used %v of a %v move time", used.Round(time.Millisecond), r.cfg.MoveTime))
 			return broken, nil
 		case errors.Is(serr, engine.ErrIllegalMove):
-			g.lose(side, IllegalMove, name, serr.Error())
+			g.forfeit(p, side, referee.IllegalMove, name, serr.Error())
 			return broken, nil
 		case serr != nil:
-			g.lose(side, EngineFailure, name, serr.Error())
+			g.forfeit(p, side, referee.EngineFailure, name, serr.Error())
 			return broken, nil
 		case res.BestMove == chess.NullMove:
-			g.lose(side, IllegalMove, name, "returned no move in "+p.FEN())
+			g.forfeit(p, side, referee.IllegalMove, name, "returned no move in "+p.FEN())
 			return broken, nil
 		case !p.IsLegal(res.BestMove):
-			g.lose(side, IllegalMove, name, fmt.Sprintf("played %s in %s", res.BestMove.UCI(p.Chess960()), p.FEN()))
+			g.forfeit(p, side, referee.IllegalMove, name, fmt.Sprintf("played %s in %s", res.BestMove.UCI(p.Chess960()), p.FEN()))
 			return broken, nil
 		}
 		p.MakeMove(res.BestMove, &u)

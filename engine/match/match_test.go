@@ -18,6 +18,7 @@ import (
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/uci"
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/referee"
 )
 
 // fakes is one player's engines: every instance it starts is a new
@@ -143,19 +144,19 @@ func TestRulesEndGames(t *testing.T) {
 		name   string
 		fen    string
 		best   func(engine.Game, *chess.Position) (chess.Move, error) // nil: the first move
-		term   Termination
+		term   referee.Termination
 		result string
 		plies  int
 	}{
-		{"fool's mate", chess.StartFEN, script("f3 e5 g4 Qh4#"), Checkmate, "0-1", 4},
+		{"fool's mate", chess.StartFEN, script("f3 e5 g4 Qh4#"), referee.Checkmate, "0-1", 4},
 		// The start position a third time after 4...Ng8.
-		{"repetition", chess.StartFEN, script("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8"), Repetition, "1/2-1/2", 8},
+		{"repetition", chess.StartFEN, script("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8"), referee.Repetition, "1/2-1/2", 8},
 		// Sam Loyd's ten-move stalemate.
-		{"stalemate", chess.StartFEN, script("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6"), Stalemate, "1/2-1/2", 19},
+		{"stalemate", chess.StartFEN, script("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6"), referee.Stalemate, "1/2-1/2", 19},
 		// Ply 100 without capture or pawn move: any rook or king move.
-		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", nil, FiftyMoves, "1/2-1/2", 1},
+		{"fifty moves", "8/8/8/4k3/8/8/8/R3K3 w - - 99 80", nil, referee.FiftyMoves, "1/2-1/2", 1},
 		// Kxd2 leaves king against king.
-		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", captureFirst, InsufficientMaterial, "1/2-1/2", 1},
+		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", captureFirst, referee.InsufficientMaterial, "1/2-1/2", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
@@ -253,17 +254,17 @@ func TestColoursPairsAndConcurrency(t *testing.T) {
 			}
 			p.MakeMove(m, &u)
 		}
-		want := map[chess.Outcome]Termination{chess.Checkmate: Checkmate, chess.Stalemate: Stalemate,
-			chess.DeadPosition: InsufficientMaterial, chess.FiftyMoves: FiftyMoves, chess.ThreefoldRepetition: Repetition}[p.Outcome()]
-		if want == 0 {
-			want = MoveLimit
+		want := map[chess.Outcome]referee.Termination{chess.Checkmate: referee.Checkmate, chess.Stalemate: referee.Stalemate,
+			chess.DeadPosition: referee.InsufficientMaterial, chess.FiftyMoves: referee.FiftyMoves, chess.ThreefoldRepetition: referee.Repetition}[p.Outcome()]
+		if want == "" {
+			want = referee.Adjudication
 		}
 		if g.Termination != want {
 			t.Errorf("game %d ends by %v, the position says %v", g.Number, g.Termination, want)
 		}
 		switch {
-		case want != Checkmate && g.Result != "1/2-1/2",
-			want == Checkmate && (g.Result == "1-0") != (p.SideToMove() == chess.Black):
+		case want != referee.Checkmate && g.Result != "1/2-1/2",
+			want == referee.Checkmate && (g.Result == "1-0") != (p.SideToMove() == chess.Black):
 			t.Errorf("game %d: result %s for %v with %v to move", g.Number, g.Result, want, p.SideToMove())
 		}
 		switch g.Points() {
@@ -308,7 +309,7 @@ func TestTimeForfeit(t *testing.T) {
 		}
 		for _, g := range rep.Games {
 			in := g.Incident
-			if g.Termination != TimeForfeit || g.Points() != 2 || in == nil || in.Player != 1 || in.Engine != slow.name || in.Kind != TimeForfeit {
+			if g.Termination != referee.TimeForfeit || g.Points() != 2 || in == nil || in.Player != 1 || in.Engine != slow.name || in.Kind != referee.TimeForfeit {
 				t.Errorf("%s, game %d: %v %s, incident %+v", slow.name, g.Number, g.Termination, g.Result, in)
 			}
 			// The slow engine (player 1) moves first as White, second as Black.
@@ -324,9 +325,10 @@ func TestTimeForfeit(t *testing.T) {
 
 // FirstToMove plays each opening once with the first engine to move, and
 // a move time bounds every move: the slow second engine forfeits at its
-// first move in every game.
+// first move in every game (each side has a pawn: against a bare king a
+// forfeit would be a draw, FIDE 6.9).
 func TestFirstToMoveAndMoveTime(t *testing.T) {
-	ops := positions(t, chess.StartFEN, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")
+	ops := positions(t, chess.StartFEN, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1")
 	quick := fake("Quick", nil)
 	rep, err := Run(context.Background(), Config{
 		Players:  [2]Player{quick.player(), fake("Sleepy", func(e *enginetest.Engine) { e.Lag = 400 * time.Millisecond }).player()},
@@ -345,7 +347,7 @@ func TestFirstToMoveAndMoveTime(t *testing.T) {
 		if ops[op].SideToMove() == chess.Black {
 			wantWhite = 1
 		}
-		if g.Opening != op || g.White != wantWhite || g.Termination != TimeForfeit || len(g.Moves) != 1 {
+		if g.Opening != op || g.White != wantWhite || g.Termination != referee.TimeForfeit || len(g.Moves) != 1 {
 			t.Errorf("game %d: opening %d white %d, %v after %d plies", g.Number, g.Opening, g.White, g.Termination, len(g.Moves))
 		}
 	}
@@ -377,13 +379,13 @@ func TestIllegalMovesAndCrashes(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		bad      *fakes
-		kind     Termination
+		kind     referee.Termination
 		restarts bool
 	}{
-		{fake("Wrong", func(e *enginetest.Engine) { e.Script = answers(e2e4) }), IllegalMove, false},
-		{fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }), IllegalMove, false},
-		{fake("Refused", func(e *enginetest.Engine) { e.Err = fmt.Errorf("bestmove z9z9: %w", engine.ErrIllegalMove) }), IllegalMove, false},
-		{fake("Crashed", func(e *enginetest.Engine) { e.Err = fmt.Errorf("stockfish: %w", uci.ErrEngineExited) }), EngineFailure, true},
+		{fake("Wrong", func(e *enginetest.Engine) { e.Script = answers(e2e4) }), referee.IllegalMove, false},
+		{fake("Silent", func(e *enginetest.Engine) { e.Script = answers(chess.NullMove) }), referee.IllegalMove, false},
+		{fake("Refused", func(e *enginetest.Engine) { e.Err = fmt.Errorf("bestmove z9z9: %w", engine.ErrIllegalMove) }), referee.IllegalMove, false},
+		{fake("Crashed", func(e *enginetest.Engine) { e.Err = fmt.Errorf("stockfish: %w", uci.ErrEngineExited) }), referee.EngineFailure, true},
 	} {
 		good := fake("Good", nil)
 		// No pawn on e2 here, so e2e4 is illegal for both colours.
@@ -473,9 +475,10 @@ func TestEngineStartFailure(t *testing.T) {
 }
 
 // A game from a Black-to-move opening lost on time: numbered from the
-// opening's move, with its setup, clock and termination tags.
+// opening's move, with its setup, clock and termination tags (Black has a
+// pawn, so White's flag loses: FIDE 6.9).
 func TestPGN(t *testing.T) {
-	start := positions(t, "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40")[0]
+	start := positions(t, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40")[0]
 	p := start.Clone()
 	var moves []chess.Move
 	var u chess.Undo
@@ -488,7 +491,7 @@ func TestPGN(t *testing.T) {
 		moves = append(moves, m)
 	}
 	g := &Game{Number: 3, White: 1, Start: start, Moves: moves, Date: time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)}
-	g.lose(chess.White, TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
+	g.forfeit(p, chess.White, referee.TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
 	var b bytes.Buffer
 	if err := writePGN(&b, g, [2]string{"One", `Big "Q"`}, Config{TC: clock.TimeControl{Base: time.Second, Increment: 10 * time.Millisecond}}); err != nil {
 		t.Fatal(err)
@@ -501,7 +504,7 @@ func TestPGN(t *testing.T) {
 [Black "One"]
 [Result "0-1"]
 [SetUp "1"]
-[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40"]
+[FEN "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40"]
 [TimeControl "1+0.01"]
 [PlyCount "3"]
 [Termination "time forfeit"]
@@ -551,5 +554,44 @@ func TestAdjudicationDetailPlural(t *testing.T) {
 				t.Errorf("MaxPlies %d: detail %q, want %q", plies, g.Detail, want)
 			}
 		}
+	}
+}
+
+// TestLoneKnightIsDrawn (issue 34, R1): a king and a knight against a bare
+// king cannot mate by any series of legal moves, so the game is drawn the
+// moment the position arises (dead position), before any flag can fall —
+// in a match as on the board and the server.
+func TestLoneKnightIsDrawn(t *testing.T) {
+	capture := func(e *enginetest.Engine) { e.Best = captureFirst }
+	rep, err := Run(context.Background(), Config{
+		Players:  [2]Player{fake("Quick", capture).player(), fake("Quick", capture).player()},
+		Openings: positions(t, "4k3/8/8/8/8/8/3p4/4K1N1 w - - 0 1"), Games: 1,
+		TC: clock.TimeControl{Base: time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rep.Games[0]
+	if g.Result != "1/2-1/2" || g.Termination != referee.InsufficientMaterial || len(g.Moves) != 1 || g.Incident != nil {
+		t.Errorf("king and knight against a king: %v %s after %d plies, incident %+v", g.Termination, g.Result, len(g.Moves), g.Incident)
+	}
+}
+
+// TestFlagAgainstBareKing (issue 34, R1): an engine overruns its clock
+// while its opponent has a bare king, which cannot mate by any series of
+// legal moves: a draw (FIDE 6.9), as on the board and the server. The
+// overrun is still an incident.
+func TestFlagAgainstBareKing(t *testing.T) {
+	rep, err := Run(context.Background(), Config{
+		Players:  [2]Player{fake("Hung", func(e *enginetest.Engine) { e.Tick = time.Hour }).player(), fake("Quick", nil).player()},
+		Openings: positions(t, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), Games: 1,
+		TC: clock.TimeControl{Base: 200 * time.Millisecond}, Margin: 50 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rep.Games[0]
+	if g.White != 0 || g.Result != "1/2-1/2" || g.Termination != referee.TimeForfeit || g.Points() != 1 || g.Incident == nil || g.Incident.Player != 0 {
+		t.Errorf("flag against a bare king: white %d, %v %s, points %d, incident %+v", g.White, g.Termination, g.Result, g.Points(), g.Incident)
 	}
 }

@@ -40,7 +40,7 @@ func writePGN(w io.Writer, g *Game, names [2]string, cfg Config) error {
 	}
 	pg.SetTag("TimeControl", tc)
 	pg.SetTag("PlyCount", strconv.Itoa(len(g.Moves)))
-	pg.SetTag("Termination", g.Termination.pgnTag())
+	pg.SetTag("Termination", g.Termination.PGN())
 
 	n := pg.Root
 	p := g.Start.Clone()

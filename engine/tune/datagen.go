@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/nnue/train"
+	"github.com/squall-chess/squall/referee"
 )
 
 // Datagen configures self-play for tuning data.
@@ -40,7 +41,7 @@ type Datagen struct {
 // keeps that and derives the positions when read).
 type PlayedGame struct {
 	ID        int
-	Result    string // "1-0", "0-1" or "1/2-1/2"
+	Result    referee.Result // never aborted: PGN is "1-0", "0-1" or "1/2-1/2"
 	Positions []Labelled
 	Start     *chess.Position
 	Plies     []train.Ply
@@ -58,9 +59,9 @@ type Labelled struct {
 func EPD(g *PlayedGame) []byte {
 	var b strings.Builder
 	for _, l := range g.Positions {
-		fmt.Fprintf(&b, "%s ce %d; c9 \"%s\";\n", epdFields(l.Position.FEN()), l.Score, g.Result)
+		fmt.Fprintf(&b, "%s ce %d; c9 \"%s\";\n", epdFields(l.Position.FEN()), l.Score, g.Result.PGN())
 	}
-	fmt.Fprintf(&b, "# game %d %s\n", g.ID, g.Result)
+	fmt.Fprintf(&b, "# game %d %s\n", g.ID, g.Result.PGN())
 	return []byte(b.String())
 }
 
@@ -179,22 +180,15 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (*Playe
 		g.Moves = append(g.Moves, m)
 	}
 	game := &PlayedGame{ID: id, Start: p.Clone()}
-	result := ""
+	var result referee.Result
 	streak, streakSign := 0, 0
-	for ply := 0; result == ""; ply++ {
-		switch o := p.Outcome(); {
-		case o == chess.Checkmate:
-			if p.SideToMove() == chess.White {
-				result = "0-1"
-			} else {
-				result = "1-0"
-			}
+	for ply := 0; !result.Decided(); ply++ {
+		if r, over := referee.Judge(p); over {
+			result = r
 			continue
-		case o != chess.Ongoing:
-			result = "1/2-1/2"
-			continue
-		case ply >= d.MaxPlies && d.MaxPlies > 0:
-			result = "1/2-1/2"
+		}
+		if ply >= d.MaxPlies && d.MaxPlies > 0 {
+			result = referee.Draw(referee.Adjudication)
 			continue
 		}
 		res, err := eng.Search(ctx, g, engine.Limits{Nodes: d.Nodes}, nil)
@@ -232,11 +226,11 @@ func (d *Datagen) play(ctx context.Context, eng engine.Analyzer, id int) (*Playe
 			streak = 0
 		}
 		if streak >= resignPlies {
-			if streakSign > 0 {
-				result = "1-0"
-			} else {
-				result = "0-1"
+			winner := chess.White
+			if streakSign < 0 {
+				winner = chess.Black
 			}
+			result = referee.Win(winner, referee.Adjudication)
 		}
 		var u chess.Undo
 		p.MakeMove(m, &u)

@@ -7,9 +7,11 @@
 // The rules follow lichess where a server must choose: no clock runs before
 // both sides have moved, and a side that does not make its first move in
 // time (FirstMoveDeadline) aborts the game; a game of fewer than two plies
-// may be aborted by either player; a flag against a side that cannot mate
-// is a draw; threefold repetition, the fifty-move rule and dead positions
-// end the game at once, as on lichess.
+// may be aborted by either player. How a game ends — mate, the automatic
+// draws, a flag (a draw against a side that cannot mate), a resignation —
+// is package referee's, which the board and engine matches ask too; this
+// package adds what only a server times: first-move deadlines, offers and
+// takebacks, and players who leave.
 package game
 
 import (
@@ -19,6 +21,7 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/referee"
 )
 
 // LagAllowance is how much of each move's time is taken as the network's,
@@ -214,17 +217,8 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	// was declined may be asked again, and a takeback is no longer news.
 	g.offer = Offers{Draw: g.offer.Draw, Takeback: g.offer.Takeback}
 	g.offer.Draw[side.Other()], g.offer.Takeback[side.Other()] = false, false
-	switch g.pos.Outcome() {
-	case chess.Checkmate:
-		g.end(Result{Winner: side, Termination: Checkmate}, now)
-	case chess.Stalemate:
-		g.end(Result{Draw: true, Termination: Stalemate}, now)
-	case chess.DeadPosition:
-		g.end(Result{Draw: true, Termination: InsufficientMaterial}, now)
-	case chess.FiftyMoves:
-		g.end(Result{Draw: true, Termination: FiftyMoves}, now)
-	case chess.ThreefoldRepetition:
-		g.end(Result{Draw: true, Termination: Repetition}, now)
+	if r, over := referee.Judge(g.pos); over {
+		g.end(r, now)
 	}
 	return nil
 }
@@ -236,13 +230,7 @@ func (g *Game) Tick(now time.Time) bool {
 		return true
 	}
 	if side, flagged := g.clock.Flagged(now); flagged {
-		// A side that cannot mate by any series of moves does not win
-		// on time (FIDE 6.9).
-		if g.pos.CanMate(side.Other()) {
-			g.end(Result{Winner: side.Other(), Termination: TimeForfeit}, now)
-		} else {
-			g.end(Result{Draw: true, Termination: TimeForfeit}, now)
-		}
+		g.end(referee.Flag(g.pos, side), now)
 		return true
 	}
 	if !g.begun() && now.Sub(g.turn) > FirstMoveDeadline(g.tc) {
@@ -258,18 +246,14 @@ func (g *Game) Resign(side chess.Color, now time.Time) error {
 	if g.Tick(now) {
 		return ErrOver
 	}
-	if !g.begun() {
-		g.end(Result{Termination: Aborted}, now)
-		return nil
-	}
-	g.end(Result{Winner: side.Other(), Termination: Resignation}, now)
+	g.end(referee.Resign(side, len(g.moves)), now)
 	return nil
 }
 
 // begun reports whether both sides have made their first move: only
 // then is a game decided by anything but the board (a resignation, an
 // agreement, a claim), and so rated.
-func (g *Game) begun() bool { return len(g.moves) >= clock.FirstTimedPly }
+func (g *Game) begun() bool { return referee.Begun(len(g.moves)) }
 
 // Abort ends a game of fewer than two plies without a result.
 func (g *Game) Abort(now time.Time) error {

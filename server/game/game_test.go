@@ -421,3 +421,20 @@ func TestDeclinedOfferNotRepeated(t *testing.T) {
 		t.Errorf("offers after the next move: %+v", g.Offers())
 	}
 }
+
+// TestLoneKnightIsDrawn (issue 34, R1): a king and a knight against a bare
+// king cannot mate by any series of legal moves, so the game is drawn the
+// moment the position arises (dead position), before any flag can fall —
+// on the server as on the board and in engine matches.
+func TestLoneKnightIsDrawn(t *testing.T) {
+	g := New(TimeControl{Base: time.Minute}, t0)
+	g.pos, _ = chess.ParseFEN("4k3/8/8/8/8/8/3p4/4K1N1 w - - 0 1")
+	g.start = g.pos.Clone()
+	mustPlay(t, g, chess.White, "Kxd2", at(1))
+	if r, over := g.Result(); !over || !r.Draw || r.Termination != InsufficientMaterial || r.PGN() != "1/2-1/2" || r.Termination.PGN() != "normal" {
+		t.Errorf("king and knight against a king: over %v, %+v", over, r)
+	}
+	if g.Tick(at(100)); g.result.Termination != InsufficientMaterial {
+		t.Errorf("a flag after the draw: %+v", g.result)
+	}
+}
