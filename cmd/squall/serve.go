@@ -329,9 +329,9 @@ func sshCommand(addr net.Addr, room string) string {
 		port = strconv.Itoa(ta.Port)
 	}
 	if room == "" {
-		return fmt.Sprintf("ssh -p %s %s", port, hostOf(addr))
+		return fmt.Sprintf("ssh -p %s %s", port, shownHost(addr))
 	}
-	return fmt.Sprintf("ssh -t -p %s %s room %s", port, hostOf(addr), room)
+	return fmt.Sprintf("ssh -t -p %s %s room %s", port, shownHost(addr), room)
 }
 
 // openRoom creates the room shown at start and sets it analysing, so that
@@ -349,7 +349,10 @@ func openRoom(h *serve.Hub, name, fen string) error {
 	return r.StartAnalysis()
 }
 
-func hostOf(a net.Addr) string {
+// shownHost is the host a viewer is told to connect to, for the address
+// the server listens on: localhost for a loopback address, HOST (for the
+// user to fill in) when it listens on every interface.
+func shownHost(a net.Addr) string {
 	host, _, err := net.SplitHostPort(a.String())
 	if err != nil || host == "" || host == "::" || host == "0.0.0.0" {
 		return "HOST"

@@ -322,18 +322,18 @@ func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loa
 			st.problem("game %s never reached a spectator's server", id)
 			return false
 		}
-		if p.Pool == nil { // no analysis (SQUALL_CLUSTER_ANALYSTS=0)
+		if p.Analysis == nil { // no analysis (SQUALL_CLUSTER_ANALYSTS=0)
 			wg.Go(func() { follow(updates, s, func(play.Update) {}) })
 			continue
 		}
-		results, stopAnalysis := p.Pool.Watch(id)
+		results, stopAnalysis := p.Analysis.Watch(id)
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
 			defer stopAnalysis()
 			follow(updates, s, func(u play.Update) {
 				if !u.Over {
-					p.Pool.Analyse(id, engineGame(u.State.Moves))
+					p.Analysis.Analyse(id, engineGame(u.State.Moves))
 				}
 			})
 		}()

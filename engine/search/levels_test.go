@@ -6,9 +6,9 @@ import "testing"
 // curve is continuous where its pieces meet (1500), so no step in the
 // Elo scale is a jump in strength.
 func TestLevelsMonotonic(t *testing.T) {
-	prev := levelFor(minElo)
+	prev := strengthFor(minElo)
 	for elo := minElo + 10; elo <= maxElo; elo += 10 {
-		lv := levelFor(elo)
+		lv := strengthFor(elo)
 		if lv.nodes <= prev.nodes || lv.margin > prev.margin {
 			t.Fatalf("Elo %d: nodes %d margin %d after nodes %d margin %d", elo, lv.nodes, lv.margin, prev.nodes, prev.margin)
 		}
@@ -20,7 +20,7 @@ func TestLevelsMonotonic(t *testing.T) {
 		}
 		prev = lv
 	}
-	if lv := levelFor(maxElo); lv.margin != 0 || lv.lines != 1 {
+	if lv := strengthFor(maxElo); lv.margin != 0 || lv.lines != 1 {
 		t.Errorf("strongest level: margin %d, %d lines", lv.margin, lv.lines)
 	}
 }

@@ -211,15 +211,15 @@ func (s *Searcher) PonderHit() {
 	}
 }
 
-// level returns the strength to play at.
-func (s *Searcher) level() level {
+// strength returns the strength to play at.
+func (s *Searcher) strength() strength {
 	switch {
 	case s.set.limitStrength:
-		return levelFor(s.set.elo)
+		return strengthFor(s.set.elo)
 	case s.set.skill < 20:
-		return levelFor(skillElo(s.set.skill))
+		return strengthFor(skillElo(s.set.skill))
 	}
-	return level{}
+	return strength{}
 }
 
 // Search implements engine.Analyzer.
@@ -236,7 +236,7 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 			rms = append(rms, rootMove{move: m, score: -infinity, prevScore: -infinity, pv: make([]chess.Move, 0, maxPly)})
 		}
 	}
-	lv := s.level()
+	lv := s.strength()
 	multiPV := max(1, lim.MultiPV, s.set.multiPV)
 	if lim.MultiPV > 0 {
 		multiPV = lim.MultiPV
@@ -406,7 +406,7 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 // nearly always stops the search inside an iteration, where the lines not
 // yet searched again hold -infinity: they are judged by their score from
 // the last iteration that searched them, as the info lines report them.
-func (s *Searcher) chooseLevelMove(lines []rootMove, lv level) rootMove {
+func (s *Searcher) chooseLevelMove(lines []rootMove, lv strength) rootMove {
 	score := func(rm rootMove) int {
 		if rm.score == -infinity {
 			return rm.prevScore

@@ -27,8 +27,8 @@ import (
 )
 
 // Analysis is the spectators' analysis: each screen watches its game's
-// results and asks for the position it shows (analysis.Relay; a lone
-// analysis.Pool in tests).
+// results and asks for the position it shows (an analysis.Relay on a
+// server, which asks the game's host; a lone analysis.Pool in tests).
 type Analysis interface {
 	Watch(id string) (<-chan analysis.Result, func())
 	Analyse(id string, g engine.Game)
@@ -41,10 +41,9 @@ type Play struct {
 	Store *store.Store
 	Lobby *lobby.Lobby
 	Hub   *play.Hub
-	// Pool analyses the games spectators watch (`ssh -t host watch`):
-	// an analysis.Relay on a server, which asks the game's host; nil:
-	// spectators see no analysis.
-	Pool Analysis
+	// Analysis analyses the games spectators watch (`ssh -t host
+	// watch`); nil: spectators see no analysis.
+	Analysis Analysis
 	// Delay is how far behind the game spectators see it (a broadcast
 	// delay, so that no one relays the analysis to a player in time).
 	Delay time.Duration
@@ -113,12 +112,12 @@ type (
 // writes to the store runs as a command, never in Update.
 type playModel struct {
 	quitKey
-	p      *Play
-	st     styles
-	w, h   int
-	key    string // the SSH key's fingerprint: the account
-	handle string
-	screen playScreen
+	p       *Play
+	st      styles
+	w, h    int
+	account string // the SSH key's fingerprint, which names the account
+	handle  string
+	screen  playScreen
 
 	input  textinput.Model
 	status string
@@ -135,7 +134,7 @@ type playModel struct {
 
 	gameID  string
 	updates <-chan play.Update
-	watch   *gameWatch
+	life    *lifetime
 	upd     *play.Update
 	updAt   time.Time // when upd arrived: the running clock counts from it
 	rep     replayed  // upd's moves replayed
@@ -143,7 +142,7 @@ type playModel struct {
 	chat    []chat.Line
 
 	// review is the finished game's review view while open (its search
-	// and engine end with it: gameWatch.review).
+	// and engine end with it: lifetime.review).
 	review view.View
 	// sshCmd is how the client connects ("ssh -p PORT HOST"): the end
 	// screen shows the command that prints the game's PGN.
@@ -165,11 +164,11 @@ func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) 
 	if colourless(r) {
 		th = themes.Monochrome()
 	}
-	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, key: gossh.FingerprintSHA256(key), input: in, watch: &gameWatch{lobby: p.Lobby, presence: p.Presence}}, nil
+	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, account: gossh.FingerprintSHA256(key), input: in, life: &lifetime{lobby: p.Lobby, presence: p.Presence}}, nil
 }
 
 // Init looks up the session's account.
-func (m *playModel) Init() tea.Cmd { return lookUpAccount(m.p.Store, m.key) }
+func (m *playModel) Init() tea.Cmd { return lookUpAccount(m.p.Store, m.account) }
 
 // lookUpAccount finds the account of an SSH key's fingerprint, as a
 // command (a store read).
@@ -219,9 +218,10 @@ func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd,
 	return cmd, true
 }
 
-// release ends the session's watch of its game; the server calls it when
-// the SSH session ends, however the program ended.
-func (m *playModel) release() { m.watch.release() }
+// release ends the session's lifetime (its watch of a game, its review,
+// its seeks and presence); the server calls it when the SSH session ends,
+// however the program ended.
+func (m *playModel) release() { m.life.end() }
 
 func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
@@ -233,7 +233,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, closingMsg:
 			own = true
 		}
-		if cmd, taken := updateReview(&m.review, msg, own, m.watch.endReview); taken {
+		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
 			return m, cmd
 		}
 	}
@@ -244,7 +244,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.say(msg.err)
 		case msg.found:
 			m.handle = msg.handle
-			m.watch.player(msg.handle)
+			m.life.player(msg.handle)
 			m.status = "welcome, " + msg.handle
 			return m, m.toLobby()
 		default:
@@ -305,7 +305,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status, m.isErr = "Server shutting down: "+string(msg), true
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
-		return m.key_(msg)
+		return m.key(msg)
 	}
 	return m, nil
 }
@@ -328,7 +328,7 @@ func action(do func(ctx context.Context) (string, error)) tea.Cmd {
 	}
 }
 
-func (m *playModel) key_(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m *playModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.leaving {
 		return m, m.leaveKey(k)
 	}
@@ -342,7 +342,7 @@ func (m *playModel) key_(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch m.screen {
 	case askHandle:
 		if k.Type == tea.KeyEnter {
-			handle, st, key := strings.TrimSpace(m.input.Value()), m.p.Store, m.key
+			handle, st, key := strings.TrimSpace(m.input.Value()), m.p.Store, m.account
 			m.input.Reset()
 			return m, func() tea.Msg {
 				ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)

@@ -52,7 +52,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 		m.say(err)
 		return nil
 	}
-	m.watch.set(stop)
+	m.life.watch(stop)
 	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
 	m.status = ""
 	m.input.Reset()
@@ -69,7 +69,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case over && empty && k.String() == "r":
 		return m, m.openReview()
 	case over && empty && (k.Type == tea.KeyEnter || k.Type == tea.KeyEsc):
-		m.watch.set()
+		m.life.watch()
 		m.gameID, m.updates, m.chat, m.help = "", nil, nil, false
 		return m, m.toLobby()
 	case empty && k.String() == "q":
@@ -234,7 +234,7 @@ func (m *playModel) boardView() []string {
 // openReview opens the finished game in review (?!, ?, ?? and the eval
 // graph, as the board's review view draws it) with an engine of its own.
 func (m *playModel) openReview() tea.Cmd {
-	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, m.watch, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 	if err != nil {
 		m.say(err)
 		return nil
@@ -244,10 +244,10 @@ func (m *playModel) openReview() tea.Cmd {
 }
 
 // openReview makes the review view of a finished game (e) with an engine
-// of its own, which watch ends with the review or the session; at most
+// of its own, which life ends with the review or the session; at most
 // len(p.Reviews) run at once. pgnCmd is the command that prints the game
 // (its s says it).
-func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
+func openReview(p *Play, st styles, e *play.Ended, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
 	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
 		return nil, nil, errors.New("no review of this game here")
 	}
@@ -264,7 +264,7 @@ func openReview(p *Play, st styles, e *play.Ended, watch *gameWatch, pgnCmd stri
 	slots := p.Reviews
 	runner := live.New(a)
 	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
-	watch.setReview(func() {
+	life.setReview(func() {
 		runner.Close() // the review's search returns
 		a.Close()
 		<-slots

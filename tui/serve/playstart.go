@@ -155,7 +155,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	}
 	return &Play{
 		Store: st, Hub: hub, Lobby: lb,
-		Pool: spectators, Delay: o.Delay, Chats: chats, Seats: seats, Presence: pres,
+		Analysis: spectators, Delay: o.Delay, Chats: chats, Seats: seats, Presence: pres,
 		NewEngine: o.NewEngine, Reviews: make(chan struct{}, max(o.MaxReviews, 0)),
 	}, stops.stop, nil
 }

@@ -344,7 +344,7 @@ func (s *Server) sessionCap(next ssh.Handler) ssh.Handler {
 			wish.Fatalln(sess, "squall: the server is full, try again later")
 			return
 		}
-		addr := hostOf(sess.RemoteAddr())
+		addr := clientHost(sess.RemoteAddr())
 		s.addrMu.Lock()
 		s.byAddr[addr]++
 		mine := s.byAddr[addr]
@@ -364,9 +364,9 @@ func (s *Server) sessionCap(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// hostOf is the client's address without its port: the unit of the
+// clientHost is the client's address without its port: the unit of the
 // per-address limits.
-func hostOf(a net.Addr) string {
+func clientHost(a net.Addr) string {
 	if a == nil {
 		return ""
 	}

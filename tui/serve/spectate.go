@@ -58,7 +58,7 @@ type spectatorModel struct {
 	gameID  string
 	updates <-chan play.Update
 	results <-chan analysis.Result
-	watch   *gameWatch
+	life    *lifetime
 	shown   *play.Update
 	// first is the first update of a game shown behind, until its delay
 	// has passed: the screen says whose game it is and when it appears,
@@ -101,7 +101,7 @@ func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h 
 	in := textinput.New()
 	in.CharLimit = chat.MaxLen
 	in.Prompt = "say: "
-	m := &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, watch: &gameWatch{}, input: in}
+	m := &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, life: &lifetime{}, input: in}
 	if key != nil {
 		m.keyFP = gossh.FingerprintSHA256(key)
 	}
@@ -110,7 +110,7 @@ func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h 
 }
 
 // release ends the session's watches (the server calls it at the end).
-func (m *spectatorModel) release() { m.watch.release() }
+func (m *spectatorModel) release() { m.life.end() }
 
 // Init lists the games and looks up the spectator's handle, if any.
 func (m *spectatorModel) Init() tea.Cmd {
@@ -142,7 +142,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case closingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
 			own = true
 		}
-		if cmd, taken := updateReview(&m.review, msg, own, m.watch.endReview); taken {
+		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
 			return m, cmd
 		}
 	}
@@ -201,7 +201,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.analysed = nil // the analysis of the position before: never beside this one
 		}
 		if m.analysable() && !u.Over {
-			m.p.Pool.Analyse(m.gameID, m.rep.game)
+			m.p.Analysis.Analyse(m.gameID, m.rep.game)
 		}
 	case analysisMsg:
 		if msg.From != m.results || !msg.OK {
@@ -262,7 +262,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "r":
 		if m.shown != nil && m.shown.Over {
-			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.watch, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 			if err != nil {
 				m.status = err.Error()
 				return m, nil
@@ -288,7 +288,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		fallthrough
 	case "esc":
-		m.watch.set()
+		m.life.watch()
 		m.gameID, m.updates, m.results, m.shown, m.analysed, m.following = "", nil, nil, nil, nil, ""
 		return m, m.refresh()
 	case "up", "k":
@@ -316,7 +316,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // and that account is not one of the game's players (play.Players.Plays:
 // no analysis of one's own game in progress, from any session).
 func (m *spectatorModel) analysable() bool {
-	return m.p.Pool != nil && m.known && !m.players.Plays(m.handle)
+	return m.p.Analysis != nil && m.known && !m.players.Plays(m.handle)
 }
 
 // follow watches game id, with the pool's analysis of it if this session
@@ -337,12 +337,12 @@ func (m *spectatorModel) follow(id string) tea.Cmd {
 	cmds := []tea.Cmd{livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
 	m.results = nil
 	if m.analysable() {
-		results, stopAnalysis := m.p.Pool.Watch(id)
+		results, stopAnalysis := m.p.Analysis.Watch(id)
 		stops = append(stops, stopAnalysis)
 		m.results = results
 		cmds = append(cmds, livecmd.Recv(results))
 	}
-	m.watch.set(stops...)
+	m.life.watch(stops...)
 	m.gameID, m.updates, m.shown, m.analysed, m.status, m.first = id, updates, nil, nil, "", nil
 	return tea.Batch(cmds...)
 }
@@ -456,7 +456,7 @@ func (m *spectatorModel) gameView(status []string) []string {
 // panel is the analysis of the shown position, drawn as the board and the
 // rooms draw theirs.
 func (m *spectatorModel) panel() []string {
-	if m.p.Pool == nil || m.shown == nil || m.shown.Over || !m.known {
+	if m.p.Analysis == nil || m.shown == nil || m.shown.Over || !m.known {
 		return nil
 	}
 	if !m.analysable() {

@@ -95,7 +95,7 @@ func sans(t *testing.T, moves ...string) (engine.Game, []string) {
 func watching(t *testing.T, handle string) (*spectatorModel, *fakeAnalysis, chan play.Update, chan analysis.Result) {
 	t.Helper()
 	pool := &fakeAnalysis{}
-	m := newSpectatorModel(&Play{Pool: pool}, lipgloss.NewRenderer(nil), nil, 120, 40)
+	m := newSpectatorModel(&Play{Analysis: pool}, lipgloss.NewRenderer(nil), nil, 120, 40)
 	m.Update(accountMsg{handle: handle, found: handle != ""})
 	updates, results := make(chan play.Update), make(chan analysis.Result)
 	m.gameID, m.updates, m.results = "g", updates, results
@@ -165,7 +165,7 @@ func TestSpectatorAnalysisOfShownPosition(t *testing.T) {
 // is one of the players.
 func TestSpectatorOwnGameBeforeAccount(t *testing.T) {
 	pool := &fakeAnalysis{}
-	m := newSpectatorModel(&Play{Pool: pool}, lipgloss.NewRenderer(nil), newSigner(t).PublicKey(), 120, 40)
+	m := newSpectatorModel(&Play{Analysis: pool}, lipgloss.NewRenderer(nil), newSigner(t).PublicKey(), 120, 40)
 	updates, results := make(chan play.Update), make(chan analysis.Result)
 	m.gameID, m.updates, m.results = "g", updates, results
 	show(t, m, updates, "e4")

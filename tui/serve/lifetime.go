@@ -8,9 +8,11 @@ import (
 	"github.com/squall-chess/squall/server/presence"
 )
 
-// gameWatch is the session's watch of a game: the one piece of the play
-// session another goroutine (the server's, at the session's end) touches.
-type gameWatch struct {
+// lifetime is what a play or spectator session must end when it ends:
+// its watch of a game, an open review, the player's seeks and presence.
+// It is the one piece of the session another goroutine (the server's, at
+// the SSH session's end) touches.
+type lifetime struct {
 	mu       sync.Mutex
 	stop     func()
 	closed   bool
@@ -20,9 +22,9 @@ type gameWatch struct {
 	review   func() // ends an open review (its search and engine)
 }
 
-// setReview makes end the open review's end; nil: none open. After
-// release, end runs at once.
-func (w *gameWatch) setReview(end func()) {
+// setReview makes end the open review's end; nil: none open. After the
+// session's end, end runs at once.
+func (w *lifetime) setReview(end func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.review = end
@@ -33,7 +35,7 @@ func (w *gameWatch) setReview(end func()) {
 }
 
 // endReview ends the open review, if any, once.
-func (w *gameWatch) endReview() {
+func (w *lifetime) endReview() {
 	w.mu.Lock()
 	end := w.review
 	w.review = nil
@@ -44,8 +46,8 @@ func (w *gameWatch) endReview() {
 }
 
 // player notes the session's handle: present now, and its seeks withdrawn
-// and its presence ended by release.
-func (w *gameWatch) player(handle string) {
+// and its presence ended at the session's end.
+func (w *lifetime) player(handle string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed || w.handle != "" {
@@ -57,9 +59,10 @@ func (w *gameWatch) player(handle string) {
 	}
 }
 
-// set makes stops the watch's end, ending the ones before; after release,
-// it ends them at once.
-func (w *gameWatch) set(stops ...func()) {
+// watch makes stops the end of the session's watch of a game (none:
+// no watch), ending the watch before; after the session's end, it ends
+// them at once.
+func (w *lifetime) watch(stops ...func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stop != nil {
@@ -77,9 +80,9 @@ func (w *gameWatch) set(stops ...func()) {
 	}
 }
 
-// release ends the watch (and an open review) for good, and withdraws the
-// player's seeks.
-func (w *gameWatch) release() {
+// end is the session's end: its watch and an open review end for good,
+// the player's seeks are withdrawn and their presence ends.
+func (w *lifetime) end() {
 	w.endReview()
 	w.mu.Lock()
 	defer w.mu.Unlock()
