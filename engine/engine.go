@@ -204,6 +204,10 @@ type Option struct {
 	Min     int
 	Max     int
 	Vars    []string // combo choices
+	// Hidden options are left out of the list a GUI is shown (UCI's
+	// "uci") but are set like any other: tuning constants that would
+	// only clutter a settings dialog (search.Tunables).
+	Hidden bool
 }
 
 // Check checks value against the option's type and range and returns it in

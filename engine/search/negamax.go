@@ -5,13 +5,14 @@ import "github.com/squall-chess/squall/engine/chess"
 // lmpLimit is the number of moves (the hash move and captures counted)
 // worth trying at a shallow depth before late-move pruning drops the
 // remaining quiet moves. The move that reaches it is still tried, as in
-// Stockfish: at depth 1 that is two moves, so a node whose first move
-// fails (a hash move from another line, say) still gets a second try.
-func lmpLimit(depth int, improving bool) int {
+// Stockfish: at depth 1 that is two moves (with LMPBase 3), so a node
+// whose first move fails (a hash move from another line, say) still gets a
+// second try.
+func (p *Params) lmpLimit(depth int, improving bool) int {
 	if improving {
-		return 3 + depth*depth
+		return p.LMPBase + depth*depth
 	}
-	return (3 + depth*depth) / 2
+	return (p.LMPBase + depth*depth) / 2
 }
 
 // search is fail-soft principal variation search.
@@ -106,7 +107,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	var u chess.Undo
 	if !pvNode && !inCheck && excluded == chess.NullMove && ply > 0 {
 		// Razoring: far below alpha at low depth, only captures can help.
-		if depth <= 2 && eval+250*depth < alpha {
+		if depth <= 2 && eval+t.prm.RazorMargin*depth < alpha {
 			v := t.qsearch(alpha, alpha+1, ply, 0)
 			if v <= alpha {
 				return v
@@ -114,7 +115,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		// Reverse futility: far enough above beta that a quiet move will
 		// not lose it all.
-		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && abs(beta) < mateBound {
+		if depth <= 8 && eval-t.prm.RFPMargin*(depth-b2i(improving)) >= beta && abs(beta) < mateBound {
 			return eval
 		}
 		// Null move, with R adapted to depth, margin over beta and
@@ -122,7 +123,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// and pawns, where zugzwang is common.
 		if depth >= 3 && eval >= beta && t.frameAt(ply-1).move != chess.NullMove &&
 			ply >= t.nmpMinPly && hasNonPawnMaterial(p, p.SideToMove()) {
-			r := 3 + depth/4 + min(3, (eval-beta)/200)
+			r := t.prm.NMPBase + depth/t.prm.NMPDepthDivisor + min(3, (eval-beta)/t.prm.NMPEvalDivisor)
 			if (p.ByColor(p.SideToMove()) &^ (p.ByType(chess.Pawn) | p.ByType(chess.King))).Count() <= 1 {
 				r-- // a lone minor or major: zugzwang is likelier
 			}
@@ -176,7 +177,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		moveCount++
 		quiet := m.IsQuiet()
-		lmrDepth := max(depth-1-lmrTable[min(depth, 63)][min(moveCount, 63)], 0)
+		lmrDepth := max(depth-1-t.lmr.reduction(depth, moveCount), 0)
 
 		// Shallow-depth pruning is off once every move so far loses, to
 		// a mate, in the tablebases or into an ending the evaluation
@@ -188,7 +189,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// evaluations, so against a mate score every quiet move looks
 		// futile, even one that mates sooner).
 		if best > -knownWin && alpha < mateBound && hasNonPawnMaterial(p, p.SideToMove()) {
-			if quiet && !inCheck && moveCount > lmpLimit(depth, improving) && depth <= 8 {
+			if quiet && !inCheck && moveCount > t.prm.lmpLimit(depth, improving) && depth <= 8 {
 				mp.skipQuiets = true
 				continue
 			}
@@ -197,13 +198,13 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				// leaves. The quiets after this one are skipped one by
 				// one, not all at once: a checking move among them is
 				// not hopeless.
-				if !inCheck && lmrDepth <= 8 && eval+100+100*lmrDepth <= alpha {
+				if !inCheck && lmrDepth <= 8 && eval+t.prm.FutilityBase+t.prm.FutilityScale*lmrDepth <= alpha {
 					continue
 				}
-				if lmrDepth <= 8 && !p.SEE(m, -30*lmrDepth*lmrDepth) {
+				if lmrDepth <= 8 && !p.SEE(m, -t.prm.SEEQuietMargin*lmrDepth*lmrDepth) {
 					continue
 				}
-			} else if depth <= 6 && !p.SEE(m, -90*depth) {
+			} else if depth <= 6 && !p.SEE(m, -t.prm.SEETacticalMargin*depth) {
 				// Captures and quiet checks risk material for a tactic
 				// (Stockfish prunes checks with the captures' margin).
 				continue
@@ -216,7 +217,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// beta, cut at once (multi-cut).
 		if ply < 2*t.rootDepth && depth >= 8 && m == ttMove && excluded == chess.NullMove &&
 			tte.depth >= depth-3 && tte.bound&boundLower != 0 && abs(ttScore) < mateBound {
-			sBeta := ttScore - 2*depth
+			sBeta := ttScore - t.prm.SingularMargin*depth
 			f.excluded = m
 			v := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
 			f.excluded = chess.NullMove
@@ -239,7 +240,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		newDepth := depth - 1 + ext
 		var v int
 		if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || !p.SEE(m, 0)) {
-			r := lmrTable[min(depth, 63)][min(moveCount, 63)]
+			r := t.lmr.reduction(depth, moveCount)
 			r += b2i(cutNode) + b2i(!improving) - b2i(pvNode) - b2i(givesCheck)
 			if quiet {
 				r -= int(mp.quietScore(m)) / 6000
@@ -330,7 +331,7 @@ func (t *thread) rootSearch(alpha, beta, depth int, mp *picker) int {
 		newDepth := depth - 1 + b2i(givesCheck)
 		var v int
 		if depth >= 3 && n > 3 && quiet && !givesCheck {
-			r := max(lmrTable[min(depth, 63)][min(n, 63)]-1, 0)
+			r := max(t.lmr.reduction(depth, n)-1, 0)
 			v = -t.search(-alpha-1, -alpha, newDepth-r, 1, true)
 			if v > alpha && r > 0 {
 				v = -t.search(-alpha-1, -alpha, newDepth, 1, false)

@@ -299,7 +299,7 @@ func (t *thread) searchLine(d int) {
 	}
 	prev := t.rootMoves[t.pvIdx].prevScore
 	alpha, beta := -infinity, infinity
-	delta := 18
+	delta := t.prm.AspirationDelta
 	if d >= 4 && prev > -infinity {
 		alpha, beta = max(prev-delta, -infinity), min(prev+delta, infinity)
 	}

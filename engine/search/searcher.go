@@ -33,6 +33,7 @@ type settings struct {
 	showWDL                bool
 	useNNUE                bool
 	evalFile               string
+	params                 Params
 }
 
 // Searcher is the built-in engine. Its methods other than PonderHit and
@@ -46,6 +47,10 @@ type Searcher struct {
 	tt        *table
 	threads   []*thread
 	rng       *rand.Rand
+	// lmr is the reduction table for lmrFor (LMRBase, LMRDivisor), made
+	// again by Search when they change.
+	lmr    *lmrTable
+	lmrFor [2]int
 
 	curMu sync.Mutex
 	cur   *search // the running search, for PonderHit
@@ -73,9 +78,10 @@ func New() *Searcher {
 // Name identifies the engine.
 func (s *Searcher) Name() string { return "Squall" }
 
-// Options lists the UCI options.
+// Options lists the UCI options: the usual ones, then the search's
+// tunable constants (Tunables, hidden from GUIs).
 func (s *Searcher) Options() []engine.Option {
-	return []engine.Option{
+	return append([]engine.Option{
 		{Name: "Hash", Type: "spin", Default: "64", Min: 1, Max: 65536},
 		{Name: "Threads", Type: "spin", Default: "1", Min: 1, Max: 256},
 		{Name: "MultiPV", Type: "spin", Default: "1", Min: 1, Max: 64},
@@ -89,7 +95,7 @@ func (s *Searcher) Options() []engine.Option {
 		{Name: "UCI_ShowWDL", Type: "check", Default: "false"},
 		{Name: "EvalFile", Type: "string", Default: ""}, // empty: the built-in network
 		{Name: "UseNNUE", Type: "check", Default: "true"},
-	}
+	}, Tunables()...)
 }
 
 // SetOption changes an option; names are matched without regard to case,
@@ -154,6 +160,8 @@ func (s *Searcher) SetOption(name, value string) error {
 		s.net, s.set.evalFile = net, value
 	case "UseNNUE":
 		s.set.useNNUE = b
+	default:
+		s.set.params.setTunable(opt.Name, n)
 	}
 	return nil
 }
@@ -255,7 +263,7 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 		info:      info,
 		showWDL:   s.set.showWDL,
 		multiPV:   multiPV,
-		plan:      planTime(lim, root.SideToMove(), s.set.overhead),
+		plan:      planTime(lim, root.SideToMove(), s.set.overhead, &s.set.params),
 		hit:       make(chan struct{}),
 		nodeLimit: lim.Nodes,
 		level:     lv.limited,
@@ -307,8 +315,12 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 	}
 	threads := s.threads[:s.set.threads]
 	cs.threads = threads
+	if lmrFor := [2]int{s.set.params.LMRBase, s.set.params.LMRDivisor}; s.lmr == nil || lmrFor != s.lmrFor {
+		s.lmr, s.lmrFor = newLMRTable(lmrFor[0], lmrFor[1]), lmrFor
+	}
 	for _, t := range threads {
 		t.s = cs
+		t.prm, t.lmr = s.set.params, s.lmr
 		t.p = root.Clone()
 		t.rootMoves = append(t.rootMoves[:0], rms...)
 		for i := range t.rootMoves {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"math"
 	"strconv"
 	"sync/atomic"
 
@@ -9,17 +8,6 @@ import (
 	"github.com/squall-chess/squall/engine/eval"
 	"github.com/squall-chess/squall/engine/nnue"
 )
-
-// lmrTable[d][n] is the base late-move reduction at depth d for the n-th
-// move: 0.75 + ln(d)·ln(n)/2.25, the log·log shape today's engines use.
-var lmrTable = func() (t [64][64]int) {
-	for d := 1; d < 64; d++ {
-		for n := 1; n < 64; n++ {
-			t[d][n] = int(0.75 + math.Log(float64(d))*math.Log(float64(n))/2.25)
-		}
-	}
-	return
-}()
 
 // frame is one ply of a thread's search stack.
 type frame struct {
@@ -48,6 +36,8 @@ type thread struct {
 	p     *chess.Position
 	ev    *eval.Evaluator
 	h     history
+	prm   Params    // the search's constants, the Searcher's
+	lmr   *lmrTable // made from prm
 	stack [maxPly + 4]frame
 	// net, when set, evaluates instead of ev; acc[ply] is its
 	// accumulator for the position at ply, made from acc[ply-1] as each

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -57,7 +58,37 @@ func TestTinyBudgetStillMates(t *testing.T) {
 // out. (Where it does not — sudden death, or an increment below the
 // overhead — no plan survives a lag that large on every move for ever:
 // the overhead is a reserve, not a rate.)
+//
+// It holds for every time plan the options allow: the defaults and the
+// corners of the Time… tunables' ranges.
 func TestPlanNeverFlags(t *testing.T) {
+	for _, prm := range timePlans() {
+		planNeverFlags(t, prm)
+	}
+}
+
+// timePlans are DefaultParams and the Time… tunables all at their minimum,
+// all at their maximum, and each alone at either end.
+func timePlans() []Params {
+	plans := []Params{DefaultParams()}
+	lo, hi := DefaultParams(), DefaultParams()
+	for _, o := range Tunables() {
+		if !strings.HasPrefix(o.Name, "Time") {
+			continue
+		}
+		for _, v := range []int{o.Min, o.Max} {
+			p := DefaultParams()
+			p.setTunable(o.Name, v)
+			plans = append(plans, p)
+		}
+		lo.setTunable(o.Name, o.Min)
+		hi.setTunable(o.Name, o.Max)
+	}
+	return append(plans, lo, hi)
+}
+
+func planNeverFlags(t *testing.T, prm Params) {
+	t.Helper()
 	const overhead = 30 * time.Millisecond
 	for _, tc := range []struct{ base, inc time.Duration }{
 		{10 * time.Second, 100 * time.Millisecond},
@@ -67,13 +98,13 @@ func TestPlanNeverFlags(t *testing.T) {
 	} {
 		left := tc.base
 		for move := range 300 {
-			plan := planTime(engine.Limits{WTime: left, WInc: tc.inc}, chess.White, overhead)
+			plan := planTime(engine.Limits{WTime: left, WInc: tc.inc}, chess.White, overhead, &prm)
 			if plan.soft > plan.hard || plan.hard <= 0 {
-				t.Fatalf("%v+%v move %d, %v left: soft %v, hard %v", tc.base, tc.inc, move+1, left, plan.soft, plan.hard)
+				t.Fatalf("%+v: %v+%v move %d, %v left: soft %v, hard %v", prm, tc.base, tc.inc, move+1, left, plan.soft, plan.hard)
 			}
 			left -= plan.hard + overhead
 			if left <= 0 {
-				t.Fatalf("%v+%v: flagged at move %d", tc.base, tc.inc, move+1)
+				t.Fatalf("%+v: %v+%v: flagged at move %d", prm, tc.base, tc.inc, move+1)
 			}
 			left += tc.inc
 		}

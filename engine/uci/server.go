@@ -136,7 +136,9 @@ func (s *Server) Handle(line string) bool {
 		s.println("id name %s", s.a.Name())
 		s.println("id author %s", s.author)
 		for _, o := range s.a.Options() {
-			s.println("%s", FormatOption(o))
+			if !o.Hidden { // tuning constants: setoption takes them, a GUI need not show them
+				s.println("%s", FormatOption(o))
+			}
 		}
 		s.println("uciok")
 	case "isready":

@@ -344,8 +344,9 @@ func TestServerUCI(t *testing.T) {
 	if len(got) < 3 || got[0] != "id name Squall" || !strings.HasPrefix(got[1], "id author ") || got[len(got)-1] != "uciok" {
 		t.Fatalf("uci printed %q", got)
 	}
-	// The searcher's options, then the server's own (book and tablebases).
-	want := append(search.New().Options(),
+	// The searcher's options, then the server's own (book and tablebases);
+	// not the hidden ones (the search's tuning constants).
+	want := append(slices.DeleteFunc(search.New().Options(), func(o engine.Option) bool { return o.Hidden }),
 		engine.Option{Name: "OwnBook", Type: "check", Default: "false"},
 		engine.Option{Name: "BookFile", Type: "string", Default: ""},
 		engine.Option{Name: "BookVariety", Type: "spin", Default: "100", Min: 0, Max: 100},
@@ -435,6 +436,12 @@ func TestServerSetOption(t *testing.T) {
 	s.quiet("setoption name Clear Hash")
 	s.quiet("setoption name Move Overhead value 10")
 	s.quiet("setoption name Skill Level value 20")
+	// A hidden option (a tuning constant) is set like a listed one.
+	s.quiet("setoption name LMRBase value 80")
+	s.quiet("setoption name lmrbase value 75")
+	if got := s.refused("setoption name LMRBase value 9999"); !strings.Contains(got, "LMRBase") {
+		t.Errorf("LMRBase 9999 refused with %q, which does not name it", got)
+	}
 	_, lines := s.search("depth 4")
 	if srvField(srvLastInfo(t, lines), "hashfull") == "" {
 		t.Errorf("no hashfull after a Hash resize: %q", lines)
