@@ -30,7 +30,6 @@ type analysisPanel struct {
 	lines      live.Lines     // the search's lines, maxPV of them
 	drawn      [maxPV]*pvLine // lines' lines ready to draw, nil where none
 	last       engine.Info    // latest report with statistics
-	thinking   bool
 	// sideView shows scores from the side to move instead of White.
 	sideView bool
 	// found is the report in which the best line's mate was first seen:
@@ -98,24 +97,26 @@ func (a *analysisPanel) keep(n int) {
 func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 
 // render draws the panel in width columns: a header and up to n PV lines.
-func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on bool) []string {
+// on says analysis is on; thinking that the engine searches for its move
+// (the board's search says, boardSearch.thinking: the panel keeps no copy).
+func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool) []string {
 	// Whose view the scores are from is said wherever scores show.
-	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, ShowView: on || a.thinking, Rows: min(n, maxPV)}
+	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, ShowView: on || thinking, Rows: min(n, maxPV)}
 	switch {
 	case !pos.HasLegalMoves():
 		v.State = "no moves to analyse" // mate or stalemate: nothing runs
-	case a.thinking:
+	case thinking:
 		v.State = "thinking"
 	case on:
 		v.State = "analysing"
 	}
 	// Nothing searched, or analysis turned off: the counters of the last
 	// search would read as if it still ran.
-	if i := a.last; (i.Depth != 0 || i.Nodes != 0) && (on || a.thinking) {
+	if i := a.last; (i.Depth != 0 || i.Nodes != 0) && (on || thinking) {
 		v.Stats = &analysisview.Stats{Depth: i.Depth, SelDepth: i.SelDepth, Nodes: i.Nodes, NPS: i.NPS, HashFull: i.HashFull, Time: i.Time}
 		if f := a.found; f.Score.Mate != 0 && f.Depth > 0 {
 			v.Stats.Depth, v.Stats.SelDepth = f.Depth, f.SelDepth
-			if on && !a.thinking {
+			if on && !thinking {
 				v.State = "mate found"
 			}
 		}

@@ -434,10 +434,6 @@ func (d *helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 
 func (*helpDialog) view(st *view.Styles, width int) string { return "" } // drawn by the root
 
-func (m *Model) stopSearch() {
-	m.search.stop()
-}
-
 // cycleTheme switches to the next theme (built-in, then the user's).
 func (m *Model) cycleTheme() {
 	names := themes.Sorted(m.opt.Themes)

@@ -237,7 +237,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt.MultiPV = 3
 	}
 	m := Model{
-		opt: opt, r: r, eng: a, search: boardSearch{runner: newRunner(a)}, keys: newKeyMap(), help: help.New(),
+		opt: opt, r: r, eng: a, search: newBoardSearch(a), keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV), panel: newAnalysisPanel(),
 		bookPlay: newBookPlayer(),
@@ -261,12 +261,6 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m.panel.sideView = opt.ScoreSTM
 	if a != nil {
 		m.panel.engineName = a.Name()
-		var limit, elo bool
-		for _, o := range a.Options() {
-			limit = limit || strings.EqualFold(o.Name, "UCI_LimitStrength")
-			elo = elo || strings.EqualFold(o.Name, "UCI_Elo")
-		}
-		m.search.hasElo = limit && elo
 	}
 	m.input = textinput.New()
 	m.input.Prompt = "move> "

@@ -15,7 +15,6 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
-	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -172,19 +171,21 @@ func TestThrottle(t *testing.T) {
 	f := &enginetest.Engine{Tick: time.Millisecond}
 	pos := chess.NewPosition()
 	tree := NewTree(pos)
-	rn := live.New(f)
-	defer rn.Close()
-	r := startSearch(rn, searchAnalysis, tree.Root, tree.EngineGame(tree.Root), engine.Limits{Infinite: true}, false, nil)
+	s := newBoardSearch(f)
+	defer s.runner.Close()
+	wait := s.start(searchWant{kind: searchAnalysis, node: tree.Root, game: tree.EngineGame(tree.Root), limits: engine.Limits{Infinite: true}})
+	r := s.run.s
 	start := time.Now()
 	msgs, infos := 0, 0
 	for time.Since(start) < 600*time.Millisecond {
-		msg := r.wait()()
+		msg := wait()
 		b := msg.(livecmd.Msg)
 		msgs++
 		infos += len(b.Infos)
+		wait = livecmd.Wait(r)
 	}
-	r.stop()
-	<-r.s.Done()
+	s.stop()
+	<-r.Done()
 	elapsed := time.Since(start).Seconds()
 	if rate := float64(msgs) / elapsed; rate > 16 {
 		t.Fatalf("%d messages in %.2fs (%.1f/s)", msgs, elapsed, rate)
@@ -520,12 +521,13 @@ func TestWatchPace(t *testing.T) {
 	}
 	var ml chess.MoveList
 	m.pos.GenerateLegal(&ml)
-	m = send(m, pacedMoveMsg{gen: m.search.run.gen(), node: m.cur, move: ml.Moves[0]})
+	gen := m.search.held
+	m = send(m, pacedMoveMsg{gen: gen, node: m.cur, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Fatalf("the held move was not played: ply %d", m.cur.Ply())
 	}
 	// A held move for a position the board has left is dropped.
-	m = send(m, pacedMoveMsg{gen: m.search.run.gen(), node: m.cur.Parent, move: ml.Moves[0]})
+	m = send(m, pacedMoveMsg{gen: gen, node: m.cur.Parent, move: ml.Moves[0]})
 	if m.cur.Ply() != 2 {
 		t.Errorf("a stale held move was played")
 	}

@@ -152,7 +152,7 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 		}
 		t := d.games[d.shown[d.sel]]
 		return true, m.whenSaved("open another game", func(m *Model) tea.Cmd {
-			m.stopSearch()
+			m.search.stop()
 			m.loadGame(t)
 			return m.sync()
 		})

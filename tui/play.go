@@ -7,10 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/level"
-	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/referee"
 	"github.com/squall-chess/squall/termtext"
@@ -140,8 +138,10 @@ func judgedText(r referee.Result) string {
 
 // endGame finishes the game in play with the referee's result, written
 // with the PGN standard's Termination tag, which other programs
-// understand; the banner says more, on the screen.
+// understand; the banner says more, on the screen. The engine's search
+// stops: whatever it was for, the game it was for is over.
 func (m *Model) endGame(r referee.Result, banner string) tea.Cmd {
+	m.search.stop()
 	m.over, m.result, m.banner = true, r.PGN(), banner
 	m.tree.SetTag("Result", m.result)
 	m.tree.SetTag("Termination", r.Termination.PGN())
@@ -151,7 +151,6 @@ func (m *Model) endGame(r referee.Result, banner string) tea.Cmd {
 	cmds := []tea.Cmd{m.autosave()}
 	if m.opt.QuitOnGameOver {
 		m.quitting = true
-		m.search.run.stop()
 		cmds = append(cmds, tea.Quit)
 		return tea.Sequence(cmds...)
 	}
@@ -185,158 +184,6 @@ func (m *Model) autosave() tea.Cmd {
 	return nil
 }
 
-// sync makes the running search match what the screen needs: the engine's
-// move, a hint, the analysis of the shown position, or nothing.
-func (m *Model) sync() tea.Cmd {
-	var want searchKind
-	switch {
-	case m.eng == nil || m.quitting || len(m.views) > 0 || !m.pos.HasLegalMoves():
-	case m.engineToMove():
-		want = searchMove
-	case m.hintWanted:
-		want = searchHint
-	case m.analysisOn:
-		want = searchAnalysis
-	}
-	if m.bookPlay.pending != nil && m.bookPlay.pending.node == m.cur && want == searchMove {
-		return nil // the engine's book move is on its way
-	}
-	m.bookPlay.pending = nil // superseded: its message is dropped when it comes
-	if m.search.running && m.search.run.kind == want && m.search.run.node == m.cur &&
-		(want != searchAnalysis || m.search.run.multi == m.multiPV) {
-		return nil
-	}
-	m.search.stop()
-	m.panel.thinking = false
-	if want == 0 {
-		return nil
-	}
-	if want == searchMove {
-		// The engine's move comes from the book while the book has one;
-		// analysis and hints always search.
-		if mv, ok := m.bookPlay.pick(m.opt.Book, m.pos, m.opt.BookLearning); ok {
-			return m.bookPlay.send(m.cur, mv)
-		}
-	}
-	var lim engine.Limits
-	switch want {
-	case searchMove:
-		lim = m.moveLimits()
-		m.panel.thinking = true
-	case searchHint:
-		lim = engine.Limits{MoveTime: time.Second}
-	case searchAnalysis:
-		lim = engine.Limits{Infinite: true, MultiPV: m.multiPV}
-	}
-	// Strength: the level's Elo for the engine's moves, full strength for
-	// analysis and hints. Options change only between searches, in the
-	// search goroutine after the previous search has returned.
-	var setup [][2]string
-	if m.search.hasElo {
-		elo := 0
-		if want == searchMove {
-			elo = Levels[m.level].Elo
-		}
-		if elo != m.search.elo {
-			if elo == 0 {
-				setup = append(setup, [2]string{"UCI_LimitStrength", "false"})
-			} else {
-				setup = append(setup, [2]string{"UCI_LimitStrength", "true"}, [2]string{"UCI_Elo", fmt.Sprint(elo)})
-			}
-			m.search.elo = elo
-		}
-	}
-	m.search.run = startSearch(m.search.runner, want, m.cur, m.tree.EngineGame(m.cur), lim, m.search.newGame, setup)
-	m.search.newGame = false
-	m.search.running = true
-	return m.search.run.wait()
-}
-
-// moveLimits are the limits of the engine's move: the clock if the game has
-// one, else the level.
-func (m *Model) moveLimits() engine.Limits {
-	if m.clock.Enabled() {
-		now := m.opt.Now()
-		return engine.Limits{
-			WTime: m.clock.Remaining(chess.White, now), BTime: m.clock.Remaining(chess.Black, now),
-			WInc: m.clock.Increment(), BInc: m.clock.Increment(),
-		}
-	}
-	if !m.opt.MoveLimits.IsZero() {
-		return m.opt.MoveLimits
-	}
-	if m.search.hasElo {
-		return Levels[m.level].Limits
-	}
-	return Levels[m.level].Fallback
-}
-
-// handleBatch takes a frame's reports of a search and, in its last batch,
-// its end. Batches of a search the board has replaced or stopped are
-// dropped: whatever stopped it has already decided what runs next.
-func (m *Model) handleBatch(b live.Batch) tea.Cmd {
-	if m.search.run == nil || b.Gen != m.search.run.gen() || !m.search.running {
-		return nil // a replaced or stopped search, or a view's
-	}
-	if !b.Done {
-		for _, i := range b.Infos {
-			m.panel.add(m.pos, i)
-		}
-		return m.search.run.wait()
-	}
-	m.search.running = false
-	m.panel.thinking = false
-	for _, i := range b.Infos {
-		m.panel.add(m.pos, i)
-	}
-	if b.Err != nil {
-		m.setError(fmt.Errorf("engine: %w", b.Err))
-		return nil
-	}
-	res := b.Result
-	switch m.search.run.kind {
-	case searchMove:
-		if m.search.run.node != m.cur {
-			return m.sync()
-		}
-		if !m.pos.IsLegal(res.BestMove) {
-			// Not retried: an engine that cannot move would loop forever.
-			m.setError(fmt.Errorf("the engine returned no legal move (%s): u takes back, n starts anew",
-				res.BestMove.UCI(m.pos.Chess960())))
-			return nil
-		}
-		if wait := m.opt.WatchPace - m.opt.Now().Sub(m.movedAt); m.mode == Watch && wait > 0 {
-			gen, node, mv := b.Gen, m.cur, res.BestMove
-			return tea.Tick(wait, func(time.Time) tea.Msg { return pacedMoveMsg{gen: gen, node: node, move: mv} })
-		}
-		return m.playMove(res.BestMove)
-	case searchHint:
-		m.hintWanted = false
-		if m.pos.IsLegal(res.BestMove) {
-			m.board.hint = res.BestMove
-			m.setMessage("hint: " + m.pos.SAN(res.BestMove))
-		}
-		return m.sync()
-	}
-	return nil
-}
-
-// pacedMoveMsg plays a watched engine's move once the pace allows.
-type pacedMoveMsg struct {
-	gen  uint64
-	node *pgn.Node
-	move chess.Move
-}
-
-// handlePaced plays the held move, unless the game moved on meanwhile (a
-// new game, a takeback, navigation).
-func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
-	if m.search.run == nil || msg.gen != m.search.run.gen() || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
-		return nil
-	}
-	return m.playMove(msg.move)
-}
-
 // handleTick checks the flag.
 func (m *Model) handleTick() tea.Cmd {
 	if _, run := m.clock.Running(); m.over || !run {
@@ -345,8 +192,6 @@ func (m *Model) handleTick() tea.Cmd {
 	}
 	now := m.opt.Now()
 	if side, ok := m.clock.Flagged(now); ok {
-		m.search.run.stop()
-		m.search.running = false
 		// Judged on the game's position, not the one shown.
 		r := referee.Flag(m.tree.Position(m.gameEnd()), side)
 		return m.endGame(r, fmt.Sprintf("%s's time is up · %s", side.Name(), resultWords(r.PGN())))
@@ -409,12 +254,8 @@ func (m *Model) doResign() tea.Cmd {
 	}
 	r := m.resignation()
 	if !r.Decided() {
-		m.search.run.stop()
-		m.search.running = false
 		return m.endGame(r, "Game aborted")
 	}
-	m.search.run.stop()
-	m.search.running = false
 	return m.endGame(r, fmt.Sprintf("%s resigns · %s", r.Winner.Other().Name(), resultWords(r.PGN())))
 }
 
@@ -426,8 +267,6 @@ func (m *Model) offerDraw() tea.Cmd {
 		return nil
 	}
 	if m.mode == TwoHumans {
-		m.search.run.stop()
-		m.search.running = false
 		return m.endGame(referee.Draw(referee.Agreement), "Draw agreed")
 	}
 	if b := m.panel.best(); b != nil {
@@ -436,8 +275,6 @@ func (m *Model) offerDraw() tea.Cmd {
 			engineView = engineView.Negate()
 		}
 		if level.AcceptsDraw(engineView, m.pos.FullmoveNumber()) { // the server's seat answers alike
-			m.search.run.stop()
-			m.search.running = false
 			return m.endGame(referee.Draw(referee.Agreement), "Draw agreed")
 		}
 	}

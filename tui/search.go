@@ -1,9 +1,15 @@
 package tui
 
 import (
+	"fmt"
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/livecmd"
@@ -18,9 +24,9 @@ const (
 	searchHint                           // a short search for a hint
 )
 
-// searchRun is the board's handle on one search of its Runner: why it runs
-// and for which node. The Runner's goroutine owns the search; the model
-// only stops it and reads its batches (livecmd.Msg) in Update.
+// searchRun is one search of the board's: why it runs and for which
+// node. The Runner's goroutine owns the search; the board only stops it
+// and reads its batches (livecmd.Msg) in Update.
 type searchRun struct {
 	kind  searchKind
 	node  *pgn.Node
@@ -28,26 +34,306 @@ type searchRun struct {
 	s     *live.Search
 }
 
-// boardSearch is the board's engine at work: the Runner that runs every
-// search on it, the board's and its views' (nil without an engine), the
-// board's newest search, and what the engine must be told before the next.
+// searchWant is a search the board needs: why, of which node, the game up
+// to it, its limits, and the strength it is played at (the level's for
+// the engine's move, the zero Level — full strength — for the rest).
+type searchWant struct {
+	kind   searchKind
+	node   *pgn.Node
+	game   engine.Game
+	limits engine.Limits
+	level  level.Level
+}
+
+// boardSearch is the board's engine at work, one component: it starts
+// the search the board needs (start; Model.sync says which), takes its
+// reports (take), holds the engine's move for a watched game's pace
+// (hold, release), works out the limits of the engine's move
+// (moveLimits), and stops (stop: the one way the board's search stops).
+// Whether a search runs, and whether the engine is thinking of its move,
+// follow from the search it holds.
 type boardSearch struct {
-	runner  *live.Runner
-	run     *searchRun
-	running bool
+	// runner runs every search on the engine, the board's and its
+	// views' (nil without an engine).
+	runner *live.Runner
+	// run is the search whose reports the board takes, nil when none
+	// runs: stopped, or its end taken.
+	run *searchRun
+	// held is the generation of the search whose move waits for the
+	// watch pace (0: none).
+	held    uint64
 	newGame bool // tell the engine before its next search
 	// elo is the strength last set on the engine (0: full strength);
-	// hasElo says whether the engine offers UCI_Elo at all.
+	// hasElo says whether the engine can limit its strength at all
+	// (level.HasElo).
 	elo    int
 	hasElo bool
 }
 
-// stop stops the board's search, if one runs.
-func (b *boardSearch) stop() {
-	if b.running {
-		b.run.stop()
-		b.running = false
+// newBoardSearch is the search component of a board with engine a (nil:
+// none).
+func newBoardSearch(a engine.Analyzer) boardSearch {
+	return boardSearch{runner: newRunner(a), hasElo: a != nil && level.HasElo(a)}
+}
+
+// running reports whether the board's search runs.
+func (b *boardSearch) running() bool { return b.run != nil }
+
+// kind is why the board's search runs (0: none runs).
+func (b *boardSearch) kind() searchKind {
+	if b.run == nil {
+		return 0
 	}
+	return b.run.kind
+}
+
+// thinking reports whether the engine is searching for its move.
+func (b *boardSearch) thinking() bool { return b.kind() == searchMove }
+
+// runs reports whether the search running is the one wanted: of kind,
+// for node, with multi lines if it is an analysis.
+func (b *boardSearch) runs(kind searchKind, node *pgn.Node, multi int) bool {
+	return b.run != nil && b.run.kind == kind && b.run.node == node && (kind != searchAnalysis || b.run.multi == multi)
+}
+
+// stop stops the board's search, if one runs, and drops a held move: the
+// one way the board's search stops. A stopped search's last batch still
+// comes, and is dropped (take). A view's search on the same Runner goes
+// on.
+func (b *boardSearch) stop() {
+	if b.run != nil {
+		b.run.s.Stop()
+		b.run = nil
+	}
+	b.held = 0
+}
+
+// start starts w, after stopping the running search (the Runner cancels
+// it and waits for it to return). A new game and the strength, if either
+// changed, are told the engine just before w's search.
+func (b *boardSearch) start(w searchWant) tea.Cmd {
+	b.stop()
+	newGame, setup := b.newGame, b.strength(w.level)
+	s := b.runner.Start(live.Job{Game: w.game, Limits: w.limits, Setup: func(a engine.Analyzer) error {
+		if newGame {
+			_ = a.NewGame()
+		}
+		setStrength(a, setup)
+		return nil
+	}})
+	b.run = &searchRun{kind: w.kind, node: w.node, multi: w.limits.MultiPV, s: s}
+	b.newGame = false
+	return livecmd.Wait(s)
+}
+
+// strength is what the engine must be told to play at lv's strength
+// (level.Level.Setup), or nothing if it does already or cannot limit its
+// strength. Options change only between searches, in the search
+// goroutine after the previous search has returned.
+func (b *boardSearch) strength(lv level.Level) [][2]string {
+	if !b.hasElo || lv.Elo == b.elo {
+		return nil
+	}
+	b.elo = lv.Elo
+	return lv.Setup()
+}
+
+// setStrength sets a strength's options (level.Level.Setup) on a. A
+// refusal is ignored: an engine that refuses plays at full strength.
+func setStrength(a engine.Analyzer, setup [][2]string) {
+	for _, kv := range setup {
+		_ = a.SetOption(kv[0], kv[1])
+	}
+}
+
+// gen is the generation of the board's search (0: none runs).
+func (b *boardSearch) gen() uint64 {
+	if b.run == nil {
+		return 0
+	}
+	return b.run.s.Gen
+}
+
+// searchEnd is how the board's search ended: why it ran, for which node,
+// and the engine's answer or error.
+type searchEnd struct {
+	kind   searchKind
+	node   *pgn.Node
+	gen    uint64
+	result engine.Result
+	err    error
+}
+
+// take takes a batch of the board's search: ok is false for a batch of a
+// search the board has replaced or stopped (whatever stopped it has
+// already decided what runs next). In the last batch, end is the search's
+// end and the search no longer runs; before it, next waits for the next
+// batch.
+func (b *boardSearch) take(batch live.Batch) (end *searchEnd, next tea.Cmd, ok bool) {
+	if b.run == nil || batch.Gen != b.run.s.Gen {
+		return nil, nil, false
+	}
+	if !batch.Done {
+		return nil, livecmd.Wait(b.run.s), true
+	}
+	end = &searchEnd{kind: b.run.kind, node: b.run.node, gen: batch.Gen, result: batch.Result, err: batch.Err}
+	b.run = nil
+	return end, nil, true
+}
+
+// pacedMoveMsg plays a watched engine's move once the pace allows.
+type pacedMoveMsg struct {
+	gen  uint64
+	node *pgn.Node
+	move chess.Move
+}
+
+// hold holds the engine's move mv, the end of search end, for wait: the
+// command delivers it (release) when the pace allows.
+func (b *boardSearch) hold(end *searchEnd, mv chess.Move, wait time.Duration) tea.Cmd {
+	b.held = end.gen
+	msg := pacedMoveMsg{gen: end.gen, node: end.node, move: mv}
+	return tea.Tick(wait, func(time.Time) tea.Msg { return msg })
+}
+
+// release reports whether msg is the move held, and lets it go: a move
+// held by a search since stopped or replaced is not.
+func (b *boardSearch) release(msg pacedMoveMsg) bool {
+	if b.held == 0 || msg.gen != b.held {
+		return false
+	}
+	b.held = 0
+	return true
+}
+
+// moveLimits are the limits of the engine's move: the clock c at now if
+// the game has one, else fixed if set (Options.MoveLimits), else lv's —
+// its Fallback for an engine that cannot limit its strength, which then
+// plays weaker by searching less.
+func (b *boardSearch) moveLimits(c *clock.Clock, now time.Time, fixed engine.Limits, lv level.Level) engine.Limits {
+	switch {
+	case c.Enabled():
+		return engine.Limits{
+			WTime: c.Remaining(chess.White, now), BTime: c.Remaining(chess.Black, now),
+			WInc: c.Increment(), BInc: c.Increment(),
+		}
+	case !fixed.IsZero():
+		return fixed
+	case b.hasElo:
+		return lv.Limits
+	}
+	return lv.Fallback
+}
+
+// sync makes the board's search match what the screen needs: the
+// engine's move, a hint, the analysis of the shown position, or nothing.
+func (m *Model) sync() tea.Cmd {
+	kind := m.wantedSearch()
+	if m.bookPlay.pending != nil && m.bookPlay.pending.node == m.cur && kind == searchMove {
+		return nil // the engine's book move is on its way
+	}
+	m.bookPlay.pending = nil // superseded: its message is dropped when it comes
+	if m.search.runs(kind, m.cur, m.multiPV) {
+		return nil
+	}
+	m.search.stop()
+	if kind == searchMove {
+		// The engine's move comes from the book while the book has one;
+		// analysis and hints always search.
+		if mv, ok := m.bookPlay.pick(m.opt.Book, m.pos, m.opt.BookLearning); ok {
+			return m.bookPlay.send(m.cur, mv)
+		}
+	}
+	if kind == 0 {
+		return nil
+	}
+	return m.search.start(m.searchFor(kind))
+}
+
+// wantedSearch is the search the screen needs (0: none).
+func (m *Model) wantedSearch() searchKind {
+	switch {
+	case m.eng == nil || m.quitting || len(m.views) > 0 || !m.pos.HasLegalMoves():
+		return 0
+	case m.engineToMove():
+		return searchMove
+	case m.hintWanted:
+		return searchHint
+	case m.analysisOn:
+		return searchAnalysis
+	}
+	return 0
+}
+
+// searchFor is the search of kind the shown position needs: the engine's
+// move at the level's strength, a second's hint or infinite analysis at
+// full strength.
+func (m *Model) searchFor(kind searchKind) searchWant {
+	w := searchWant{kind: kind, node: m.cur, game: m.tree.EngineGame(m.cur)}
+	switch kind {
+	case searchMove:
+		w.level = Levels[m.level]
+		w.limits = m.search.moveLimits(&m.clock, m.opt.Now(), m.opt.MoveLimits, w.level)
+	case searchHint:
+		w.limits = engine.Limits{MoveTime: time.Second}
+	case searchAnalysis:
+		w.limits = engine.Limits{Infinite: true, MultiPV: m.multiPV}
+	}
+	return w
+}
+
+// handleBatch takes a frame's reports of the board's search into the
+// panel and, in its last batch, acts on its end: plays the engine's move
+// (held for a watched game's pace), shows a hint.
+func (m *Model) handleBatch(b live.Batch) tea.Cmd {
+	end, next, ok := m.search.take(b)
+	if !ok {
+		return nil // a replaced or stopped search
+	}
+	for _, i := range b.Infos {
+		m.panel.add(m.pos, i)
+	}
+	if end == nil {
+		return next
+	}
+	if end.err != nil {
+		m.setError(fmt.Errorf("engine: %w", end.err))
+		return nil
+	}
+	mv := end.result.BestMove
+	switch end.kind {
+	case searchMove:
+		if end.node != m.cur {
+			return m.sync()
+		}
+		if !m.pos.IsLegal(mv) {
+			// Not retried: an engine that cannot move would loop forever.
+			m.setError(fmt.Errorf("the engine returned no legal move (%s): u takes back, n starts anew",
+				mv.UCI(m.pos.Chess960())))
+			return nil
+		}
+		if wait := m.opt.WatchPace - m.opt.Now().Sub(m.movedAt); m.mode == Watch && wait > 0 {
+			return m.search.hold(end, mv, wait)
+		}
+		return m.playMove(mv)
+	case searchHint:
+		m.hintWanted = false
+		if m.pos.IsLegal(mv) {
+			m.board.hint = mv
+			m.setMessage("hint: " + m.pos.SAN(mv))
+		}
+		return m.sync()
+	}
+	return nil
+}
+
+// handlePaced plays the held move, unless the game moved on meanwhile (a
+// new game, a takeback, navigation) or the search was stopped.
+func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
+	if !m.search.release(msg) || msg.node != m.cur || m.over || !m.pos.IsLegal(msg.move) {
+		return nil
+	}
+	return m.playMove(msg.move)
 }
 
 // newRunner is the Runner of a (nil without an engine).
@@ -57,38 +343,3 @@ func newRunner(a engine.Analyzer) *live.Runner {
 	}
 	return live.New(a)
 }
-
-// startSearch starts a search on the board's Runner, which first cancels
-// the running one and waits for it to return. newGame and setup (option
-// name and value pairs) are applied to the engine just before this search.
-func startSearch(r *live.Runner, kind searchKind, node *pgn.Node, g engine.Game, lim engine.Limits, newGame bool, setup [][2]string) *searchRun {
-	s := r.Start(live.Job{Game: g, Limits: lim, Setup: func(a engine.Analyzer) error {
-		if newGame {
-			_ = a.NewGame()
-		}
-		for _, kv := range setup {
-			_ = a.SetOption(kv[0], kv[1]) // an engine that refuses plays at full strength
-		}
-		return nil
-	}})
-	return &searchRun{kind: kind, node: node, multi: lim.MultiPV, s: s}
-}
-
-// gen is the search's generation (0 for no search).
-func (r *searchRun) gen() uint64 {
-	if r == nil {
-		return 0
-	}
-	return r.s.Gen
-}
-
-// stop cancels the search (no later one of the Runner: a view's search
-// goes on); its end still arrives as a batch.
-func (r *searchRun) stop() {
-	if r != nil {
-		r.s.Stop()
-	}
-}
-
-// wait is the command that delivers the search's next batch.
-func (r *searchRun) wait() tea.Cmd { return livecmd.Wait(r.s) }

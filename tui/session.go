@@ -195,7 +195,7 @@ func (m *Model) offerSession(s *sessionFile, t *Tree) {
 		question: q + " Resume it?",
 		choices: []choice{
 			{key: "r", label: "resume", do: func(m *Model) tea.Cmd {
-				m.stopSearch()
+				m.search.stop()
 				m.queued = slices.DeleteFunc(m.queued, func(d dialog) bool { _, picker := d.(*pickerDialog); return picker })
 				m.loadGame(t)
 				m.savedRev = m.treeRev - 1 // not in any file yet

@@ -47,7 +47,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := tea.Batch(m.sync(), m.startTicking())
 		return m, cmd
 	case livecmd.Msg:
-		if msg.Gen == m.search.run.gen() { // else a view's, delivered below
+		if msg.Gen == m.search.gen() { // else a view's, delivered below
 			cmd := m.handleBatch(msg.Batch)
 			return m, cmd
 		}
@@ -138,7 +138,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 // quitting mid-game loses nothing.
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
-	m.stopSearch()
+	m.search.stop()
 	return tea.Sequence(m.autosave(), tea.Quit)
 }
 
@@ -659,7 +659,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	if len(msg.games) > 1 {
 		m.queueDialog(newPicker(msg.games))
 	} else {
-		m.stopSearch()
+		m.search.stop()
 		m.loadGame(msg.games[0])
 		m.setMessage("opened " + msg.path)
 		cmd = m.sync()
@@ -680,7 +680,7 @@ func (m *Model) setFEN(s string) tea.Cmd {
 		m.setError(err)
 		return nil
 	}
-	m.stopSearch()
+	m.search.stop()
 	t := NewTree(p)
 	m.loadGame(t)
 	m.setMessage("position set: analysis mode")

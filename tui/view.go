@@ -177,13 +177,13 @@ func (m *Model) sidePanel(w, h int) []string {
 	out = append(out, m.know.lines(m.st, w)...)
 	out = append(out, "")
 	n := 0
-	if m.analysisOn || m.search.running {
+	if k := m.search.kind(); m.analysisOn || k != 0 {
 		n = m.multiPV
-		if m.search.running && m.search.run.kind != searchAnalysis {
+		if k != 0 && k != searchAnalysis {
 			n = 1
 		}
 	}
-	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn)...)
+	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn, m.search.thinking())...)
 	out = append(out, m.comment(w, 3)...)
 	out = append(out, m.alternatives()...)
 	out = append(out, m.st.Muted.Render(strings.Repeat("─", w)))

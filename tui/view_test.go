@@ -94,7 +94,7 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = playAll(t, m, "e4", "e5", "Nf3") // --mode analysis: analysing already
 	m = send(m, press("esc"))
-	if !m.search.running || m.search.run.kind != searchAnalysis || m.search.run.multi != 3 {
+	if !m.search.running() || m.search.kind() != searchAnalysis || m.search.run.multi != 3 {
 		t.Fatal("a did not start a 3-line analysis")
 	}
 	var infos []engine.Info
@@ -103,7 +103,7 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	for k := 0; k < 3; k++ {
 		infos = append(infos, enginetest.Line(m.pos, ml.Moves[k], 12, k))
 	}
-	m = send(m, livecmd.Msg{Batch: live.Batch{Gen: m.search.run.gen(), Infos: infos}})
+	m = send(m, livecmd.Msg{Batch: live.Batch{Gen: m.search.gen(), Infos: infos}})
 	v := m.View()
 	golden(t, "analysis-3pv", v)
 	plain := ansi.Strip(v)

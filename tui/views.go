@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -29,10 +30,10 @@ func (m *Model) env() view.Env {
 	return env
 }
 
-// fullStrength is a view's Setup: no UCI_Elo limit. A refusal is
-// ignored, as the board's own strength setting ignores it.
+// fullStrength is a view's Setup: no UCI_Elo limit (the zero Level's
+// strength), set as the board sets its own.
 func fullStrength(a engine.Analyzer) error {
-	_ = a.SetOption("UCI_LimitStrength", "false")
+	setStrength(a, level.Level{}.Setup())
 	return nil
 }
 

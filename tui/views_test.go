@@ -46,10 +46,10 @@ func TestViewWaitsForBoardSearch(t *testing.T) {
 	defer func() { m.Close() }()
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = playAll(t, m, "e4", "e5")
-	if !m.search.running {
+	if !m.search.running() {
 		m = send(m, press("esc"), press("a"))
 	}
-	if !m.search.running || m.search.run.kind != searchAnalysis {
+	if !m.search.running() || m.search.kind() != searchAnalysis {
 		t.Fatal("no analysis runs")
 	}
 	for deadline := time.Now().Add(patience); eng.Active() == 0; time.Sleep(time.Millisecond) {

@@ -5,6 +5,7 @@ package level
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/squall-chess/squall/engine"
@@ -49,12 +50,14 @@ func (l Level) Setup() [][2]string {
 	return [][2]string{{"UCI_LimitStrength", "true"}, {"UCI_Elo", fmt.Sprint(l.Elo)}}
 }
 
-// HasElo reports whether a can limit its strength by Elo.
+// HasElo reports whether a can limit its strength by Elo: it offers both
+// UCI_LimitStrength, which switches the limit on, and UCI_Elo, matched
+// without regard to case as UCI's option names are.
 func HasElo(a engine.Analyzer) bool {
+	var limit, elo bool
 	for _, o := range a.Options() {
-		if o.Name == "UCI_Elo" {
-			return true
-		}
+		limit = limit || strings.EqualFold(o.Name, "UCI_LimitStrength")
+		elo = elo || strings.EqualFold(o.Name, "UCI_Elo")
 	}
-	return false
+	return limit && elo
 }
