@@ -4,16 +4,27 @@ import "github.com/squall-chess/squall/engine/chess"
 
 // lmpLimit is the number of moves (the hash move and captures counted)
 // worth trying at a shallow depth before late-move pruning drops the
-// remaining quiet moves. The move that reaches it is still tried, as in
-// Stockfish: at depth 1 that is two moves (with LMPBase 3), so a node
+// remaining quiet moves: LMPBase/100 + depth², half that when the position
+// is not improving. The move that reaches it is still tried, as in
+// Stockfish: at depth 1 that is two moves (with LMPBase 300), so a node
 // whose first move fails (a hash move from another line, say) still gets a
 // second try.
 func (p *Params) lmpLimit(depth int, improving bool) int {
 	if improving {
-		return p.LMPBase + depth*depth
+		return (p.LMPBase + 100*depth*depth) / 100
 	}
-	return (p.LMPBase + depth*depth) / 2
+	return (p.LMPBase + 100*depth*depth) / 200
 }
+
+// nullReduction is the null move's R at depth when the evaluation is
+// margin above beta: deeper and further above, more.
+func (p *Params) nullReduction(depth, margin int) int {
+	return (p.NMPBase+p.NMPDepthScale*depth)/100 + min(3, margin/p.NMPEvalDivisor)
+}
+
+// singularMargin is how far below the hash move's score every other move
+// must fail at depth for the hash move to be singular.
+func (p *Params) singularMargin(depth int) int { return p.SingularMargin * depth / 100 }
 
 // search is fail-soft principal variation search.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
@@ -123,7 +134,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// and pawns, where zugzwang is common.
 		if depth >= 3 && eval >= beta && t.frameAt(ply-1).move != chess.NullMove &&
 			ply >= t.nmpMinPly && hasNonPawnMaterial(p, p.SideToMove()) {
-			r := t.prm.NMPBase + depth/t.prm.NMPDepthDivisor + min(3, (eval-beta)/t.prm.NMPEvalDivisor)
+			r := t.prm.nullReduction(depth, eval-beta)
 			if (p.ByColor(p.SideToMove()) &^ (p.ByType(chess.Pawn) | p.ByType(chess.King))).Count() <= 1 {
 				r-- // a lone minor or major: zugzwang is likelier
 			}
@@ -217,7 +228,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// beta, cut at once (multi-cut).
 		if ply < 2*t.rootDepth && depth >= 8 && m == ttMove && excluded == chess.NullMove &&
 			tte.depth >= depth-3 && tte.bound&boundLower != 0 && abs(ttScore) < mateBound {
-			sBeta := ttScore - t.prm.SingularMargin*depth
+			sBeta := ttScore - t.prm.singularMargin(depth)
 			f.excluded = m
 			v := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
 			f.excluded = chess.NullMove

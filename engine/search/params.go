@@ -10,8 +10,10 @@ import (
 // Params are the search's tunable constants: margins, reductions and the
 // time plan's shares, each an integer so that it can be a UCI spin option
 // (see Tunables) and be tuned without recompiling (squall tune --spsa,
-// docs/TUNING.md). A Searcher holds its own; DefaultParams is the search
-// as it is played.
+// docs/TUNING.md); those whose unit is large (a ply, a move) are in
+// hundredths of it, and the defaults, whole units, give exactly the
+// arithmetic of the constants they replace. A Searcher holds its own;
+// DefaultParams is the search as it is played.
 type Params struct {
 	// LMRBase and LMRDivisor shape the late-move reduction table, in
 	// hundredths: r(d, n) = LMRBase/100 + ln d · ln n / (LMRDivisor/100).
@@ -22,11 +24,13 @@ type Params struct {
 	// RazorMargin: at depth ≤ 2, eval + RazorMargin·depth < alpha drops
 	// into quiescence.
 	RazorMargin int
-	// The null move's reduction is NMPBase + depth/NMPDepthDivisor +
-	// min(3, (eval − beta)/NMPEvalDivisor).
-	NMPBase, NMPDepthDivisor, NMPEvalDivisor int
-	// LMPBase: late-move pruning tries LMPBase + depth² moves when the
-	// position improves, half as many otherwise (lmpLimit).
+	// The null move's reduction is (NMPBase + NMPDepthScale·depth)/100 +
+	// min(3, (eval − beta)/NMPEvalDivisor): NMPBase and NMPDepthScale in
+	// hundredths of a ply, so that a tuner can move them by less than one.
+	NMPBase, NMPDepthScale, NMPEvalDivisor int
+	// LMPBase: late-move pruning tries LMPBase/100 + depth² moves when the
+	// position improves, half as many otherwise (lmpLimit); hundredths of a
+	// move.
 	LMPBase int
 	// Futility prunes a quiet move when eval + FutilityBase +
 	// FutilityScale·lmrDepth ≤ alpha.
@@ -39,7 +43,8 @@ type Params struct {
 	// the last iteration's score, from depth 4.
 	AspirationDelta int
 	// SingularMargin: the hash move is singular when every other move
-	// fails below ttScore − SingularMargin·depth.
+	// fails below ttScore − SingularMargin·depth/100 (hundredths of a
+	// centipawn per ply).
 	SingularMargin int
 	// The time plan (planTime): the clock is shared over TimeHorizon
 	// moves, plus TimeIncPercent % of the increment, for the soft limit;
@@ -57,12 +62,12 @@ func DefaultParams() Params {
 		LMRBase: 75, LMRDivisor: 225,
 		RFPMargin:   80,
 		RazorMargin: 250,
-		NMPBase:     3, NMPDepthDivisor: 4, NMPEvalDivisor: 200,
-		LMPBase:      3,
+		NMPBase:     300, NMPDepthScale: 25, NMPEvalDivisor: 200,
+		LMPBase:      300,
 		FutilityBase: 100, FutilityScale: 100,
 		SEEQuietMargin: 30, SEETacticalMargin: 90,
 		AspirationDelta: 18,
-		SingularMargin:  2,
+		SingularMargin:  200,
 		// planHorizon's history: it was 40 until 2026-11-26, with no new
 		// iteration after 60 % of the soft budget, and Squall ended its
 		// games at 10+0.1 with much of its clock unused; fewer moves than
@@ -91,16 +96,16 @@ var tunables = []tunable{
 	{"LMRDivisor", 100, 500, func(p *Params) *int { return &p.LMRDivisor }},
 	{"RFPMargin", 20, 200, func(p *Params) *int { return &p.RFPMargin }},
 	{"RazorMargin", 50, 600, func(p *Params) *int { return &p.RazorMargin }},
-	{"NMPBase", 1, 6, func(p *Params) *int { return &p.NMPBase }},
-	{"NMPDepthDivisor", 2, 8, func(p *Params) *int { return &p.NMPDepthDivisor }},
+	{"NMPBase", 100, 600, func(p *Params) *int { return &p.NMPBase }},
+	{"NMPDepthScale", 10, 50, func(p *Params) *int { return &p.NMPDepthScale }},
 	{"NMPEvalDivisor", 50, 500, func(p *Params) *int { return &p.NMPEvalDivisor }},
-	{"LMPBase", 1, 10, func(p *Params) *int { return &p.LMPBase }},
+	{"LMPBase", 100, 1000, func(p *Params) *int { return &p.LMPBase }},
 	{"FutilityBase", 0, 300, func(p *Params) *int { return &p.FutilityBase }},
 	{"FutilityScale", 30, 250, func(p *Params) *int { return &p.FutilityScale }},
 	{"SEEQuietMargin", 5, 100, func(p *Params) *int { return &p.SEEQuietMargin }},
 	{"SEETacticalMargin", 20, 250, func(p *Params) *int { return &p.SEETacticalMargin }},
 	{"AspirationDelta", 5, 60, func(p *Params) *int { return &p.AspirationDelta }},
-	{"SingularMargin", 1, 6, func(p *Params) *int { return &p.SingularMargin }},
+	{"SingularMargin", 50, 600, func(p *Params) *int { return &p.SingularMargin }},
 	{"TimeHorizon", 8, 50, func(p *Params) *int { return &p.TimeHorizon }},
 	{"TimeIncPercent", 30, 100, func(p *Params) *int { return &p.TimeIncPercent }},
 	{"TimeHardRatio", 2, 8, func(p *Params) *int { return &p.TimeHardRatio }},

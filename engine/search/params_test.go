@@ -27,6 +27,30 @@ func TestDefaultLMRTable(t *testing.T) {
 	}
 }
 
+// TestDefaultsInHundredths: the parameters kept in hundredths give, at
+// their defaults, the whole-number arithmetic of the constants they
+// replaced, at every depth: LMP's 3 + d² (halved), the null move's
+// 3 + d/4 + min(3, (eval − beta)/200) and the singular margin's 2·d.
+func TestDefaultsInHundredths(t *testing.T) {
+	p := DefaultParams()
+	for d := 0; d < 128; d++ {
+		if got, want := p.lmpLimit(d, true), 3+d*d; got != want {
+			t.Errorf("lmpLimit(%d, improving) = %d, want %d", d, got, want)
+		}
+		if got, want := p.lmpLimit(d, false), (3+d*d)/2; got != want {
+			t.Errorf("lmpLimit(%d) = %d, want %d", d, got, want)
+		}
+		for _, m := range []int{0, 150, 199, 200, 401, 5000} {
+			if got, want := p.nullReduction(d, m), 3+d/4+min(3, m/200); got != want {
+				t.Errorf("null-move R at depth %d, %d over beta: %d, want %d", d, m, got, want)
+			}
+		}
+		if got, want := p.singularMargin(d), 2*d; got != want {
+			t.Errorf("singular margin at depth %d: %d, want %d", d, got, want)
+		}
+	}
+}
+
 // TestTunablesAreOptions: every Params field is a hidden spin option whose
 // default is DefaultParams' value and inside its range, and setting it
 // changes that field and no other.
