@@ -128,5 +128,5 @@ func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n in
 		}
 		v.Lines = append(v.Lines, &analysisview.Line{Score: l.info.Score, SAN: l.san})
 	}
-	return v.Render(analysisview.Styles{Title: st.Title, Muted: st.Muted, Score: st.Accent, Text: st.Text, Warn: st.Err}, width)
+	return v.Render(st.Analysis(), width)
 }

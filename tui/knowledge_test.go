@@ -14,13 +14,14 @@ import (
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/engine/tablebase/tbtest"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // panelText is the side panel's text (the columns right of the eval bar)
 // of a plain view, line by line, trailing spaces cut.
 func panelText(m Model) string {
 	g, _ := m.geometry()
-	from := rankLabelWidth + 8*g.w + evalBarWidth
+	from := rankLabelWidth + 8*g.w + view.EvalBarWidth
 	var out []string
 	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
 		r := []rune(l)

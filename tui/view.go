@@ -27,14 +27,11 @@ const (
 // bottomLines are the rows under the board: status, input, help.
 const bottomLines = 3
 
-// evalBarWidth is the bar's width plus the gaps around it.
-const evalBarWidth = 5
-
 // minPanel is the narrowest side panel for each square size: bigger boards
 // are chosen only when the analysis keeps room to breathe. 36 columns still
 // hold a score and four moves of a PV, so a 100×30 terminal gets the 7×3
 // board rather than a small one over ten empty rows.
-var minPanel = []int{30, 33, 36, 50}
+var minPanel = view.PanelMins{30, 33, 36, 50}
 
 // geometry chooses the square size for the window and places the board.
 func (m *Model) geometry() (boardGeom, bool) {
@@ -43,28 +40,19 @@ func (m *Model) geometry() (boardGeom, bool) {
 	}
 	if m.width < view.MinWidth || m.height < view.MinHeight {
 		// Compact: the smallest squares, if a narrow panel fits beside.
-		sz := squareSizes[0]
-		if m.width-(rankLabelWidth+8*sz[0]+evalBarWidth) < compactPanel || 8*sz[1]+1 > m.height-bottomLines {
+		sz := boardview.Sizes()[0]
+		if !view.BoardFits(sz, compactPanel, m.width, m.height-bottomLines) {
 			return boardGeom{}, false
 		}
-		return boardGeom{w: sz[0], h: sz[1], x0: rankLabelWidth, y0: 0}, true
+		return boardGeom{w: sz.W, h: sz.H, x0: rankLabelWidth, y0: 0}, true
 	}
-	best := 0
-	for i, sz := range squareSizes {
-		w, h := sz[0], sz[1]
-		right := m.width - (rankLabelWidth + 8*w + evalBarWidth)
-		fits := 8*h+1 <= m.height-bottomLines
-		switch m.opt.Board {
-		case "small":
-			fits = fits && i == 0
-		case "large":
-			fits = fits && right >= minPanel[0]
-		default:
-			fits = fits && right >= minPanel[i]
-		}
-		if fits {
-			best = i
-		}
+	best := 0 // small
+	switch p := minPanel[0]; m.opt.Board {
+	case "large":
+		best = view.SquareSize(m.width, m.height-bottomLines, view.PanelMins{p, p, p, p})
+	case "small":
+	default:
+		best = view.SquareSize(m.width, m.height-bottomLines, minPanel)
 	}
 	return boardGeom{w: squareSizes[best][0], h: squareSizes[best][1], x0: rankLabelWidth, y0: 0}, true
 }
@@ -101,7 +89,7 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 	boardLines = append(boardLines, m.gameHeader(rankLabelWidth+8*g.w, bodyH-len(boardLines))...)
 	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)
 	boardW := rankLabelWidth + 8*g.w
-	rightW := m.width - boardW - evalBarWidth
+	rightW := m.width - boardW - view.EvalBarWidth
 	right := m.sidePanel(rightW, bodyH)
 	var b strings.Builder
 	for y := 0; y < bodyH; y++ {

@@ -465,17 +465,15 @@ func newEngine(ctx context.Context, sp spec.Spec, set tui.Settings, stderr io.Wr
 
 // terminalLook is the renderer for stdout and the theme to draw with:
 // the named one (built-in or the user's), or monochrome when the terminal
-// cannot show the board's colours (NO_COLOR, 16 colours), with noColor set.
+// cannot show the board's colours (NO_COLOR, 16 colours: view.Colourless),
+// with noColor set.
 func terminalLook(name string, userThemes []themes.Theme) (r *lipgloss.Renderer, th themes.Theme, noColor bool, err error) {
 	r = lipgloss.NewRenderer(os.Stdout, termenv.WithColorCache(true))
 	th, ok := themes.ByName(name, userThemes...)
 	if !ok {
 		return nil, th, false, fmt.Errorf("unknown theme %q (have %s)", name, strings.Join(themes.Sorted(userThemes), ", "))
 	}
-	if p := r.ColorProfile(); p == termenv.Ascii || p == termenv.ANSI {
-		return r, themes.Monochrome(), true, nil
-	}
-	return r, th, false, nil
+	return r, view.TerminalTheme(r, th), view.Colourless(r), nil
 }
 
 // boardViews are the full-screen views the board opens by key: the WAC

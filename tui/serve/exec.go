@@ -259,7 +259,7 @@ func pgnLines(st styles, sshCmd string, u *play.Update, width int) []string {
 	}
 	lines := wrapped("PGN: "+c, width)
 	for i, l := range lines {
-		lines[i] = st.dim.Render(l)
+		lines[i] = st.Muted.Render(l)
 	}
 	return lines
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/termtext"
-	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -72,11 +70,7 @@ type subMsg struct {
 type subQuitMsg struct{ gen int }
 
 func newHomeModel(screen screenFunc, r *lipgloss.Renderer, sshCmd string, cmds []command, w, h int) *homeModel {
-	th, _ := themes.ByName(themes.Default)
-	if colourless(r) {
-		th = themes.Monochrome()
-	}
-	return &homeModel{screen: screen, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, sshCmd: sshCmd, cmds: cmds, current: &screenRelease{}}
+	return &homeModel{screen: screen, st: sessionStyles(r), w: w, h: h, sshCmd: sshCmd, cmds: cmds, current: &screenRelease{}}
 }
 
 // release ends the open screen's watches; the server calls it when the
@@ -270,10 +264,10 @@ func (m *homeModel) View() string {
 		lines = m.menuView()
 	}
 	if m.status != "" {
-		lines = append(lines, "", m.st.warn.Render(termtext.SafeLine(m.status)))
+		lines = append(lines, "", m.st.Err.Render(termtext.SafeLine(m.status)))
 	}
 	if m.closing != "" {
-		lines = append([]string{m.st.warn.Render("Server shutting down: " + termtext.SafeLine(m.closing)), ""}, lines...)
+		lines = append([]string{m.st.Err.Render("Server shutting down: " + termtext.SafeLine(m.closing)), ""}, lines...)
 	}
 	if need := m.menuRows(); m.w > 0 && m.h > 0 && (m.w < homeMinWidth || m.h < need || len(lines) > m.h) {
 		if m.w >= homeMinWidth {
@@ -303,7 +297,7 @@ func (m *homeModel) menuRows() int {
 }
 
 func (m *homeModel) menuView() []string {
-	out := []string{m.st.title.Render("Squall · home"), ""}
+	out := []string{m.st.Title.Render("Squall · home"), ""}
 	nameW, whatW := 0, 0
 	for _, it := range homeItems {
 		nameW = max(nameW, lipgloss.Width(it.name))
@@ -317,14 +311,14 @@ func (m *homeModel) menuView() []string {
 			what = "   " + it.what
 		}
 		if i == m.sel {
-			out = append(out, m.st.selected.Render("> "+row+what))
+			out = append(out, m.st.Selected.Render("> "+row+what))
 		} else {
-			out = append(out, "  "+row+m.st.dim.Render(what))
+			out = append(out, "  "+row+m.st.Muted.Render(what))
 		}
 	}
 	out = append(out, "")
 	for _, l := range wrapHelp(m.homeHelp(), m.w) {
-		out = append(out, m.st.dim.Render(l))
+		out = append(out, m.st.Muted.Render(l))
 	}
 	return out
 }
@@ -342,10 +336,10 @@ func wrapped(text string, width int) []string {
 // helpView lists the commands, as `ssh host help` prints them, and the
 // keys; where the screen is short, what fits and where the rest is.
 func (m *homeModel) helpView() []string {
-	out := []string{m.st.title.Render("Squall · help"), ""}
+	out := []string{m.st.Title.Render("Squall · help"), ""}
 	out = append(out, wrapped("Each screen is also a command, as is printing games' PGN:", m.w)...)
 	for _, l := range wrapped(termtext.SafeLine(m.sshCmd)+" COMMAND", m.w) {
-		out = append(out, m.st.dim.Render(l))
+		out = append(out, m.st.Muted.Render(l))
 	}
 	out = append(out, "")
 	useW, whatW := 0, 0
@@ -356,11 +350,11 @@ func (m *homeModel) helpView() []string {
 	for _, c := range m.cmds {
 		use := commandUse(c)
 		if m.w == 0 || 2+useW+2+whatW <= m.w {
-			out = append(out, fmt.Sprintf("  %-*s  %s", useW, use, m.st.dim.Render(c.what)))
+			out = append(out, fmt.Sprintf("  %-*s  %s", useW, use, m.st.Muted.Render(c.what)))
 		} else { // narrow: the description under its command
 			out = append(out, "  "+use)
 			for _, l := range wrapped(c.what, m.w-4) {
-				out = append(out, "    "+m.st.dim.Render(l))
+				out = append(out, "    "+m.st.Muted.Render(l))
 			}
 		}
 	}
@@ -370,11 +364,11 @@ func (m *homeModel) helpView() []string {
 		tail := wrapped("… the whole list: "+termtext.SafeLine(m.sshCmd)+" help", m.w)
 		out = out[:min(max(m.h-len(help)-len(tail), 0), len(out))]
 		for _, l := range tail {
-			out = append(out, m.st.dim.Render(l))
+			out = append(out, m.st.Muted.Render(l))
 		}
 	}
 	for _, l := range help {
-		out = append(out, m.st.dim.Render(l))
+		out = append(out, m.st.Muted.Render(l))
 	}
 	return out
 }

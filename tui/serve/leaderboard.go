@@ -12,8 +12,6 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
-	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/boardview"
 )
 
 // leaderboardSize is how many standings a leaderboard reads; the screen
@@ -41,11 +39,7 @@ type leaderboardModel struct {
 }
 
 func newLeaderboardModel(st *store.Store, r *lipgloss.Renderer, w, h int) *leaderboardModel {
-	th, _ := themes.ByName(themes.Default)
-	if colourless(r) {
-		th = themes.Monochrome()
-	}
-	return &leaderboardModel{st: st, sty: newStyles(r, th, boardview.Glyphs), w: w, h: h, speed: clock.Blitz}
+	return &leaderboardModel{st: st, sty: sessionStyles(r), w: w, h: h, speed: clock.Blitz}
 }
 
 func (m *leaderboardModel) Init() tea.Cmd { return m.load() }
@@ -94,12 +88,12 @@ func (m *leaderboardModel) View() string {
 	var speeds []string
 	for s := clock.Bullet; s <= clock.Classical; s++ {
 		if s == m.speed {
-			speeds = append(speeds, m.sty.selected.Render(s.String()))
+			speeds = append(speeds, m.sty.Selected.Render(s.String()))
 		} else {
-			speeds = append(speeds, m.sty.dim.Render(s.String()))
+			speeds = append(speeds, m.sty.Muted.Render(s.String()))
 		}
 	}
-	out := []string{m.sty.title.Render("Squall · leaderboard"), strings.Join(speeds, " "), ""}
+	out := []string{m.sty.Title.Render("Squall · leaderboard"), strings.Join(speeds, " "), ""}
 	help := wrapHelp([]string{"←/→ speed", "r refresh", m.quitHelp()}, m.w)
 	rows := len(m.board)
 	if m.h > 0 {
@@ -107,12 +101,12 @@ func (m *leaderboardModel) View() string {
 	}
 	switch {
 	case m.err != nil:
-		out = append(out, m.sty.warn.Render(termtext.SafeLine(m.err.Error())))
+		out = append(out, m.sty.Err.Render(termtext.SafeLine(m.err.Error())))
 	case !m.read:
-		out = append(out, m.sty.dim.Render("reading…"))
+		out = append(out, m.sty.Muted.Render("reading…"))
 	case len(m.board) == 0:
 		for _, l := range wrapped("nobody ranked at "+m.speed.String()+" yet (a rating is ranked once its deviation is below 110)", m.w) {
-			out = append(out, m.sty.dim.Render(l))
+			out = append(out, m.sty.Muted.Render(l))
 		}
 	}
 	for i, b := range m.board[:rows] {
@@ -120,7 +114,7 @@ func (m *leaderboardModel) View() string {
 	}
 	out = append(out, "")
 	for _, l := range help {
-		out = append(out, m.sty.dim.Render(l))
+		out = append(out, m.sty.Muted.Render(l))
 	}
 	return fitScreen(out, m.w, m.h, 24, 6, "leaderboard", m.quitSentence())
 }

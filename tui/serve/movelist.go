@@ -25,7 +25,7 @@ func (l *moveList) rows(st styles, sans []string, startPly, ply int, empty strin
 	if ply >= 0 {
 		g.Current = movelist.At(l.root, ply)
 	}
-	return l.list.Running(movelist.Styles{Text: st.r.NewStyle(), Muted: st.dim, Selected: st.selected}, g, width, height)
+	return l.list.Running(movelist.Styles{Text: st.r.NewStyle(), Muted: st.Muted, Selected: st.Selected}, g, width, height)
 }
 
 // sameSlice tells whether a and b are the same slice (the moves of one

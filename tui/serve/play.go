@@ -20,8 +20,6 @@ import (
 	"github.com/squall-chess/squall/server/presence"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
-	"github.com/squall-chess/squall/themes"
-	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -160,11 +158,7 @@ func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) 
 	in := textinput.New()
 	in.CharLimit = 4 + chat.MaxLen // "say " and a chat line
 	in.Focus()
-	th, _ := themes.ByName(themes.Default)
-	if colourless(r) {
-		th = themes.Monochrome()
-	}
-	return &playModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, account: gossh.FingerprintSHA256(key), input: in, life: &lifetime{lobby: p.Lobby, presence: p.Presence}}, nil
+	return &playModel{p: p, st: sessionStyles(r), w: w, h: h, account: gossh.FingerprintSHA256(key), input: in, life: &lifetime{lobby: p.Lobby, presence: p.Presence}}, nil
 }
 
 // Init looks up the session's account.
@@ -368,9 +362,9 @@ func (m *playModel) View() string {
 	}
 	var status []string
 	if m.status != "" {
-		s := m.st.dim
+		s := m.st.Muted
 		if m.isErr {
-			s = m.st.warn
+			s = m.st.Err
 		}
 		status = append(status, "")
 		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
@@ -380,7 +374,7 @@ func (m *playModel) View() string {
 	var lines []string
 	switch m.screen {
 	case askHandle:
-		lines = []string{m.st.title.Render("Squall · play"), ""}
+		lines = []string{m.st.Title.Render("Squall · play"), ""}
 		lines = append(lines, wrapped("Welcome. Choose the handle others will know you by:", m.w)...)
 		lines = append(lines, wrapped("2 to 20 letters, digits, _ and -, beginning with a letter.", m.w)...)
 		lines = append(lines, "", m.input.View())

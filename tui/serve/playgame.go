@@ -40,7 +40,7 @@ func chatView(st styles, lines []chat.Line, width int) []string {
 		if l.Spectator {
 			who += " (watching)"
 		}
-		out = append(out, termtext.Cut(st.dim.Render(who+": ")+termtext.SafeLine(l.Text), max(width, 20)))
+		out = append(out, termtext.Cut(st.Muted.Render(who+": ")+termtext.SafeLine(l.Text), max(width, 20)))
 	}
 	return out
 }
@@ -183,15 +183,15 @@ func ratingNote(e *play.Ended) string {
 // then the help, give way; the moves keep at least a row.
 func (m *playModel) boardView() []string {
 	if m.upd == nil {
-		return []string{m.st.dim.Render("joining the game…")}
+		return []string{m.st.Muted.Render("joining the game…")}
 	}
 	out, moved := gameRows(m.st, m.upd, m.rep, m.updAt, m.upd.Players.Black == m.handle, m.w, nil, &m.moves)
-	out[0] = m.st.title.Render("Squall · game") + m.st.dim.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
+	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
 	var status []string
 	if m.status != "" {
-		s := m.st.dim
+		s := m.st.Muted
 		if m.isErr {
-			s = m.st.warn
+			s = m.st.Err
 		}
 		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
 			status = append(status, s.Render(l))
@@ -263,7 +263,7 @@ func openReview(p *Play, st styles, e *play.Ended, life *lifetime, pgnCmd string
 	}
 	slots := p.Reviews
 	runner := live.New(a)
-	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
+	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.Theme, Runner: runner, PGN: e.PGN}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
 	life.setReview(func() {
 		runner.Close() // the review's search returns
 		a.Close()
@@ -318,15 +318,15 @@ func (m *playModel) notes() []string {
 		{o.TookBack[c], "you agreed: " + name + "'s last move was taken back"},
 	} {
 		if n.on {
-			out = append(out, m.st.title.Render(termtext.Cut(n.text, max(m.w, 20))))
+			out = append(out, m.st.Title.Render(termtext.Cut(n.text, max(m.w, 20))))
 		}
 	}
 	if since, gone := m.opponentGone(); gone {
 		grace := game.Grace(m.upd.State.TimeControl)
 		if wait := grace - time.Since(since); wait > 0 {
-			out = append(out, m.st.warn.Render(fmt.Sprintf("%s left; you may claim the game in %v", name, wait.Round(time.Second))))
+			out = append(out, m.st.Err.Render(fmt.Sprintf("%s left; you may claim the game in %v", name, wait.Round(time.Second))))
 		} else {
-			out = append(out, m.st.warn.Render(name+" left: type claim to win, claimdraw for a draw, or wait"))
+			out = append(out, m.st.Err.Render(name+" left: type claim to win, claimdraw for a draw, or wait"))
 		}
 	}
 	return out
@@ -381,7 +381,7 @@ func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool,
 	sc := boardview.NewScene(r.pos)
 	sc.Last = r.last
 	sc.Flipped = flipped
-	board := strings.Split(st.board.Board(sc, gameBoard), "\n")
+	board := strings.Split(st.Board.Board(sc, gameBoard), "\n")
 	left := u.State.Left
 	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
 		left[r.pos.SideToMove()] = max(left[r.pos.SideToMove()]-time.Since(at), 0)
@@ -393,7 +393,7 @@ func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool,
 		nameW := min(16, max(rightW-2-len(c.Name())-2-len(t), 1))
 		s := c.Name() + " " + view.Pad(termtext.Cut(termtext.SafeLine(name), nameW), nameW) + " " + t
 		if !u.Over && r.pos.SideToMove() == c {
-			return st.title.Render("▶ " + s)
+			return st.Title.Render("▶ " + s)
 		}
 		return "  " + s
 	}

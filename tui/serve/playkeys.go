@@ -61,11 +61,11 @@ func (m *playModel) leaveKey(k tea.KeyMsg) tea.Cmd {
 func (m *playModel) boardHelp() string {
 	switch {
 	case m.upd.Over:
-		return m.st.dim.Render(termtext.Cut("r review · enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
+		return m.st.Muted.Render(termtext.Cut("r review · enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
 	case m.leaving:
-		return m.st.warn.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))
+		return m.st.Err.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))
 	}
-	return m.st.dim.Render(termtext.Cut("enter play · tab complete · F1 help · esc clear · q or ctrl+c leave", max(m.w, 20)))
+	return m.st.Muted.Render(termtext.Cut("enter play · tab complete · F1 help · esc clear · q or ctrl+c leave", max(m.w, 20)))
 }
 
 // helpLines are the commands the move line takes (F1).
@@ -81,7 +81,7 @@ func (m *playModel) helpLines() []string {
 		"q (empty line) or ctrl+c   leave the game (asks first)",
 	}
 	for i, l := range lines {
-		lines[i] = m.st.dim.Render(termtext.Cut(l, max(m.w, 20)))
+		lines[i] = m.st.Muted.Render(termtext.Cut(l, max(m.w, 20)))
 	}
 	return lines
 }

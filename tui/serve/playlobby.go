@@ -225,21 +225,21 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 // in progress, the leaderboard and the player's recent games as fit, the
 // input line and the keys.
 func (m *playModel) lobbyView(reserved int) []string {
-	out := []string{m.st.title.Render("Squall · lobby") + m.st.dim.Render("  "+m.handle), ""}
+	out := []string{m.st.Title.Render("Squall · lobby") + m.st.Muted.Render("  "+m.handle), ""}
 	var tail []string
 	tail = append(tail, "")
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
 	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", m.quitHelp()}, m.w) {
-		tail = append(tail, m.st.dim.Render(l))
+		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved
 	if m.h <= 0 {
 		left = 1 << 20 // the size is not known yet
 	}
 	if len(m.seeks) == 0 {
-		out = append(out, m.st.dim.Render("no open seeks: press n to open one"))
+		out = append(out, m.st.Muted.Render("no open seeks: press n to open one"))
 		left--
 	}
 	rows := min(len(m.seeks), max(left, 1))
@@ -260,7 +260,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 			row += " (a challenge to you)"
 		}
 		if i == m.sel {
-			row = m.st.selected.Render(row)
+			row = m.st.Selected.Render(row)
 		}
 		out = append(out, row)
 	}
@@ -280,24 +280,24 @@ func (m *playModel) lobbyView(reserved int) []string {
 		for _, g := range m.live[:min(len(m.live), 5)] {
 			rows = append(rows, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
 		}
-		section(m.st.title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.dim.Render("  (to follow one, connect with the command watch)"), rows)
+		section(m.st.Title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.Muted.Render("  (to follow one, connect with the command watch)"), rows)
 	}
 	var board []string
 	if len(m.board) == 0 {
 		for _, l := range wrapped("nobody ranked yet (a rating is ranked once its deviation is below 110)", m.w) {
-			board = append(board, m.st.dim.Render(l))
+			board = append(board, m.st.Muted.Render(l))
 		}
 	}
 	for i, b := range m.board {
 		board = append(board, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
 	}
-	section(m.st.title.Render("Leaderboard · "+m.speed.String())+m.st.dim.Render("  (l: another speed)"), board)
+	section(m.st.Title.Render("Leaderboard · "+m.speed.String())+m.st.Muted.Render("  (l: another speed)"), board)
 	if len(m.recent) > 0 {
 		var rows []string
 		for _, r := range m.recent[:min(len(m.recent), 5)] {
 			rows = append(rows, termtext.SafeLine(r))
 		}
-		section(m.st.title.Render("Your recent games"), rows)
+		section(m.st.Title.Render("Your recent games"), rows)
 	}
 	return append(out, tail...)
 }

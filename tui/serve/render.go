@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -14,61 +13,42 @@ import (
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/view"
 )
 
-// styles are built once per session from that session's renderer, so each
-// client gets colours for its own terminal. The board's colours come from a
-// Squall theme (the TUI's themes), drawn by the TUI's board renderer; each
-// viewer picks their own theme and pieces.
+// styles are a session's: the board's kit (view.Styles) built from that
+// session's renderer, so each client gets colours for its own terminal,
+// and the renderer, to build them again when the viewer picks another
+// theme or pieces.
 type styles struct {
-	r     *lipgloss.Renderer
-	theme themes.Theme
-	board *boardview.Painter
-
-	title, dim, warn, selected lipgloss.Style
+	*view.Styles
+	r *lipgloss.Renderer
 }
 
 func newStyles(r *lipgloss.Renderer, t themes.Theme, pieces boardview.Pieces) styles {
-	return styles{
-		r:        r,
-		theme:    t,
-		board:    boardview.New(r, t, pieces),
-		title:    r.NewStyle().Foreground(boardview.Color(t.Accent)).Bold(true),
-		dim:      r.NewStyle().Faint(true),
-		warn:     r.NewStyle().Foreground(boardview.Color(t.Error)).Bold(true),
-		selected: r.NewStyle().Reverse(true),
-	}
+	return styles{Styles: view.NewStyles(r, t, pieces == boardview.Letters), r: r}
 }
 
-// colourless reports whether a client's terminal cannot draw the board in
-// colour (no colour, or only the 16 ANSI colours whose shades vary by
-// terminal): it then gets the monochrome theme, as the local TUI does.
-func colourless(r *lipgloss.Renderer) bool {
-	p := r.ColorProfile()
-	return p == termenv.Ascii || p == termenv.ANSI
+// sessionStyles are a session's first styles: the default theme, or the
+// monochrome one on a terminal without colours (view.TerminalTheme), as
+// the local board's.
+func sessionStyles(r *lipgloss.Renderer) styles {
+	th, _ := themes.ByName(themes.Default)
+	return newStyles(r, view.TerminalTheme(r, th), boardview.Glyphs)
 }
 
-// Layout around the board: the eval bar takes a gap and two columns
-// (evalBarWidth), the header and help take chromeLines, and each square
-// size needs the panel beside it to keep minPanel[i] columns.
-const (
-	evalBarWidth = 3
-	chromeLines  = 5
-)
+// Layout around a room's board: the header and help take chromeLines, and
+// each square size needs the panel beside it to keep roomPanel's columns.
+// The rooms ask more of the panel than the local board does (view.go's
+// minPanel): their panel is the room's whole analysis and move list.
+const chromeLines = 5
 
-var minPanel = [boardview.NumSizes]int{30, 40, 45, 50}
+var roomPanel = view.PanelMins{30, 40, 45, 50}
 
 // squareSize picks the largest square size whose board, eval bar and
 // panel fit the window.
 func squareSize(w, h int) boardview.Size {
-	sizes := boardview.Sizes()
-	best := sizes[0]
-	for i, sz := range sizes {
-		if sz.Width()+evalBarWidth+2+minPanel[i] <= w && sz.Height()+chromeLines <= h {
-			best = sz
-		}
-	}
-	return best
+	return boardview.Sizes()[view.SquareSize(w, h-chromeLines, roomPanel)]
 }
 
 // roomView is the room in m.h rows less reserved (the lines the session
@@ -83,22 +63,22 @@ func (m *sessionModel) roomView(reserved int) string {
 	if m.room.ReadOnly() {
 		kind = " · broadcast (read-only)"
 	}
-	header := m.st.title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.dim.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural.Count(m.room.Viewers(), "viewer"), kind, article(m.role)))
+	header := m.st.Title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.Muted.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural.Count(m.room.Viewers(), "viewer"), kind, article(m.role)))
 	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
 	if m.role == Owner && !m.room.ReadOnly() {
 		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
 	}
 	helpRows := wrapHelp(strings.Split(help, " · "), m.w)
 	for i, l := range helpRows {
-		helpRows[i] = m.st.dim.Render(l)
+		helpRows[i] = m.st.Muted.Render(l)
 	}
 	rows := m.h - reserved - 4 - len(helpRows) // the header, the help, and a blank row after and before them
 	board := m.boardWithBar(s)
 	var body string
 	if m.panel {
-		boardW := squareSize(m.w, m.h).Width() + evalBarWidth
-		if boardW+2+30 <= m.w {
-			body = lipgloss.JoinHorizontal(lipgloss.Top, board, "  ", m.panelView(s, max(m.w-boardW-2, 20), rows))
+		boardW := squareSize(m.w, m.h).Width() + view.EvalBarWidth
+		if boardW+30 <= m.w {
+			body = lipgloss.JoinHorizontal(lipgloss.Top, board, "  ", m.panelView(s, max(m.w-boardW, 20), rows))
 		} else {
 			boardH := strings.Count(board, "\n") + 1
 			body = lipgloss.JoinVertical(lipgloss.Left, board, m.panelView(s, max(m.w, 20), rows-boardH))
@@ -107,7 +87,7 @@ func (m *sessionModel) roomView(reserved int) string {
 		body = board
 	}
 	if m.browse >= 0 {
-		header += m.st.dim.Render(fmt.Sprintf(" · browsing ply %d of %d, live at %d (end)", s.Ply, len(s.Moves), m.snap.Ply))
+		header += m.st.Muted.Render(fmt.Sprintf(" · browsing ply %d of %d, live at %d (end)", s.Ply, len(s.Moves), m.snap.Ply))
 	}
 	return header + "\n\n" + body + "\n\n" + strings.Join(helpRows, "\n")
 }
@@ -132,11 +112,11 @@ func (m *sessionModel) boardView(s *Snapshot) string {
 		sc.Last = s.Moves[s.Ply-1]
 	}
 	sz := squareSize(m.w, m.h)
-	k := boardKey{m.st.theme.Name, m.st.board.Pieces(), s.Position.FEN(), sc.Last, m.flip, sz}
+	k := boardKey{m.st.Theme.Name, m.st.Board.Pieces(), s.Position.FEN(), sc.Last, m.flip, sz}
 	if k == m.boardKey && m.boardText != "" {
 		return m.boardText
 	}
-	m.boardKey, m.boardText = k, m.st.board.Board(sc, sz)
+	m.boardKey, m.boardText = k, m.st.Board.Board(sc, sz)
 	return m.boardText
 }
 
@@ -144,7 +124,7 @@ func (m *sessionModel) boardView(s *Snapshot) string {
 // right, White's share growing from White's side as in the local TUI.
 func (m *sessionModel) boardWithBar(s *Snapshot) string {
 	lines := strings.Split(m.boardView(s), "\n")
-	bar := m.st.board.EvalBar(len(lines)-1, whiteChances(s), m.flip)
+	bar := m.st.Board.EvalBar(len(lines)-1, whiteChances(s), m.flip)
 	var b strings.Builder
 	for i, l := range lines {
 		b.WriteString(l)
@@ -189,7 +169,7 @@ func (m *sessionModel) panelView(s *Snapshot, width, height int) string {
 		}
 		v.Lines = append(v.Lines, &analysisview.Line{Score: info.Score, SAN: s.LinesSAN[i]})
 	}
-	lines := v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, width)
+	lines := v.Render(m.st.Analysis(), width)
 	var b strings.Builder
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	rows := len(lines)

@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // Messages of the session model.
@@ -71,11 +72,7 @@ type sessionModel struct {
 func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
 	in := textinput.New()
 	in.CharLimit = 120
-	th, _ := themes.ByName(themes.Default)
-	if colourless(r) {
-		th = themes.Monochrome()
-	}
-	m := &sessionModel{hub: hub, st: newStyles(r, th, boardview.Glyphs), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
+	m := &sessionModel{hub: hub, st: sessionStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
 	switch {
 	case len(cmd) == 0, len(cmd) == 1 && cmd[0] == "rooms":
 		m.list = hub.List()
@@ -266,34 +263,34 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // nextTheme switches this viewer's board to the next built-in theme. A
 // terminal without colours keeps the monochrome one.
 func (m *sessionModel) nextTheme() {
-	if colourless(m.st.r) {
+	if view.Colourless(m.st.r) {
 		m.status = "your terminal shows no colours (TERM, NO_COLOR): the board stays monochrome"
 		return
 	}
 	all := themes.Builtin()
 	i := 0
 	for j, t := range all {
-		if t.Name == m.st.theme.Name {
+		if t.Name == m.st.Theme.Name {
 			i = j + 1
 		}
 	}
-	m.st = newStyles(m.st.r, all[i%len(all)], m.st.board.Pieces())
-	m.status = "theme " + m.st.theme.Name
+	m.st = newStyles(m.st.r, all[i%len(all)], m.st.Board.Pieces())
+	m.status = "theme " + m.st.Theme.Name
 }
 
 // togglePieces switches this viewer's pieces between glyphs and letters
 // (for terminals whose fonts draw the chess glyphs badly). A monochrome
 // board always shows letters.
 func (m *sessionModel) togglePieces() {
-	if m.st.theme.Monochrome {
+	if m.st.Theme.Monochrome {
 		m.status = "a board without colours always shows letters"
 		return
 	}
 	pieces := boardview.Letters
-	if m.st.board.Pieces() == boardview.Letters {
+	if m.st.Board.Pieces() == boardview.Letters {
 		pieces = boardview.Glyphs
 	}
-	m.st = newStyles(m.st.r, m.st.theme, pieces)
+	m.st = newStyles(m.st.r, m.st.Theme, pieces)
 }
 
 func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -381,7 +378,7 @@ func (m *sessionModel) View() string {
 	var lines []string
 	if m.closing != "" {
 		for _, l := range wrapped("Server shutting down: "+termtext.SafeLine(m.closing), m.w) {
-			lines = append(lines, m.st.warn.Render(l))
+			lines = append(lines, m.st.Err.Render(l))
 		}
 		lines = append(lines, "")
 	}
@@ -391,7 +388,7 @@ func (m *sessionModel) View() string {
 	}
 	if m.status != "" {
 		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
-			tail = append(tail, m.st.warn.Render(l))
+			tail = append(tail, m.st.Err.Render(l))
 		}
 	}
 	key := m.quitSentence()
@@ -406,14 +403,14 @@ func (m *sessionModel) View() string {
 // listView is the rooms, the selected one kept in view in the rows left
 // by reserved others.
 func (m *sessionModel) listView(reserved int) []string {
-	out := []string{m.st.title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)", article(m.role)), ""}
+	out := []string{m.st.Title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)", article(m.role)), ""}
 	items := []string{"j/k move", "enter join", "r refresh", m.quitHelp()}
 	if m.role == Owner {
 		items = append(items, "n new room")
 	}
 	help := wrapHelp(items, m.w)
 	if len(m.list) == 0 {
-		out = append(out, m.st.dim.Render("no rooms yet"))
+		out = append(out, m.st.Muted.Render("no rooms yet"))
 	}
 	rows := len(m.list)
 	if m.h > 0 {
@@ -430,7 +427,7 @@ func (m *sessionModel) listView(reserved int) []string {
 			line += " · broadcast"
 		}
 		if i == m.selected {
-			line = m.st.selected.Render("> " + line)
+			line = m.st.Selected.Render("> " + line)
 		} else {
 			line = "  " + line
 		}
@@ -438,7 +435,7 @@ func (m *sessionModel) listView(reserved int) []string {
 	}
 	out = append(out, "")
 	for _, l := range help {
-		out = append(out, m.st.dim.Render(l))
+		out = append(out, m.st.Muted.Render(l))
 	}
 	return out
 }

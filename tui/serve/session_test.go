@@ -119,7 +119,7 @@ func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
 		t.Errorf("rank 2 = %q: e2 not marked as the move's origin", rows["2"])
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
-	if !m.st.theme.Monochrome {
+	if !m.st.Theme.Monochrome {
 		t.Error("a colourless terminal was given a colour theme")
 	}
 }
@@ -138,12 +138,12 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 	a.Update(snapshotMsg{From: a.updates, Value: r.Snapshot(), OK: true})
 	b.Update(snapshotMsg{From: b.updates, Value: r.Snapshot(), OK: true})
 	before := a.View()
-	if a.st.theme.Monochrome {
+	if a.st.Theme.Monochrome {
 		t.Fatal("a true-colour terminal got the monochrome theme")
 	}
 	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
-	if a.st.theme.Name == b.st.theme.Name {
-		t.Fatalf("theme did not change (%s)", a.st.theme.Name)
+	if a.st.Theme.Name == b.st.Theme.Name {
+		t.Fatalf("theme did not change (%s)", a.st.Theme.Name)
 	}
 	if a.View() == before {
 		t.Error("the board was not redrawn in the new theme")

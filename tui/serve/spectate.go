@@ -15,9 +15,7 @@ import (
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/termtext"
-	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
-	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
@@ -94,14 +92,10 @@ type spectatorModel struct {
 const needsHandle = "chatting needs a handle: connect once with play (and an SSH key) to choose one"
 
 func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
-	th, _ := themes.ByName(themes.Default)
-	if colourless(r) {
-		th = themes.Monochrome()
-	}
 	in := textinput.New()
 	in.CharLimit = chat.MaxLen
 	in.Prompt = "say: "
-	m := &spectatorModel{p: p, st: newStyles(r, th, boardview.Glyphs), w: w, h: h, life: &lifetime{}, input: in}
+	m := &spectatorModel{p: p, st: sessionStyles(r), w: w, h: h, life: &lifetime{}, input: in}
 	if key != nil {
 		m.keyFP = gossh.FingerprintSHA256(key)
 	}
@@ -355,7 +349,7 @@ func (m *spectatorModel) View() string {
 	if m.status != "" {
 		status = append(status, "")
 		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
-			status = append(status, m.st.warn.Render(l))
+			status = append(status, m.st.Err.Render(l))
 		}
 	}
 	switch {
@@ -364,23 +358,23 @@ func (m *spectatorModel) View() string {
 	case m.shown == nil && m.first != nil:
 		u := m.first
 		lines := []string{
-			m.st.title.Render(fmt.Sprintf("Squall · watching · %v behind", m.delay(*u))),
+			m.st.Title.Render(fmt.Sprintf("Squall · watching · %v behind", m.delay(*u))),
 			termtext.SafeLine(u.Players.White) + " – " + termtext.SafeLine(u.Players.Black),
 			"",
 		}
 		why := fmt.Sprintf("Rated games are shown %v behind, so that nobody can help a player; the game appears at %s.",
 			m.delay(*u), m.firstDue.Format("15:04:05"))
 		for _, l := range wrapped(why, m.w) {
-			lines = append(lines, m.st.dim.Render(l))
+			lines = append(lines, m.st.Muted.Render(l))
 		}
 		lines = append(lines, "")
 		lines = append(lines, status...)
 		for _, l := range wrapHelp([]string{"esc the list of games", m.quitHelp()}, m.w) {
-			lines = append(lines, m.st.dim.Render(l))
+			lines = append(lines, m.st.Muted.Render(l))
 		}
 		return fitScreen(lines, m.w, m.h, 30, 8, "screen", m.quitSentence())
 	case m.shown == nil:
-		return fitScreen(append([]string{m.st.dim.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", m.quitSentence())
+		return fitScreen(append([]string{m.st.Muted.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", m.quitSentence())
 	}
 	return fitScreen(m.gameView(status), m.w, m.h, gameMinWidth, gameMinRows, "game screen", m.quitSentence())
 }
@@ -388,10 +382,10 @@ func (m *spectatorModel) View() string {
 // listView is the games in progress, the chosen one kept in view in the
 // rows left by reserved others.
 func (m *spectatorModel) listView(reserved int) []string {
-	lines := []string{m.st.title.Render("Squall · games in progress"), ""}
+	lines := []string{m.st.Title.Render("Squall · games in progress"), ""}
 	help := wrapHelp([]string{"enter watch", "↑/↓ choose", m.quitHelp()}, m.w)
 	if len(m.games) == 0 {
-		lines = append(lines, m.st.dim.Render("no games in progress"))
+		lines = append(lines, m.st.Muted.Render("no games in progress"))
 	}
 	rows := len(m.games)
 	if m.h > 0 {
@@ -402,13 +396,13 @@ func (m *spectatorModel) listView(reserved int) []string {
 		g := m.games[i]
 		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
 		if i == m.sel {
-			row = m.st.selected.Render(row)
+			row = m.st.Selected.Render(row)
 		}
 		lines = append(lines, row)
 	}
 	lines = append(lines, "")
 	for _, l := range help {
-		lines = append(lines, m.st.dim.Render(l))
+		lines = append(lines, m.st.Muted.Render(l))
 	}
 	return lines
 }
@@ -423,10 +417,10 @@ func (m *spectatorModel) gameView(status []string) []string {
 	if d := m.delay(*m.shown); d > 0 {
 		title += fmt.Sprintf(" · %v behind", d)
 	}
-	out[0] = m.st.title.Render(title)
+	out[0] = m.st.Title.Render(title)
 	var end []string
 	if m.shown.Over {
-		end = append(end, m.shown.Result.String()+m.st.dim.Render(" · r review"))
+		end = append(end, m.shown.Result.String()+m.st.Muted.Render(" · r review"))
 		end = append(end, pgnLines(m.st, m.sshCmd, m.shown, m.w)...)
 	}
 	var tail []string
@@ -434,7 +428,7 @@ func (m *spectatorModel) gameView(status []string) []string {
 		tail = append(tail, m.input.View())
 	}
 	for _, l := range wrapHelp([]string{"c chat", "esc the list of games", m.quitHelp()}, m.w) {
-		tail = append(tail, m.st.dim.Render(l))
+		tail = append(tail, m.st.Muted.Render(l))
 	}
 	tail = append(tail, status...)
 	left := m.h - len(out) - 1 - len(end) - len(tail) // 1: a row of moves
@@ -460,7 +454,7 @@ func (m *spectatorModel) panel() []string {
 		return nil
 	}
 	if !m.analysable() {
-		return []string{m.st.dim.Render("no analysis of your own game while it is played")}
+		return []string{m.st.Muted.Render("no analysis of your own game while it is played")}
 	}
 	r := m.rep
 	v := analysisview.View{Engine: "Squall", State: "analysing", Position: r.pos}
@@ -475,7 +469,7 @@ func (m *spectatorModel) panel() []string {
 			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: movelist.Line(r.pos, trimPV(in))})
 		}
 	}
-	return v.Render(analysisview.Styles{Title: m.st.title, Muted: m.st.dim, Warn: m.st.warn}, max(m.w-gameBoard.Width()-2, gameRightMin))
+	return v.Render(m.st.Analysis(), max(m.w-gameBoard.Width()-2, gameRightMin))
 }
 
 // trimPV is a line's first moves, enough for the panel.

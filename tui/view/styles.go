@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
 )
 
@@ -34,4 +35,10 @@ func NewStyles(r *lipgloss.Renderer, t themes.Theme, letters bool) *Styles {
 	s.Selected = r.NewStyle().Reverse(true)
 	s.Dialog = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(boardview.Color(t.Accent)).Padding(0, 1)
 	return s
+}
+
+// Analysis are the analysis panel's styles (analysisview) in this kit, as
+// the board and the SSH screens draw it.
+func (s *Styles) Analysis() analysisview.Styles {
+	return analysisview.Styles{Title: s.Title, Muted: s.Muted, Score: s.Accent, Text: s.Text, Warn: s.Err}
 }
