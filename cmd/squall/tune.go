@@ -133,7 +133,7 @@ func spsaFlags(fs *pflag.FlagSet) spsaOptions {
 		on:         fs.Bool("spsa", false, "tune the search's constants by games (SPSA) instead of the evaluation"),
 		state:      fs.String("state", "", "with --spsa: the state `FILE`, read at the start and rewritten after every iteration (docs/spsa/search.txt)"),
 		init:       fs.Bool("init", false, "with --spsa: start a new state file from the engine's defaults (refused if FILE exists)"),
-		planned:    minFlag(fs, "planned", 4000, 1, "with --init: the `N` iterations the step sizes are planned for (c_end, r_end are reached there)"),
+		planned:    minFlag(fs, "planned", 10000, 1, "with --init: the `N` iterations the step sizes are planned for (c_end, r_end are reached there)"),
 		iterations: minFlag(fs, "iterations", 10, 0, "with --spsa: `N` iterations to add"),
 		pairs:      minFlag(fs, "pairs", 2, 1, "with --spsa: `P` game pairs (an opening, colours swapped) per iteration"),
 		nodes:      minFlag(fs, "nodes", uint64(6000), 1, "with --spsa: `N` nodes per move (with --tc: only if given)"),
@@ -185,7 +185,7 @@ func (o spsaOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout io.Write
 		}
 	} else {
 		for _, q := range st.Params {
-			if strings.HasPrefix(q.Name, "Time") {
+			if search.ClockOnly(q.Name) {
 				return fmt.Errorf("%s: %s acts only on a clock: tune it with --tc", *o.state, q.Name)
 			}
 		}
@@ -218,10 +218,9 @@ func (o spsaOptions) load() (*tune.SPSAState, error) {
 		if _, err := os.Stat(*o.state); err == nil {
 			return nil, fmt.Errorf("%s exists: --init starts a new run only in a new file", *o.state)
 		}
-		// The time plan's constants act only on a clock.
 		var tuned []engine.Option
 		for _, opt := range opts {
-			if !strings.HasPrefix(opt.Name, "Time") || *o.tc != "" {
+			if !search.ClockOnly(opt.Name) || *o.tc != "" {
 				tuned = append(tuned, opt)
 			}
 		}

@@ -16,7 +16,7 @@ import (
 func TestTuneSPSA(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "search.txt")
 	var stdout, stderr bytes.Buffer
-	run := func(args ...string) string {
+	squallTune := func(args ...string) string {
 		t.Helper()
 		stdout.Reset()
 		stderr.Reset()
@@ -38,14 +38,14 @@ func TestTuneSPSA(t *testing.T) {
 		}
 		return st
 	}
-	out := run("--spsa", "--init", "--state", state, "--iterations", "1", "--pairs", "1", "--nodes", "300", "--planned", "50")
+	out := squallTune("--spsa", "--init", "--state", state, "--iterations", "1", "--pairs", "1", "--nodes", "300", "--planned", "50")
 	if st := read(); st.Iteration != 1 || st.Games != 2 || st.Planned != 50 || len(st.Params) != 14 {
 		t.Fatalf("after one iteration the file holds iteration %d, %d games, planned %d, %d params; it said:\n%s", st.Iteration, st.Games, st.Planned, len(st.Params), out)
 	}
 	if !strings.Contains(out, "iteration 1: theta+ ") {
 		t.Errorf("no iteration line:\n%s", out)
 	}
-	out = run("--spsa", "--state", state, "--iterations", "2", "--pairs", "1", "--nodes", "300", "--threads", "2")
+	out = squallTune("--spsa", "--state", state, "--iterations", "2", "--pairs", "1", "--nodes", "300", "--threads", "2")
 	if st := read(); st.Iteration != 3 || st.Games != 6 {
 		t.Errorf("resumed for 2 more: iteration %d, %d games; it said:\n%s", st.Iteration, st.Games, out)
 	}
@@ -63,7 +63,7 @@ func TestTuneSPSA(t *testing.T) {
 	if err := os.WriteFile(state, []byte(moved), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out = run("--spsa", "--state", state, "--print")
+	out = squallTune("--spsa", "--state", state, "--print")
 	if !strings.Contains(out, "squall match --engine squall --engine squall") || !strings.Contains(out, "--option 1:RFPMargin=91") {
 		t.Errorf("--print said:\n%s", out)
 	}
@@ -74,16 +74,9 @@ func TestTuneSPSA(t *testing.T) {
 // existing one and a time constant at a node budget are refused, naming
 // the file (and the line).
 func TestTuneSPSAErrors(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.txt")
-	if err := os.WriteFile(bad, []byte("iteration 0\nplanned 10\nwins x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	timed := filepath.Join(dir, "timed.txt")
-	if err := os.WriteFile(timed, []byte("iteration 0\nplanned 10\ngames 0\nwins 0\ndraws 0\nlosses 0\nparam TimeHorizon 20 8 50 2 0.002\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	missing := filepath.Join(dir, "none.txt")
+	bad := writeTemp(t, "bad.txt", "iteration 0\nplanned 10\nwins x\n")
+	timed := writeTemp(t, "timed.txt", "iteration 0\nplanned 10\ngames 0\nwins 0\ndraws 0\nlosses 0\nparam TimeHorizon 20 8 50 2 0.002\n")
+	missing := filepath.Join(t.TempDir(), "none.txt")
 	for _, c := range []struct {
 		args []string
 		want string

@@ -14,7 +14,8 @@ func uciCommand() *cobra.Command {
 		Use:   "uci",
 		Short: "Speak the UCI protocol on stdin/stdout (for GUIs and match runners)",
 		Long: "Speaks UCI on standard input and output: run it from a chess GUI or a match runner.\n" +
-			"Options are set with setoption; 'uci' lists them.",
+			"Options are set with setoption; 'uci' lists them, all but the search's tuning constants\n" +
+			"(LMRBase, RFPMargin …), which setoption takes too (docs/TUNING.md).",
 		Args: argsBetween(0, 0, "no arguments (it reads UCI commands from standard input)"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s := search.New()

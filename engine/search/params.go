@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/squall-chess/squall/engine"
 )
@@ -116,8 +117,8 @@ var tunables = []tunable{
 // DefaultParams as their defaults. They are Hidden: a GUI's settings
 // dialog does not show them (the UCI server leaves them out of its "uci"
 // list), but SetOption, setoption and --option take them, so a match can
-// play a candidate and squall tune --spsa can tune them. The ones named
-// Time… act only on a clock, not at a fixed node budget.
+// play a candidate and squall tune --spsa can tune them. The time plan's
+// act only on a clock (ClockOnly).
 func Tunables() []engine.Option {
 	d := DefaultParams()
 	opts := make([]engine.Option, len(tunables))
@@ -126,6 +127,10 @@ func Tunables() []engine.Option {
 	}
 	return opts
 }
+
+// ClockOnly reports whether the tunable called name acts only on a clock
+// (the time plan's, named Time…), and so not at a fixed node budget.
+func ClockOnly(name string) bool { return strings.HasPrefix(name, "Time") }
 
 // setTunable sets the parameter called name (as Tunables spells it) and
 // reports whether there is one.

@@ -127,7 +127,7 @@ func TestTunablesChangeTheSearch(t *testing.T) {
 			t.Errorf("%s at its default %d: %d nodes, want %d", o.Name, def, n, base)
 		}
 		other := strconv.Itoa(o.Max)
-		if strings.HasPrefix(o.Name, "Time") {
+		if ClockOnly(o.Name) {
 			d, lo, hi := DefaultParams(), DefaultParams(), DefaultParams()
 			lo.setTunable(o.Name, o.Min)
 			hi.setTunable(o.Name, o.Max)

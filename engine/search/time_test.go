@@ -1,7 +1,6 @@
 package search
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -73,7 +72,7 @@ func timePlans() []Params {
 	plans := []Params{DefaultParams()}
 	lo, hi := DefaultParams(), DefaultParams()
 	for _, o := range Tunables() {
-		if !strings.HasPrefix(o.Name, "Time") {
+		if !ClockOnly(o.Name) {
 			continue
 		}
 		for _, v := range []int{o.Min, o.Max} {

@@ -1,5 +1,6 @@
 // Package tune fits Squall's evaluation weights to game results (Texel's
-// method) and generates the labelled positions to fit them on by self-play.
+// method) and generates the labelled positions to fit them on by self-play;
+// it also tunes the search's constants by games (SPSA, spsa.go).
 //
 // Data format (what datagen writes and the tuner reads): one EPD line per
 // position, the four FEN fields then the opcode c9 holding the game result
