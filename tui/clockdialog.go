@@ -18,28 +18,23 @@ type clockDialog struct {
 	sel int // index into timeControls
 }
 
-func newClockDialog(m *Model) *clockDialog {
-	d := &clockDialog{}
-	for i, tc := range timeControls {
-		if tc.base == m.clock.Base() && tc.inc == m.clock.Increment() {
-			d.sel = i
-		}
-	}
-	return d
+// newClockDialog opens on the control the game has now (c's).
+func newClockDialog(c *clock.Clock) *clockDialog {
+	return &clockDialog{sel: timeControlIndex(c.Base(), c.Increment())}
 }
 
-func (d *clockDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *clockDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	switch k.String() {
 	case "esc", "q":
-		return true, nil
+		return true, nil, nil
 	case "up", "k", "left", "h":
 		d.sel = (d.sel + len(timeControls) - 1) % len(timeControls)
 	case "down", "j", "right", "l", " ":
 		d.sel = (d.sel + 1) % len(timeControls)
 	case "enter":
-		return true, m.setClock(timeControls[d.sel].name)
+		return true, clockMsg{timeControls[d.sel].name}, nil
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 func (d *clockDialog) view(st *view.Styles, width int) string {

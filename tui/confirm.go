@@ -17,35 +17,34 @@ import (
 type choiceDialog struct {
 	title, question string
 	choices         []choice
-	// cancel runs on esc when set; esc always closes the dialog.
-	cancel func(m *Model) tea.Cmd
+	// cancel is the answer to esc (nil: none); esc always closes the
+	// dialog.
+	cancel tea.Msg
 	// quit marks the question asked before quitting: ctrl+c again quits.
 	quit bool
 	// escLabel says what esc does ("" : cancel).
 	escLabel string
 }
 
-// choice is one answer: the key that gives it, the word shown, what it does.
+// choice is one answer: the key that gives it, the word shown, and what
+// it asks of the board (nil: nothing).
 type choice struct {
-	key   string
-	label string
-	do    func(m *Model) tea.Cmd
+	key    string
+	label  string
+	answer tea.Msg
 }
 
-func (d *choiceDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *choiceDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	ks := k.String()
 	if ks == "esc" {
-		if d.cancel != nil {
-			return true, d.cancel(m)
-		}
-		return true, nil
+		return true, d.cancel, nil
 	}
 	for _, c := range d.choices {
 		if ks == c.key || strings.EqualFold(ks, c.key) {
-			return true, c.do(m)
+			return true, c.answer, nil
 		}
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 func (d *choiceDialog) view(st *view.Styles, width int) string {
@@ -64,10 +63,10 @@ func (d *choiceDialog) view(st *view.Styles, width int) string {
 	return st.Dialog.Render(st.Title.Render(title) + "\n\n" + st.Text.Render(q) + "\n\n" + st.Muted.Render(help))
 }
 
-// confirm is a yes/no choiceDialog: y does yes, n and esc nothing.
-func confirm(title, question, yesLabel string, yes func(m *Model) tea.Cmd) *choiceDialog {
+// confirm is a yes/no choiceDialog: y answers yes, n and esc nothing.
+func confirm(title, question, yesLabel string, yes tea.Msg) *choiceDialog {
 	return &choiceDialog{title: title, question: question, choices: []choice{
-		{key: "y", label: yesLabel, do: yes},
-		{key: "n", label: "cancel", do: func(*Model) tea.Cmd { return nil }},
+		{key: "y", label: yesLabel, answer: yes},
+		{key: "n", label: "cancel"},
 	}}
 }

@@ -18,10 +18,14 @@ import (
 )
 
 // dialog is a modal box drawn in place of the side panel: it takes every
-// key until it closes.
+// key until it closes. It knows nothing of the board: what a key asks of
+// the board comes back as a message (answers.go), which the board acts on
+// at once.
 type dialog interface {
-	// key handles a key press; close reports that the dialog is done.
-	key(m *Model, k tea.KeyMsg) (close bool, cmd tea.Cmd)
+	// key handles a key press: close reports that the dialog is done,
+	// answer (nil: none) is what it asks of the board, and cmd is a
+	// command of the dialog's own (a text field's, tab's completion).
+	key(k tea.KeyMsg) (close bool, answer tea.Msg, cmd tea.Cmd)
 	view(st *view.Styles, width int) string
 }
 
@@ -53,27 +57,26 @@ func newPromotion(pos *chess.Position, from, to chess.Square) (*promotionDialog,
 	return d, n == 4
 }
 
-func (d *promotionDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *promotionDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	switch k.String() {
 	case "esc":
-		m.setMessage("promotion cancelled")
-		return true, nil
+		return true, noteMsg("promotion cancelled"), nil
 	case "left", "h", "up", "k":
 		d.sel = (d.sel + 3) % 4
 	case "right", "l", "down", "j", "tab":
 		d.sel = (d.sel + 1) % 4
 	case "q", "Q":
-		return true, m.playMove(d.moves[0])
+		return true, playMoveMsg{d.moves[0]}, nil
 	case "r", "R":
-		return true, m.playMove(d.moves[1])
+		return true, playMoveMsg{d.moves[1]}, nil
 	case "b", "B":
-		return true, m.playMove(d.moves[2])
+		return true, playMoveMsg{d.moves[2]}, nil
 	case "n", "N":
-		return true, m.playMove(d.moves[3])
+		return true, playMoveMsg{d.moves[3]}, nil
 	case "enter", " ":
-		return true, m.playMove(d.moves[d.sel])
+		return true, playMoveMsg{d.moves[d.sel]}, nil
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 func (d *promotionDialog) view(st *view.Styles, width int) string {
@@ -158,13 +161,13 @@ func (d *newGameDialog) fields() []dialogField {
 	return f
 }
 
-func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *newGameDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	f := d.fields()
 	d.row = min(d.row, len(f)-1)
 	cur := f[d.row]
 	switch k.String() {
 	case "esc", "q":
-		return true, nil
+		return true, nil, nil
 	case "up", "k", "shift+tab":
 		d.row = (d.row + len(f) - 1) % len(f)
 	case "down", "j", "tab":
@@ -174,26 +177,28 @@ func (d *newGameDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	case "right", "l", " ":
 		*cur.val = (*cur.val + 1) % len(cur.names)
 	case "enter":
-		human := chess.White
-		switch d.color {
-		case 1:
-			human = chess.Black
-		case 2:
-			if m.opt.Now().UnixNano()&1 == 1 {
-				human = chess.Black
-			}
-		}
-		tc := timeControls[d.tc]
-		if mode := Mode(d.mode); mode == Analysis {
-			tc = timeControls[0] // analysis has no clock
-		}
-		choices := d.newGameChoices
-		return true, m.whenSaved("start a new game", func(m *Model) tea.Cmd {
-			m.lastNew = choices
-			return m.newGameCmd(Mode(choices.mode), human, choices.level, tc.base, tc.inc)
-		})
+		return true, newGameMsg{d.newGameChoices}, nil
 	}
-	return false, nil
+	return false, nil, nil
+}
+
+// newGame starts a game with the new-game dialog's choices (a random
+// colour drawn now), once unsaved analysis is dealt with.
+func (m *Model) newGame(c newGameChoices) tea.Cmd {
+	human := chess.White
+	switch c.color {
+	case 1:
+		human = chess.Black
+	case 2:
+		if m.opt.Now().UnixNano()&1 == 1 {
+			human = chess.Black
+		}
+	}
+	tc := timeControls[c.tc]
+	if mode := Mode(c.mode); mode == Analysis {
+		tc = timeControls[0] // analysis has no clock
+	}
+	return m.whenSaved("start a new game", startGameMsg{choices: c, human: human, base: tc.base, inc: tc.inc})
 }
 
 func (d *newGameDialog) view(st *view.Styles, width int) string {
@@ -218,27 +223,33 @@ type levelDialog struct {
 	inGame bool
 }
 
-func (d *levelDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *levelDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	switch k.String() {
 	case "esc", "q":
-		return true, nil
+		return true, nil, nil
 	case "up", "k", "left", "h":
 		d.sel = (d.sel + len(Levels) - 1) % len(Levels)
 	case "down", "j", "right", "l", " ":
 		d.sel = (d.sel + 1) % len(Levels)
 	case "enter":
-		if d.sel != m.level {
-			m.level = d.sel
-			m.lastNew.level = d.sel
-			when := "for the next game"
-			if d.inGame {
-				when = "from its next move"
-			}
-			m.setMessage("engine level " + Levels[m.level].Name + " " + when)
-		}
-		return true, nil
+		return true, levelMsg{level: d.sel, inGame: d.inGame}, nil
 	}
-	return false, nil
+	return false, nil, nil
+}
+
+// setLevel sets the engine's level (an index into Levels): in a game
+// (inGame), from its next move.
+func (m *Model) setLevel(level int, inGame bool) {
+	if level == m.level {
+		return
+	}
+	m.level = level
+	m.lastNew.level = level
+	when := "for the next game"
+	if inGame {
+		when = "from its next move"
+	}
+	m.setMessage("engine level " + Levels[m.level].Name + " " + when)
 }
 
 func (d *levelDialog) view(st *view.Styles, width int) string {
@@ -274,10 +285,12 @@ func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc ti
 
 // promptDialog asks for one line of text (a path, a FEN).
 type promptDialog struct {
-	title  string
-	in     textinput.Model
-	submit func(m *Model, s string) tea.Cmd
-	cancel func(m *Model) // on esc, when set
+	title string
+	in    textinput.Model
+	// submit is the answer to the text entered; cancel, when set, the
+	// answer to esc.
+	submit func(s string) tea.Msg
+	cancel tea.Msg
 	// check, when set, is asked before submit: an error keeps the dialog
 	// open with the text as typed and the error under it (a bad FEN used
 	// to close the dialog and lose the text).
@@ -288,7 +301,7 @@ type promptDialog struct {
 	choices []string // the names tab found, when more than one
 }
 
-func newPrompt(st *view.Styles, title, value string, submit func(*Model, string) tea.Cmd) *promptDialog {
+func newPrompt(st *view.Styles, title, value string, submit func(string) tea.Msg) *promptDialog {
 	in := textinput.New()
 	in.Prompt = "> "
 	in.SetValue(value)
@@ -299,31 +312,28 @@ func newPrompt(st *view.Styles, title, value string, submit func(*Model, string)
 	return &promptDialog{title: title, in: in, submit: submit}
 }
 
-func (d *promptDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *promptDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	switch k.String() {
 	case "esc":
-		if d.cancel != nil {
-			d.cancel(m)
-		}
-		return true, nil
+		return true, d.cancel, nil
 	case "enter":
 		v := strings.TrimSpace(d.in.Value())
 		if d.check != nil && v != "" {
 			if err := d.check(v); err != nil {
 				d.err = termtext.SafeLine(err.Error())
-				return false, nil
+				return false, nil, nil
 			}
 		}
-		return true, d.submit(m, v)
+		return true, d.submit(v), nil
 	case "tab":
 		if d.paths {
-			return false, completePath(d.in.Value())
+			return false, nil, completePath(d.in.Value())
 		}
 	}
 	d.err, d.choices = "", nil
 	var cmd tea.Cmd
 	d.in, cmd = d.in.Update(k)
-	return false, cmd
+	return false, nil, cmd
 }
 
 func (d *promptDialog) view(st *view.Styles, width int) string {
@@ -412,11 +422,14 @@ func (d *promptDialog) completed(msg pathsMsg) {
 // scroll it; any other key closes it.
 type helpDialog struct {
 	top int // first line shown
+	// lines is the help's length and page the lines a screen shows, as
+	// the board last laid them out (Model.fitHelp).
+	lines, page int
 }
 
-func (d *helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
-	page := max(1, m.height-bottomLines-1)
-	last := max(0, len(m.helpLines())-page)
+func (d *helpDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
+	page := max(1, d.page)
+	last := max(0, d.lines-page)
 	switch k.String() {
 	case "down", "j":
 		d.top = min(d.top+1, last)
@@ -427,9 +440,24 @@ func (d *helpDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 	case "pgup":
 		d.top = max(d.top-page, 0)
 	default:
-		return true, nil
+		return true, nil, nil
 	}
-	return last == 0, nil // nothing to scroll: any key closes
+	return last == 0, nil, nil // nothing to scroll: any key closes
+}
+
+// openHelp opens the full key help, laid out for the screen.
+func (m *Model) openHelp() {
+	d := &helpDialog{}
+	m.dialog = d
+	m.fitHelp()
+}
+
+// fitHelp tells the open help how long it is and how much of it a screen
+// shows, which change with the screen's size.
+func (m *Model) fitHelp() {
+	if d, ok := m.dialog.(*helpDialog); ok {
+		d.lines, d.page = len(m.helpLines()), m.height-bottomLines-1
+	}
 }
 
 func (*helpDialog) view(st *view.Styles, width int) string { return "" } // drawn by the root

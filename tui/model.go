@@ -199,7 +199,7 @@ type Model struct {
 	sessionKept    bool
 	// afterSave runs once the game is saved (quit, or open another game,
 	// after "save" in the unsaved-analysis question).
-	afterSave func(m *Model) tea.Cmd
+	afterSave tea.Msg
 	// queued are dialogs waiting for the open one to close.
 	queued []dialog
 	// lastNew are the new-game dialog's choices, as last made.

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/opening"
 	"github.com/squall-chess/squall/internal/plural"
@@ -217,7 +215,7 @@ func problemsDialog(path string, err error, games []*Tree) *choiceDialog {
 	return &choiceDialog{
 		title:    "Problems reading " + termtext.SafeLine(path),
 		question: loadSummary(games, err) + "\n" + strings.Join(lines, "\n"),
-		choices:  []choice{{key: "enter", label: "ok", do: func(*Model) tea.Cmd { return nil }}},
+		choices:  []choice{{key: "enter", label: "ok"}},
 	}
 }
 

@@ -99,7 +99,7 @@ func gameText(t *Tree) string {
 	return strings.Join(parts, "\x00")
 }
 
-func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
+func (d *pickerDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	if d.typing {
 		switch k.Type {
 		case tea.KeyEsc:
@@ -121,7 +121,7 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 				d.filter()
 			}
 		}
-		return false, nil
+		return false, nil, nil
 	}
 	last := len(d.shown) - 1
 	switch k.String() {
@@ -129,9 +129,9 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 		if d.query != "" {
 			d.query = ""
 			d.filter()
-			return false, nil
+			return false, nil, nil
 		}
-		return true, nil
+		return true, nil, nil
 	case "/":
 		d.typing = true
 	case "up", "k":
@@ -148,16 +148,12 @@ func (d *pickerDialog) key(m *Model, k tea.KeyMsg) (bool, tea.Cmd) {
 		d.sel = max(last, 0)
 	case "enter":
 		if len(d.shown) == 0 {
-			return false, nil
+			return false, nil, nil
 		}
 		t := d.games[d.shown[d.sel]]
-		return true, m.whenSaved("open another game", func(m *Model) tea.Cmd {
-			m.search.stop()
-			m.loadGame(t)
-			return m.sync()
-		})
+		return true, savedFirst{"open another game", openTreeMsg{t}}, nil
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 func (d *pickerDialog) view(st *view.Styles, width int) string {

@@ -227,10 +227,10 @@ func (m *Model) resign() tea.Cmd {
 	}
 	r := m.resignation()
 	if !r.Decided() {
-		m.dialog = confirm("Abort?", "Abort this game? Neither side has moved twice yet, so nobody loses.", "abort", (*Model).doResign)
+		m.dialog = confirm("Abort?", "Abort this game? Neither side has moved twice yet, so nobody loses.", "abort", resignMsg{})
 		return nil
 	}
-	m.dialog = confirm("Resign?", fmt.Sprintf("Resign this game as %s? %s.", r.Winner.Other().Name(), resultWords(r.PGN())), "resign", (*Model).doResign)
+	m.dialog = confirm("Resign?", fmt.Sprintf("Resign this game as %s? %s.", r.Winner.Other().Name(), resultWords(r.PGN())), "resign", resignMsg{})
 	return nil
 }
 
@@ -292,7 +292,7 @@ func (m *Model) takeback() tea.Cmd {
 	}
 	if m.over && m.mode != Analysis {
 		q := fmt.Sprintf("The game is over (%s, %s). Go on from a move back as analysis? The game stays as it ended.", m.banner, m.result)
-		m.dialog = confirm("Game over", q, "analyse", (*Model).reopenAsAnalysis)
+		m.dialog = confirm("Game over", q, "analyse", reopenMsg{})
 		return nil
 	}
 	if m.mode == Analysis || m.mode == TwoHumans {

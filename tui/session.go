@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -194,25 +193,10 @@ func (m *Model) offerSession(s *sessionFile, t *Tree) {
 		title:    "Resume?",
 		question: q + " Resume it?",
 		choices: []choice{
-			{key: "r", label: "resume", do: func(m *Model) tea.Cmd {
-				m.search.stop()
-				m.queued = slices.DeleteFunc(m.queued, func(d dialog) bool { _, picker := d.(*pickerDialog); return picker })
-				m.loadGame(t)
-				m.savedRev = m.treeRev - 1 // not in any file yet
-				m.setCur(nodeAt(t, s.At))
-				m.setMessage("resumed the unsaved analysis")
-				return m.sync()
-			}},
-			{key: "d", label: "discard", do: func(m *Model) tea.Cmd {
-				m.sessions.save(nil)
-				m.setMessage("discarded the unsaved analysis")
-				return nil
-			}},
+			{key: "r", label: "resume", answer: resumeSessionMsg{t: t, at: s.At}},
+			{key: "d", label: "discard", answer: discardSessionMsg{}},
 		},
-		cancel: func(m *Model) tea.Cmd {
-			m.setMessage("the unsaved analysis is kept until new analysis replaces it")
-			return nil
-		},
+		cancel:   noteMsg("the unsaved analysis is kept until new analysis replaces it"),
 		escLabel: "later",
 	})
 }
@@ -230,26 +214,21 @@ func countPlies(t *Tree) int {
 // them (chess.Position.MovesIn).
 func countMoves(t *Tree) int { return t.Start.MovesIn(countPlies(t)) }
 
-// whenSaved runs next at once when nothing is unsaved; otherwise it asks
-// first: save (then next, once the file is written), discard (then next),
-// or cancel. what says what next does ("quit", "open another game").
-func (m *Model) whenSaved(what string, next func(m *Model) tea.Cmd) tea.Cmd {
+// whenSaved does next (answer) at once when nothing is unsaved;
+// otherwise it asks first: save (then next, once the file is written),
+// discard (then next), or cancel. what says what next does ("quit", "open
+// another game").
+func (m *Model) whenSaved(what string, next tea.Msg) tea.Cmd {
 	if !m.unsaved() {
-		return next(m)
+		return m.answer(next)
 	}
 	m.dialog = &choiceDialog{
 		title:    "Unsaved analysis",
 		question: "The analysis on the board has changes that are in no file. Save them before you " + what + "?",
 		choices: []choice{
-			{key: "s", label: "save", do: func(m *Model) tea.Cmd {
-				m.afterSave = next
-				return m.savePrompt()
-			}},
-			{key: "d", label: "discard", do: func(m *Model) tea.Cmd {
-				m.discard()
-				return next(m)
-			}},
-			{key: "c", label: "cancel", do: func(m *Model) tea.Cmd { return nil }},
+			{key: "s", label: "save", answer: saveFirstMsg{next}},
+			{key: "d", label: "discard", answer: discardFirstMsg{next}},
+			{key: "c", label: "cancel"},
 		},
 		quit: what == "quit",
 	}
@@ -274,10 +253,7 @@ func (m *Model) saved(rev int, err error) tea.Cmd {
 		return nil
 	}
 	m.markSaved(rev)
-	if next != nil {
-		return next(m)
-	}
-	return nil
+	return m.answer(next)
 }
 
 // requestQuit is q or ctrl+c. With nothing at stake it quits; with unsaved
@@ -295,19 +271,22 @@ func (m *Model) requestQuit(k string) tea.Cmd {
 		}
 	}
 	m.views = nil
-	return m.whenSaved("quit", func(m *Model) tea.Cmd {
-		if !m.gameInProgress() {
-			return m.quit()
-		}
-		where := "It stays in the autosave, unfinished."
-		if m.opt.Autosave != "" {
-			where = "It stays unfinished in " + termtext.SafeLine(m.opt.Autosave) + "."
-		}
-		d := confirm("Quit?", "A game is in progress. "+where, "quit", func(m *Model) tea.Cmd { m.dialog = nil; return m.quit() })
-		d.quit = true
-		m.dialog = d
-		return nil
-	})
+	return m.whenSaved("quit", quitAskedMsg{})
+}
+
+// askQuit quits, asking first if a game is in progress.
+func (m *Model) askQuit() tea.Cmd {
+	if !m.gameInProgress() {
+		return m.quit()
+	}
+	where := "It stays in the autosave, unfinished."
+	if m.opt.Autosave != "" {
+		where = "It stays unfinished in " + termtext.SafeLine(m.opt.Autosave) + "."
+	}
+	d := confirm("Quit?", "A game is in progress. "+where, "quit", quitMsg{})
+	d.quit = true
+	m.dialog = d
+	return nil
 }
 
 // gameInProgress reports whether a game someone is playing has begun and

@@ -43,6 +43,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
+		m.fitHelp()
 	case startMsg:
 		cmd := tea.Batch(m.sync(), m.startTicking())
 		return m, cmd
@@ -84,10 +85,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			title:    "Replace file?",
 			question: termtext.SafeLine(msg.path) + " exists. Replace it with this game alone?",
 			choices: []choice{
-				{key: "y", label: "replace", do: func(m *Model) tea.Cmd { return saveCmd(msg.path, g, true, msg.rev) }},
-				{key: "n", label: "cancel", do: func(m *Model) tea.Cmd { m.cancelQuit(); m.setMessage("not saved"); return nil }},
+				{key: "y", label: "replace", answer: replaceFileMsg{path: msg.path, g: g, rev: msg.rev}},
+				{key: "n", label: "cancel", answer: notSavedMsg{}},
 			},
-			cancel: func(m *Model) tea.Cmd { m.cancelQuit(); m.setMessage("not saved"); return nil },
+			cancel: notSavedMsg{},
 		}
 		return m, nil
 	case loadedMsg:
@@ -173,7 +174,12 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if m.dialog != nil {
 		d := m.dialog
-		done, cmd := d.key(m, k)
+		done, answer, cmd := d.key(k)
+		if answer != nil {
+			// Acted on now, as the dialog's key: what it opens (another
+			// question) replaces the dialog.
+			cmd = tea.Batch(cmd, m.answer(answer))
+		}
 		if done && m.dialog == d {
 			m.dialog = nil
 		}
@@ -226,7 +232,7 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 			return m.navigate(k.String())
 		}
 	case "?":
-		m.dialog = &helpDialog{}
+		m.openHelp()
 		return nil
 	case "ctrl+s":
 		return m.savePrompt()
@@ -474,28 +480,18 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 			m.setError(fmt.Errorf("no game in progress: the clock is set in the New game dialog (n)"))
 			return nil
 		}
-		m.dialog = newClockDialog(m)
+		m.dialog = newClockDialog(&m.clock)
 		return nil
 	case key.Matches(k, km.Resign):
 		return m.resign()
 	case key.Matches(k, km.Draw):
 		return m.offerDraw()
 	case key.Matches(k, km.Open):
-		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
-			d := newPrompt(m.st, "Open PGN file", "", func(m *Model, p string) tea.Cmd { return m.openCmd(p) })
-			d.paths = true
-			m.dialog = d
-			return nil
-		})
+		return m.whenSaved("open another game", openPromptMsg{})
 	case key.Matches(k, km.Save):
 		return m.savePrompt()
 	case key.Matches(k, km.PasteFEN):
-		return m.whenSaved("set up another position", func(m *Model) tea.Cmd {
-			d := newPrompt(m.st, "Paste a FEN", "", func(m *Model, s string) tea.Cmd { return m.setFEN(s) })
-			d.check = func(s string) error { _, err := chess.ParseFEN(s); return err }
-			m.dialog = d
-			return nil
-		})
+		return m.whenSaved("set up another position", fenPromptMsg{})
 	case key.Matches(k, km.CopyFEN):
 		return m.copyFEN()
 	case key.Matches(k, km.Theme):
@@ -520,7 +516,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.BookMark):
 		return m.markBookMove()
 	case key.Matches(k, km.Help):
-		m.dialog = &helpDialog{}
+		m.openHelp()
 	}
 	return nil
 }
@@ -597,14 +593,8 @@ func (m *Model) savePrompt() tea.Cmd {
 	if src := m.tree.source; src != nil {
 		name = src.file.path
 	}
-	d := newPrompt(m.st, "Save PGN as", name, func(m *Model, p string) tea.Cmd {
-		if p == "" {
-			m.cancelQuit()
-			return nil
-		}
-		return m.saveTo(expandHome(p))
-	})
-	d.cancel = (*Model).cancelQuit
+	d := newPrompt(m.st, "Save PGN as", name, func(p string) tea.Msg { return saveToMsg{p} })
+	d.cancel = cancelSaveMsg{}
 	d.paths = true
 	m.dialog = d
 	return nil
@@ -758,9 +748,7 @@ func (m *Model) pasted(text string) (tea.Cmd, bool) {
 		m.input.SetValue("")
 		fen := p.FEN()
 		m.dialog = confirm("Load position?", "That is a FEN: "+termtext.SafeLine(fen)+". Set it up for analysis?", "load",
-			func(m *Model) tea.Cmd {
-				return m.whenSaved("set up another position", func(m *Model) tea.Cmd { return m.setFEN(fen) })
-			})
+			savedFirst{"set up another position", setFENMsg{fen}})
 		return nil, true
 	}
 	trees, err := ReadPGN(strings.NewReader(text), "pasted text")
@@ -769,10 +757,6 @@ func (m *Model) pasted(text string) (tea.Cmd, bool) {
 	}
 	m.input.SetValue("")
 	q := fmt.Sprintf("That is PGN: %s, %s. Open it for analysis?", plural.Count(len(trees), "game"), plural.Count(countMoves(trees[0]), "move"))
-	m.dialog = confirm("Open game?", q, "open", func(m *Model) tea.Cmd {
-		return m.whenSaved("open another game", func(m *Model) tea.Cmd {
-			return m.handleLoaded(loadedMsg{path: "pasted text", games: trees, err: err})
-		})
-	})
+	m.dialog = confirm("Open game?", q, "open", savedFirst{"open another game", loadedMsg{path: "pasted text", games: trees, err: err}})
 	return nil, true
 }
