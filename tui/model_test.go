@@ -609,19 +609,26 @@ func TestClockMidGame(t *testing.T) {
 	}
 }
 
+// clockGame is a game between two people from fen with a minute each on
+// the clock, which reads *now.
+func clockGame(t *testing.T, fen string, now *time.Time) Model {
+	t.Helper()
+	start, err := chess.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Start: start,
+		Now: func() time.Time { return *now }})
+	return send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+}
+
 // TestLoneKnightIsDrawn (issue 34, R1): a king and a knight against a bare
 // king cannot mate by any series of legal moves, so the game is drawn the
 // moment the position arises (dead position), before any flag can fall —
 // on the board as on the server and in engine matches.
 func TestLoneKnightIsDrawn(t *testing.T) {
 	now := fixedNow
-	start, err := chess.ParseFEN("4k3/8/8/8/8/8/3p4/4K1N1 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Start: start,
-		Now: func() time.Time { return now }})
-	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	m := clockGame(t, "4k3/8/8/8/8/8/3p4/4K1N1 w - - 0 1", &now)
 	m = playAll(t, m, "Kxd2")
 	over, banner := m.Over()
 	if !over || banner != "Insufficient material · draw" || m.tree.Result != "1/2-1/2" || m.tree.Tag("Termination") != "normal" {
@@ -636,13 +643,7 @@ func TestLoneKnightIsDrawn(t *testing.T) {
 // judged the shown position and gave White the game.
 func TestFlagJudgedOnGamePosition(t *testing.T) {
 	now := fixedNow
-	start, err := chess.ParseFEN("4k3/8/8/8/8/5r2/8/4K1N1 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(testRenderer(termenv.Ascii), nil, Options{Mode: TwoHumans, Clock: time.Minute, Start: start,
-		Now: func() time.Time { return now }})
-	m = send(m, tea.WindowSizeMsg{Width: 80, Height: 24}, startMsg{})
+	m := clockGame(t, "4k3/8/8/8/8/5r2/8/4K1N1 w - - 0 1", &now)
 	m = playAll(t, m, "Nh3", "Rxh3", "Kd2")
 	m = send(m, press("home"), press("right")) // after 1. Nh3: White has its knight
 	now = now.Add(61 * time.Second)
