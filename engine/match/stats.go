@@ -1,9 +1,9 @@
 // Package match plays engine-versus-engine matches: games between two
-// engine.Analyzers with clocks, judged by Squall's own chess core, with
-// openings played from both sides, adjudication, crash recovery, PGN
-// output, and the statistics engine authors use to read a match (Elo with
-// error bars from pentanomial pair statistics, and a sequential probability
-// ratio test).
+// engine.Analyzers with clocks, judged by package referee as the board's
+// and the server's games are, with openings played from both sides,
+// adjudication, crash recovery, PGN output, and the statistics engine
+// authors use to read a match (Elo with error bars from pentanomial pair
+// statistics, and a sequential probability ratio test).
 package match
 
 import (
