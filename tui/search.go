@@ -73,7 +73,7 @@ type boardSearch struct {
 // newBoardSearch is the search component of a board with engine a (nil:
 // none).
 func newBoardSearch(a engine.Analyzer) boardSearch {
-	return boardSearch{runner: newRunner(a), hasElo: a != nil && level.HasElo(a)}
+	return boardSearch{runner: live.New(a), hasElo: a != nil && level.HasElo(a)}
 }
 
 // running reports whether the board's search runs.
@@ -334,12 +334,4 @@ func (m *Model) handlePaced(msg pacedMoveMsg) tea.Cmd {
 		return nil
 	}
 	return m.playMove(msg.move)
-}
-
-// newRunner is the Runner of a (nil without an engine).
-func newRunner(a engine.Analyzer) *live.Runner {
-	if a == nil {
-		return nil
-	}
-	return live.New(a)
 }

@@ -64,8 +64,13 @@ type Runner struct {
 	closed bool
 }
 
-// New returns a Runner for a.
+// New returns a Runner for a, or nil when a is nil: a screen or room
+// without an engine holds no Runner, and checks for nil before starting a
+// search.
 func New(a engine.Analyzer) *Runner {
+	if a == nil {
+		return nil
+	}
 	last := make(chan struct{})
 	close(last)
 	return &Runner{a: a, last: last}

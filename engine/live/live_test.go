@@ -185,6 +185,14 @@ func TestClose(t *testing.T) {
 	}
 }
 
+// TestNewWithoutAnalyzer: no engine, no Runner. The board and the rooms
+// keep a nil Runner when they have no engine (they wrote this check each).
+func TestNewWithoutAnalyzer(t *testing.T) {
+	if r := New(nil); r != nil {
+		t.Errorf("New(nil) = %v, want nil", r)
+	}
+}
+
 // TestRandomStartStop starts and stops searches 1,000 times with random
 // timing, reading each as a screen does, and checks that every report
 // belongs to the search it came from (the game it is about is encoded in its
