@@ -22,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -214,7 +215,7 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 		return err
 	}
 	if o.room != "" {
-		if err := openRoom(srv.Hub(), o.room, o.fen); err != nil {
+		if err := openRoom(srv.Rooms(), o.room, o.fen); err != nil {
 			srv.Shutdown(context.Background(), "startup failed")
 			return err
 		}
@@ -265,7 +266,7 @@ func listeningServer(cfg serve.Config) (*serve.Server, net.Addr, error) {
 // broadcastServer is an SSH server run inside another command (the TUI's
 // --broadcast) whose one room mirrors that command's game.
 type broadcastServer struct {
-	Broadcast *serve.Broadcast // publish the game here
+	Broadcast *room.Broadcast // publish the game here
 	Addr      net.Addr
 	srv       *serve.Server
 	done      <-chan error
@@ -336,8 +337,8 @@ func sshCommand(addr net.Addr, room string) string {
 
 // openRoom creates the room shown at start and sets it analysing, so that
 // the first viewer sees a live engine without an owner having to act.
-func openRoom(h *serve.Hub, name, fen string) error {
-	r, err := h.Create(name)
+func openRoom(rooms *room.Rooms, name, fen string) error {
+	r, err := rooms.Create(name)
 	if err != nil {
 		return err
 	}

@@ -197,6 +197,13 @@ func TestLineSAN(t *testing.T) {
 	if got := start.LineSAN(stale); len(got) != 1 || got[0] != "1. d4" {
 		t.Errorf("stale PV: %q, want [1. d4] (e2e4 is not Black's move)", got)
 	}
+	// SANs is the same walk without numbers.
+	if got := strings.Join(start.SANs(stale), " "); got != "d4" {
+		t.Errorf("SANs of the stale PV: %q, want d4", got)
+	}
+	if got := strings.Join(start.SANs(line), " "); got != "e4 e5 Nf3 Nc6 Bb5" || start.FEN() != StartFEN {
+		t.Errorf("SANs from the start: %q (position now %s)", got, start.FEN())
+	}
 }
 
 // TestParseTyped: a person may type a piece letter in lower case (issue 32:

@@ -272,22 +272,36 @@ func (p *Position) MovesIn(plies int) int {
 // for text written into files (the review's comments); the screens number
 // moves through tui/movelist ("12… Nc6").
 func (p *Position) LineSAN(line []Move) []string {
+	out := p.SANs(line)
+	fullmove, white := p.FullmoveNumber(), p.SideToMove() == White
+	for i, s := range out {
+		n := max(fullmove, 1)
+		switch {
+		case white:
+			out[i] = fmt.Sprintf("%d. %s", n, s)
+		case i == 0:
+			out[i] = fmt.Sprintf("%d... %s", n, s)
+		}
+		if !white {
+			fullmove++ // as MakeMove counts it, after Black's move
+		}
+		white = !white
+	}
+	return out
+}
+
+// SANs writes line, played from p, in SAN without move numbers. It stops
+// at the first move that is not legal where it stands (a PV that belongs
+// to another position). p is left as it was.
+func (p *Position) SANs(line []Move) []string {
 	q := p.Clone()
 	out := make([]string, 0, len(line))
 	var u Undo
-	for i, m := range line {
+	for _, m := range line {
 		if !q.IsLegal(m) {
 			break
 		}
-		s := q.SAN(m)
-		n := max(q.FullmoveNumber(), 1)
-		switch {
-		case q.SideToMove() == White:
-			s = fmt.Sprintf("%d. %s", n, s)
-		case i == 0:
-			s = fmt.Sprintf("%d... %s", n, s)
-		}
-		out = append(out, s)
+		out = append(out, q.SAN(m))
 		q.MakeMove(m, &u)
 	}
 	return out

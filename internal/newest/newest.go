@@ -2,7 +2,7 @@
 // each reader has a channel of one slot, and a value sent while the slot
 // is full replaces the one waiting there. A slow reader gets the latest
 // value, never a backlog, and the sender never waits for it. The server's
-// spectators (server/play's Watch) and its rooms' viewers (tui/serve) read
+// spectators (server/play's Watch) and its rooms' viewers (server/room) read
 // their updates so.
 package newest
 

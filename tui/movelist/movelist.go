@@ -15,6 +15,7 @@ package movelist
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -143,31 +144,21 @@ func FromSANs(sans []string) *pgn.Node {
 	return root
 }
 
-// SANs writes line, played from p, in SAN without numbers (a game's moves
-// for FromSANs). It stops at the first move that is not legal where it
-// stands; p is left as it was.
-func SANs(p *chess.Position, line []chess.Move) []string {
-	q := p.Clone()
-	out := make([]string, 0, len(line))
-	var u chess.Undo
-	for _, m := range line {
-		if !q.IsLegal(m) {
-			break
-		}
-		out = append(out, q.SAN(m))
-		q.MakeMove(m, &u)
-	}
-	return out
-}
-
 // Line writes line, played from p, as the lists number it: "12. Nf3",
 // "Nc6", "13. d4", or "12… Nc6", "13. d4" when Black moves first; one
 // string per move, for the analysis panels that wrap or cut it. It stops
 // at the first move that is not legal where it stands (a PV of another
 // position). p is left as it was.
 func Line(p *chess.Position, line []chess.Move) []string {
-	ply := p.GamePly()
-	out := SANs(p, line)
+	return Numbered(p.GamePly(), p.SANs(line))
+}
+
+// Numbered numbers a line already in SAN (chess.Position.SANs) whose first
+// move is played at ply, as Line does: for lines written once by a server
+// and numbered by each screen that draws them (the rooms' analysis). sans
+// is not changed.
+func Numbered(ply int, sans []string) []string {
+	out := slices.Clone(sans)
 	for i, s := range out {
 		if i == 0 || (ply+i)%2 == 0 {
 			out[i] = Number(ply+i) + " " + s

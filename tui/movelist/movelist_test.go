@@ -198,6 +198,10 @@ func TestNumbers(t *testing.T) {
 	if p.FEN() != fen {
 		t.Errorf("Line changed the position: %s, was %s", p.FEN(), fen)
 	}
+	sans := []string{"e5", "Nf3"}
+	if got := strings.Join(Numbered(1, sans), " "); got != "1… e5 2. Nf3" || sans[0] != "e5" {
+		t.Errorf("Numbered from Black's move: %q (its input now %q)", got, sans)
+	}
 	root := FromSANs([]string{"e4", "e5"})
 	if At(root, 2).SAN != "e5" || At(root, 0) != root || At(root, 9).SAN != "e5" {
 		t.Error("FromSANs/At")

@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/view"
@@ -64,7 +65,7 @@ func TestServerScreensFit(t *testing.T) {
 	board := newLeaderboardModel(p.Store, testRenderer(), 80, 24)
 	board.Update(board.Init()())
 
-	hub := NewHub(nil, 1)
+	hub := room.NewRooms(nil, 1)
 	defer hub.Close("")
 	r, err := hub.Create("r")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -24,8 +25,8 @@ var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 func FuzzRoomText(f *testing.F) {
 	f.Add("main\x1b[2J", "Fake\x1b]52;c;aGk=\x07", "info \x9b2J", "e4\x1bc")
 	f.Add("\u202eroom", "\r\n", "\x00", "zz\x7f")
-	f.Fuzz(func(t *testing.T, room, name, info, typed string) {
-		h := NewHub(nil, 1)
+	f.Fuzz(func(t *testing.T, roomName, name, info, typed string) {
+		h := room.NewRooms(nil, 1)
 		defer h.Close("")
 		r, err := h.Create("r")
 		if err != nil {
@@ -38,7 +39,7 @@ func FuzzRoomText(f *testing.F) {
 			t.Fatal(err)
 		}
 		s := r.Snapshot()
-		s.Room, s.EngineName, s.Analysing = room, name, true
+		s.Room, s.EngineName, s.Analysing = roomName, name, true
 		var ml chess.MoveList
 		s.Position.GenerateLegal(&ml)
 		s.Lines = []engine.Info{{String: info}, {Depth: 3, MultiPV: 2, PV: ml.Moves[:1]}}

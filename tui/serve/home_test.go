@@ -45,7 +45,7 @@ func TestHomeOverSSH(t *testing.T) {
 	}
 
 	// The screens are reachable directly, as before.
-	if _, err := ts.srv.Hub().Create("main"); err != nil {
+	if _, err := ts.srv.Rooms().Create("main"); err != nil {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{"play": "Choose the handle", "watch": "Squall · games in progress", "room main": "Room main", "rooms": "Squall rooms"} {

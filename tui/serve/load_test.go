@@ -56,7 +56,7 @@ func runLoadChild(dir string) int {
 		fmt.Println("error", err)
 		return 1
 	}
-	room, _ := srv.Hub().Create("load")
+	room, _ := srv.Rooms().Create("load")
 	room.StartAnalysis()
 	go srv.Serve()
 	fmt.Println("addr", addr)

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/tui/internal/tuitest"
 )
 
@@ -58,7 +59,7 @@ func TestGameScreensShowNewestMove(t *testing.T) {
 func TestMoveListGoldens(t *testing.T) {
 	_, p := startPlayServer(t)
 	ann, spec := playLongGame(t, p)
-	hub := NewHub(nil, 1)
+	hub := room.NewRooms(nil, 1)
 	defer hub.Close("")
 	r, err := hub.Create("r")
 	if err != nil {

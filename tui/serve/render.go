@@ -9,10 +9,12 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -105,7 +107,7 @@ type boardKey struct {
 
 // boardView is the board drawn by the shared renderer, from this viewer's
 // side, in this viewer's theme and size.
-func (m *sessionModel) boardView(s *Snapshot) string {
+func (m *sessionModel) boardView(s *room.Snapshot) string {
 	sc := boardview.NewScene(s.Position)
 	sc.Flipped = m.flip
 	if s.Ply > 0 {
@@ -122,7 +124,7 @@ func (m *sessionModel) boardView(s *Snapshot) string {
 
 // boardWithBar is the board with the eval bar of the best line on its
 // right, White's share growing from White's side as in the local TUI.
-func (m *sessionModel) boardWithBar(s *Snapshot) string {
+func (m *sessionModel) boardWithBar(s *room.Snapshot) string {
 	lines := strings.Split(m.boardView(s), "\n")
 	bar := m.st.Board.EvalBar(len(lines)-1, whiteChances(s), m.flip)
 	var b strings.Builder
@@ -136,7 +138,7 @@ func (m *sessionModel) boardWithBar(s *Snapshot) string {
 }
 
 // whiteChances is the eval bar's fill from the best line.
-func whiteChances(s *Snapshot) float64 {
+func whiteChances(s *room.Snapshot) float64 {
 	if len(s.Lines) > 0 && len(s.Lines[0].PV) > 0 {
 		return boardview.BarChances(s.Position, &s.Lines[0].Score)
 	}
@@ -145,7 +147,7 @@ func whiteChances(s *Snapshot) float64 {
 
 // panelView shows the analysis (analysisview, as the board draws it),
 // then the game's moves in the rows left of height.
-func (m *sessionModel) panelView(s *Snapshot, width, height int) string {
+func (m *sessionModel) panelView(s *room.Snapshot, width, height int) string {
 	v := analysisview.View{Engine: s.EngineName, State: "analysis stopped", Position: s.Position}
 	if s.Analysing {
 		v.State = "analysing"
@@ -167,7 +169,7 @@ func (m *sessionModel) panelView(s *Snapshot, width, height int) string {
 			}
 			v.Stats = &st
 		}
-		v.Lines = append(v.Lines, &analysisview.Line{Score: info.Score, SAN: s.LinesSAN[i]})
+		v.Lines = append(v.Lines, &analysisview.Line{Score: info.Score, SAN: movelist.Numbered(s.Position.GamePly(), s.LinesSAN[i])})
 	}
 	lines := v.Render(m.st.Analysis(), width)
 	var b strings.Builder

@@ -25,6 +25,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -58,7 +59,7 @@ type Config struct {
 	// client address then counts for the per-address limits and the log;
 	// anyone else may not send one. Empty: no PROXY headers.
 	ProxyFrom   []string
-	NewAnalyzer AnalyzerFactory
+	NewAnalyzer room.AnalyzerFactory
 	Log         io.Writer // connection log; default stderr
 	// Play, when set, lets people play each other: `ssh -t host play`;
 	// bare `ssh host` then opens the home screen (without it, the rooms).
@@ -113,10 +114,10 @@ const (
 	Owner  Role = "owner"
 )
 
-// Server is the SSH front end to a Hub.
+// Server is the SSH front end to the rooms (room.Rooms) and the games.
 type Server struct {
 	cfg      Config
-	hub      *Hub
+	rooms    *room.Rooms
 	owners   []ssh.PublicKey
 	ssh      *ssh.Server
 	log      *log.Logger
@@ -137,7 +138,7 @@ func NewServer(cfg Config) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
 		cfg:      cfg,
-		hub:      NewHub(cfg.NewAnalyzer, cfg.MaxEngines),
+		rooms:    room.NewRooms(cfg.NewAnalyzer, cfg.MaxEngines),
 		log:      log.New(cfg.Log, "", log.LstdFlags),
 		programs: map[*tea.Program]struct{}{},
 		byAddr:   map[string]int{},
@@ -183,8 +184,12 @@ func NewServer(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Hub returns the server's rooms (the local TUI publishes to it).
-func (s *Server) Hub() *Hub { return s.hub }
+// Rooms returns the server's rooms.
+func (s *Server) Rooms() *room.Rooms { return s.rooms }
+
+// Broadcast opens a broadcast room called name on the server (see
+// room.Rooms.Broadcast): the local TUI publishes its game to it.
+func (s *Server) Broadcast(name string) (*room.Broadcast, error) { return s.rooms.Broadcast(name) }
 
 // Listen binds the address (useful with port 0 in tests); Serve uses it.
 func (s *Server) Listen() (net.Addr, error) {
@@ -240,7 +245,7 @@ func (s *Server) Shutdown(ctx context.Context, reason string) error {
 	for _, p := range progs {
 		p.Send(closingMsg(reason))
 	}
-	s.hub.Close(reason)
+	s.rooms.Close(reason)
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	var err error
@@ -455,7 +460,7 @@ func (s *Server) screens(sess ssh.Session, r *lipgloss.Renderer) screenFunc {
 		case "leaderboard":
 			return newLeaderboardModel(s.cfg.Play.Store, r, w, h), func() {}, nil
 		}
-		sm, err := newSessionModel(s.hub, r, role, cmd, w, h)
+		sm, err := newSessionModel(s.rooms, r, role, cmd, w, h)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -256,7 +256,7 @@ func TestServerRoles(t *testing.T) {
 	owner := connect(t, ts.addr, ts.owner, "room demo", true)
 	owner.waitFor(t, "Room demo")
 	owner.send(t, "a")
-	room, ok := ts.srv.Hub().Room("demo")
+	room, ok := ts.srv.Rooms().Room("demo")
 	if !ok {
 		t.Fatal("owner's room was not created")
 	}
@@ -288,7 +288,7 @@ func TestServerRoles(t *testing.T) {
 // allows; one without colours gets the monochrome board, not true colour.
 func TestServerColourPerClient(t *testing.T) {
 	ts := startServer(t, false)
-	if _, err := ts.srv.Hub().Create("demo"); err != nil {
+	if _, err := ts.srv.Rooms().Create("demo"); err != nil {
 		t.Fatal(err)
 	}
 	plain := connectTerm(t, ts.addr, newSigner(t), "room demo", true, "dumb")
@@ -308,7 +308,7 @@ func TestServerViewerCannotCreateRooms(t *testing.T) {
 	ts := startServer(t, false)
 	v := connect(t, ts.addr, newSigner(t), "room secret", true)
 	v.waitFor(t, "no room")
-	if _, ok := ts.srv.Hub().Room("secret"); ok {
+	if _, ok := ts.srv.Rooms().Room("secret"); ok {
 		t.Fatal("a viewer created a room")
 	}
 }
@@ -406,7 +406,7 @@ func TestServerNoLeaks(t *testing.T) {
 		sess.Close()
 		conn.Close()
 	}
-	room, _ := ts.srv.Hub().Room("demo")
+	room, _ := ts.srv.Rooms().Room("demo")
 	waitUntil(t, "viewers to be pruned", func() bool { return room.Viewers() == 1 })
 	var now int
 	waitUntil(t, "goroutines to return to baseline", func() bool {
@@ -458,7 +458,7 @@ func TestServerBroadcast(t *testing.T) {
 	b.Close()
 	viewer.waitFor(t, "the broadcast has ended")
 	viewer.waitFor(t, "Squall rooms")
-	if _, ok := ts.srv.Hub().Room("live"); ok {
+	if _, ok := ts.srv.Rooms().Room("live"); ok {
 		t.Error("the broadcast room outlived Close")
 	}
 	// The viewer's session goes on: it can still use the room list.
@@ -473,7 +473,7 @@ func TestServerBroadcast(t *testing.T) {
 // client gets the room list with the default colours.
 func TestServerSilentTerminalGetsScreen(t *testing.T) {
 	ts := startServer(t, false)
-	if _, err := ts.srv.Hub().Create("main"); err != nil {
+	if _, err := ts.srv.Rooms().Create("main"); err != nil {
 		t.Fatal(err)
 	}
 	c := connectSilent(t, ts.addr, newSigner(t), "tester")

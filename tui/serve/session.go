@@ -12,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -24,7 +25,7 @@ type (
 	// snapshotMsg carries a room update, or (OK false) the room's end;
 	// From tells which subscription it came from, so a late message from a
 	// room the viewer left is ignored.
-	snapshotMsg = livecmd.Received[*Snapshot]
+	snapshotMsg = livecmd.Received[*room.Snapshot]
 	closingMsg  string
 )
 
@@ -36,19 +37,19 @@ const closingDelay = 500 * time.Millisecond
 // board and analysis. Its own settings (orientation, size, panel) are
 // private to the session; only an owner's keys reach the room.
 type sessionModel struct {
-	hub   *Hub
+	rooms *room.Rooms
 	st    styles
 	role  Role
 	w, h  int
 	flip  bool
 	panel bool
 
-	room    *Room
+	room    *room.Room
 	sub     *subscription
-	updates <-chan *Snapshot
-	snap    *Snapshot
+	updates <-chan *room.Snapshot
+	snap    *room.Snapshot
 
-	list     []RoomInfo
+	list     []room.Info
 	selected int
 
 	boardKey  boardKey
@@ -58,7 +59,7 @@ type sessionModel struct {
 	// browse is the ply this viewer looks at on its own, -1 when it
 	// follows the room live; browsed caches the snapshot drawn for it.
 	browse  int
-	browsed *Snapshot
+	browsed *room.Snapshot
 
 	input    textinput.Model
 	inputFor string // "move", "fen", "room" or ""
@@ -69,24 +70,24 @@ type sessionModel struct {
 	quitKey
 }
 
-func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
+func newSessionModel(rooms *room.Rooms, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
 	in := textinput.New()
 	in.CharLimit = 120
-	m := &sessionModel{hub: hub, st: sessionStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
+	m := &sessionModel{rooms: rooms, st: sessionStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
 	switch {
 	case len(cmd) == 0, len(cmd) == 1 && cmd[0] == "rooms":
-		m.list = hub.List()
+		m.list = rooms.List()
 	case len(cmd) == 2 && cmd[0] == "room":
-		room, ok := hub.Room(cmd[1])
+		room, ok := rooms.Room(cmd[1])
 		if !ok && role == Owner {
 			var err error
-			if room, err = hub.Create(cmd[1]); err != nil {
+			if room, err = rooms.Create(cmd[1]); err != nil {
 				return nil, err
 			}
 			ok = true
 		}
 		if !ok {
-			m.list = hub.List()
+			m.list = rooms.List()
 			m.status = fmt.Sprintf("no room %q; pick one below", cmd[1])
 			break
 		}
@@ -99,7 +100,7 @@ func newSessionModel(hub *Hub, r *lipgloss.Renderer, role Role, cmd []string, w,
 
 // fromHome says that q goes back to the home screen.
 
-func (m *sessionModel) join(r *Room) {
+func (m *sessionModel) join(r *room.Room) {
 	m.room = r
 	m.updates = m.sub.set(r)
 	m.snap = nil
@@ -115,14 +116,14 @@ func (m *sessionModel) leave() {
 // when the SSH session ends, however the program ended.
 type subscription struct {
 	mu     sync.Mutex
-	room   *Room
+	room   *room.Room
 	id     int
 	owner  bool // an owner's session, not counted as a viewer
 	closed bool
 }
 
 // set leaves the current room (if any) and subscribes to r (if not nil).
-func (s *subscription) set(r *Room) <-chan *Snapshot {
+func (s *subscription) set(r *room.Room) <-chan *room.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.room != nil {
@@ -132,7 +133,7 @@ func (s *subscription) set(r *Room) <-chan *Snapshot {
 	if r == nil || s.closed {
 		return nil
 	}
-	var ch <-chan *Snapshot
+	var ch <-chan *room.Snapshot
 	s.room = r
 	if s.owner {
 		s.id, ch = r.SubscribeOwner()
@@ -183,7 +184,7 @@ func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			reason = "the room was closed"
 		}
 		m.leave()
-		m.list = m.hub.List()
+		m.list = m.rooms.List()
 		m.status = reason
 	case closingMsg:
 		m.closing = string(msg)
@@ -220,7 +221,7 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.togglePieces()
 	case "esc":
 		m.leave()
-		m.list = m.hub.List()
+		m.list = m.rooms.List()
 		return m, nil // back on the room list: no room for the keys below
 	}
 	if m.role != Owner || m.room.ReadOnly() && m.browseKey(k.String()) {
@@ -300,7 +301,7 @@ func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "k", "up":
 		m.selected = max(m.selected-1, 0)
 	case "r":
-		m.list = m.hub.List()
+		m.list = m.rooms.List()
 	case "n":
 		if m.role == Owner {
 			return m.prompt("room", "new room name: ")
@@ -308,12 +309,12 @@ func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.status = "only owners can create rooms"
 	case "enter":
 		if m.selected < len(m.list) {
-			if r, ok := m.hub.Room(m.list[m.selected].Name); ok {
+			if r, ok := m.rooms.Room(m.list[m.selected].Name); ok {
 				m.join(r)
 				return m, livecmd.Recv(m.updates)
 			}
 			m.status = "that room is gone"
-			m.list = m.hub.List()
+			m.list = m.rooms.List()
 		}
 	}
 	return m, nil
@@ -347,8 +348,8 @@ func (m *sessionModel) inputKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case "fen":
 			err = m.room.LoadFEN(text)
 		case "room":
-			var r *Room
-			if r, err = m.hub.Create(text); err == nil {
+			var r *room.Room
+			if r, err = m.rooms.Create(text); err == nil {
 				m.join(r)
 				return m, livecmd.Recv(m.updates)
 			}
@@ -499,7 +500,7 @@ func (m *sessionModel) setBrowse(ply int) {
 // shown is the snapshot this screen draws: the room's, or for a viewer
 // browsing the game, the room's game at the viewer's own ply, without the
 // analysis (which is of the live position).
-func (m *sessionModel) shown() *Snapshot {
+func (m *sessionModel) shown() *room.Snapshot {
 	s := m.snap
 	if s == nil || m.browse < 0 {
 		return s

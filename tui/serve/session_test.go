@@ -6,7 +6,11 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/themes"
+	"github.com/squall-chess/squall/tui/boardview"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -38,7 +42,7 @@ func waitSnap(t *testing.T, m *sessionModel) {
 }
 
 func TestSessionResizeChangesLayout(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	if _, err := h.Create("r"); err != nil {
 		t.Fatal(err)
@@ -61,7 +65,7 @@ func TestSessionResizeChangesLayout(t *testing.T) {
 
 func TestSessionViewerSettingsArePrivate(t *testing.T) {
 	fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
-	h := NewHub(func() (engine.Analyzer, error) { return fe, nil }, 1)
+	h := room.NewRooms(func() (engine.Analyzer, error) { return fe, nil }, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
 	r.StartAnalysis()
@@ -94,7 +98,7 @@ func boardLines(view string) map[string]string {
 }
 
 func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
 	if err := r.MoveText("e4"); err != nil {
@@ -125,7 +129,7 @@ func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
 }
 
 func TestSessionThemeIsPerViewer(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
 	colour := func() *lipgloss.Renderer {
@@ -156,7 +160,7 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 // TestSessionPiecesToggle: g switches this viewer between glyphs and
 // letters, and a theme change keeps the choice.
 func TestSessionPiecesToggle(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
 	cr := lipgloss.NewRenderer(&strings.Builder{})
@@ -178,7 +182,7 @@ func TestSessionPiecesToggle(t *testing.T) {
 // key handling asked it whether it was read-only). Esc takes every role back
 // to the room list, and the room goes on.
 func TestSessionOwnerEscReturnsToList(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	if _, err := h.Create("main"); err != nil {
 		t.Fatal(err)
@@ -207,7 +211,7 @@ func TestSessionOwnerEscReturnsToList(t *testing.T) {
 // after about the tenth ply never appeared on any screen. The list wraps,
 // and when it needs more rows than are left, shows its end.
 func TestSessionMoveListShowsNewestMoves(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	r, err := h.Create("r")
 	if err != nil {
@@ -242,7 +246,7 @@ func TestSessionMoveListShowsNewestMoves(t *testing.T) {
 // with End, and is told why the keys that would change the room do
 // nothing; the owner's key line fits 100 columns.
 func TestSessionViewerBrowses(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	r, _ := h.Create("r")
 	for _, mv := range []string{"e4", "e5", "Nf3", "Nc6"} {
@@ -295,7 +299,7 @@ func TestSessionViewerBrowses(t *testing.T) {
 // TestSessionSmallWindow: a 60×20 window (a tmux split) gets the compact
 // room, board and panel within the window, as the local board does.
 func TestSessionSmallWindow(t *testing.T) {
-	h := NewHub(nil, 1)
+	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	h.Create("r")
 	for _, role := range []Role{Owner, Viewer} {
@@ -311,5 +315,31 @@ func TestSessionSmallWindow(t *testing.T) {
 				t.Errorf("role %v: a line of %d columns at 60: %q", role, w, l)
 			}
 		}
+	}
+}
+
+// TestRoomPanelShowsProgress: reports without a PV (nodes, time, the root
+// move being searched) reach the room's panel between lines, and a line the
+// room wrote in SAN is numbered as the move lists number it. (The room's
+// side, keeping the progress apart from the lines, is server/room's
+// TestRoomProgressBetweenLines.)
+func TestRoomPanelShowsProgress(t *testing.T) {
+	p := chess.NewPosition()
+	e4, _ := p.ParseMove("e4")
+	d4, _ := p.ParseMove("d4")
+	s := &room.Snapshot{
+		Room: "p", Start: p, Position: p, Analysing: true,
+		Lines:       []engine.Info{{Depth: 20, MultiPV: 1, Nodes: 1000, Time: time.Second, PV: []chess.Move{e4}}},
+		LinesSAN:    [][]string{{"e4"}},
+		Progress:    engine.Info{Nodes: 5000, Time: 3 * time.Second, CurrMove: d4, CurrMoveNumber: 2},
+		CurrMoveSAN: "d4",
+	}
+	m := &sessionModel{st: newStyles(testRenderer(), themes.Monochrome(), boardview.Letters), panel: true, w: 100, h: 30, snap: s}
+	v := m.panelView(s, 80, 20)
+	if !strings.Contains(v, "5000 nodes") || !strings.Contains(v, "3.0s  move 2 d4") {
+		t.Errorf("panel does not show the progress:\n%s", v)
+	}
+	if !strings.Contains(v, "1. e4") {
+		t.Errorf("panel does not number the line:\n%s", v)
 	}
 }

@@ -1,4 +1,4 @@
-package serve
+package room
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 // AnalyzerFactory makes the engine for a new room.
 type AnalyzerFactory func() (engine.Analyzer, error)
 
-// RoomInfo describes a room in the room list.
-type RoomInfo struct {
+// Info describes a room in the room list.
+type Info struct {
 	Name      string
 	Viewers   int
 	Analysing bool
@@ -21,9 +21,11 @@ type RoomInfo struct {
 	Broadcast bool // mirrors a broadcast: read-only
 }
 
-// Hub holds the server's rooms. The map is guarded by a mutex (Gambit's
+// Rooms is a server's rooms by name: it makes each with its own engine,
+// under a cap on the engines of the whole server, finds and lists them, and
+// closes them with the server. The map is guarded by a mutex (Gambit's
 // unguarded rooms map is the race this avoids).
-type Hub struct {
+type Rooms struct {
 	newAnalyzer AnalyzerFactory
 	maxEngines  int
 
@@ -32,17 +34,17 @@ type Hub struct {
 	closed bool
 }
 
-// NewHub makes an empty hub. Each room gets its own engine from
+// NewRooms makes an empty set of rooms. Each room gets its own engine from
 // newAnalyzer (nil: rooms without analysis); at most maxEngines rooms have
 // one, which caps the engine threads of the whole server.
-func NewHub(newAnalyzer AnalyzerFactory, maxEngines int) *Hub {
-	return &Hub{newAnalyzer: newAnalyzer, maxEngines: maxEngines, rooms: map[string]*Room{}}
+func NewRooms(newAnalyzer AnalyzerFactory, maxEngines int) *Rooms {
+	return &Rooms{newAnalyzer: newAnalyzer, maxEngines: maxEngines, rooms: map[string]*Room{}}
 }
 
 var roomName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
 
 // Create makes a room, or returns the existing one of that name.
-func (h *Hub) Create(name string) (*Room, error) {
+func (h *Rooms) Create(name string) (*Room, error) {
 	if !roomName.MatchString(name) {
 		return nil, fmt.Errorf("room name %q: use 1-32 letters, digits, '.', '_' or '-'", name)
 	}
@@ -59,7 +61,7 @@ func (h *Hub) Create(name string) (*Room, error) {
 
 // addLocked makes a new room with its engine, if the server has engines
 // and is under its engine cap.
-func (h *Hub) addLocked(name string, readOnly bool) (*Room, error) {
+func (h *Rooms) addLocked(name string, readOnly bool) (*Room, error) {
 	var a engine.Analyzer
 	if h.newAnalyzer != nil {
 		if len(h.rooms) >= h.maxEngines {
@@ -79,7 +81,7 @@ func (h *Hub) addLocked(name string, readOnly bool) (*Room, error) {
 // outside the server (see Broadcast). Its engine analyses from the start,
 // since nobody in the room may start it. The name must be free: a
 // broadcast never takes over a room viewers are in.
-func (h *Hub) Broadcast(name string) (*Broadcast, error) {
+func (h *Rooms) Broadcast(name string) (*Broadcast, error) {
 	if !roomName.MatchString(name) {
 		return nil, fmt.Errorf("room name %q: use 1-32 letters, digits, '.', '_' or '-'", name)
 	}
@@ -102,11 +104,11 @@ func (h *Hub) Broadcast(name string) (*Broadcast, error) {
 		_ = r.startAnalysisLocked() // fails only without an engine
 	}
 	r.mu.Unlock()
-	return &Broadcast{hub: h, room: r}, nil
+	return &Broadcast{rooms: h, room: r}, nil
 }
 
 // Room finds a room by name.
-func (h *Hub) Room(name string) (*Room, bool) {
+func (h *Rooms) Room(name string) (*Room, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, ok := h.rooms[name]
@@ -114,17 +116,17 @@ func (h *Hub) Room(name string) (*Room, bool) {
 }
 
 // List describes the rooms, sorted by name.
-func (h *Hub) List() []RoomInfo {
+func (h *Rooms) List() []Info {
 	h.mu.Lock()
 	rooms := make([]*Room, 0, len(h.rooms))
 	for _, r := range h.rooms {
 		rooms = append(rooms, r)
 	}
 	h.mu.Unlock()
-	out := make([]RoomInfo, 0, len(rooms))
+	out := make([]Info, 0, len(rooms))
 	for _, r := range rooms {
 		s := r.Snapshot()
-		out = append(out, RoomInfo{Name: r.Name(), Viewers: r.Viewers(), Analysing: s.Analysing, Ply: s.Ply, Broadcast: r.ReadOnly()})
+		out = append(out, Info{Name: r.Name(), Viewers: r.Viewers(), Analysing: s.Analysing, Ply: s.Ply, Broadcast: r.ReadOnly()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -132,7 +134,7 @@ func (h *Hub) List() []RoomInfo {
 
 // Remove ends a room and drops it; its viewers return to the room list,
 // told reason.
-func (h *Hub) Remove(name, reason string) {
+func (h *Rooms) Remove(name, reason string) {
 	h.mu.Lock()
 	r, ok := h.rooms[name]
 	h.mu.Unlock()
@@ -141,9 +143,9 @@ func (h *Hub) Remove(name, reason string) {
 	}
 }
 
-// remove ends room r and drops it from the hub if it is still there under
+// remove ends room r and drops it from h if it is still there under
 // its name (a later room of the same name is left alone).
-func (h *Hub) remove(r *Room, reason string) {
+func (h *Rooms) remove(r *Room, reason string) {
 	h.mu.Lock()
 	if h.rooms[r.name] == r {
 		delete(h.rooms, r.name)
@@ -153,7 +155,7 @@ func (h *Hub) remove(r *Room, reason string) {
 }
 
 // Close closes every room, telling viewers reason.
-func (h *Hub) Close(reason string) {
+func (h *Rooms) Close(reason string) {
 	h.mu.Lock()
 	h.closed = true
 	rooms := h.rooms

@@ -1,59 +1,32 @@
-// Package serve shares Squall over SSH: rooms that each hold one
-// authoritative game and one analysis search, fanned out to every viewer.
+// Package room is Squall's rooms of live analysis, the service behind
+// `ssh host room NAME`: each room holds one authoritative game (a start
+// position, its moves and the ply shown) and one engine analysing the
+// shown position, and fans both out to every viewer.
 //
-// The engine runs once per room, never once per viewer. Viewers receive
-// immutable Snapshots over their own small channel (latest wins), so a slow
-// terminal never holds up the room or the other viewers.
-package serve
+// The engine runs once per room, never once per viewer, and only while
+// somebody is in the room. Viewers receive immutable Snapshots over their
+// own one-slot channel (the newest replaces an unread one) at most every
+// 50 ms, so a slow terminal never holds up the room or the other viewers.
+//
+// Rooms is a server's set of rooms: it makes them by name, each with its
+// own engine under a cap on the engines of the whole server, lists them and
+// closes them. A Broadcast is a read-only room whose game is published from
+// outside the server (the local board, `squall --broadcast`). Who may change
+// a room (an owner) and who only watches is the caller's to decide; nothing
+// here draws or knows SSH (the screens are tui/serve's).
+package room
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/internal/newest"
-	"github.com/squall-chess/squall/tui/movelist"
 )
-
-// Snapshot is a room's state at one moment. It is never mutated after it is
-// sent, so viewers may keep and read it freely.
-type Snapshot struct {
-	Room       string
-	Seq        uint64 // increases with every change
-	Start      *chess.Position
-	Moves      []chess.Move // the game's moves
-	Ply        int          // the ply being shown and analysed (0 = start)
-	Position   *chess.Position
-	Analysing  bool
-	EngineName string
-	Lines      []engine.Info // best line first; PVs from Position
-	// LinesSAN holds each line's PV in SAN with move numbers, and SANs
-	// the game's moves (all of Moves) in SAN: made once for all viewers.
-	LinesSAN [][]string
-	SANs     []string
-	// Progress is the newest report without a PV (nodes, time and the
-	// root move being searched), which long iterations send between lines;
-	// CurrMoveSAN is its root move in SAN ("" if none).
-	Progress    engine.Info
-	CurrMoveSAN string
-	Closing     string // non-empty when the server is shutting down
-}
-
-// Game returns the game up to the shown ply.
-func (s *Snapshot) Game() engine.Game {
-	return engine.Game{Start: s.Start, Moves: s.Moves[:s.Ply]}
-}
-
-// broadcastEvery bounds how often a room sends snapshots: engines report
-// hundreds of infos a second early in a search, far more than any viewer
-// can draw (the views themselves render at most 15 times a second).
-const broadcastEvery = 50 * time.Millisecond
 
 // ErrReadOnly is the error of every change asked of a broadcast room: it
 // follows the broadcaster's game alone (see Broadcast).
@@ -108,7 +81,7 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		subs:       newest.New[*Snapshot](nil),
 		owners:     map[int]bool{},
 		analyzer:   analyzer,
-		runner:     newRunner(analyzer),
+		runner:     live.New(analyzer),
 		multiPV:    3,
 		stopTicker: make(chan struct{}),
 		tickerDone: make(chan struct{}),
@@ -192,61 +165,6 @@ func (r *Room) Viewers() int {
 // analysis is on and somebody is in the room.
 func (r *Room) searchWantedLocked() bool {
 	return r.analysing && r.subs.Len() > 0 && !r.closed
-}
-
-// Snapshot returns the current state.
-func (r *Room) Snapshot() *Snapshot {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.snapshotLocked()
-}
-
-func (r *Room) snapshotLocked() *Snapshot {
-	s := &Snapshot{
-		Room:      r.name,
-		Seq:       r.seq,
-		Start:     r.start,
-		Moves:     slices.Clip(r.moves),
-		Ply:       r.ply,
-		Position:  r.pos.Clone(),
-		Analysing: r.analysing,
-		Lines:     slices.Clone(r.lines),
-		SANs:      r.sans,
-		Progress:  r.progress,
-		Closing:   r.closing,
-	}
-	if mv := r.progress.CurrMove; mv != chess.NullMove && r.pos.IsLegal(mv) {
-		s.CurrMoveSAN = r.pos.SAN(mv)
-	}
-	for _, l := range r.lines {
-		s.LinesSAN = append(s.LinesSAN, movelist.Line(r.pos, l.PV))
-	}
-	if r.analyzer != nil {
-		s.EngineName = r.analyzer.Name()
-	}
-	return s
-}
-
-// changedLocked marks new state for the next broadcast tick.
-func (r *Room) changedLocked() { r.seq++ }
-
-func (r *Room) broadcastLoop() {
-	defer close(r.tickerDone)
-	t := time.NewTicker(broadcastEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-r.stopTicker:
-			return
-		case <-t.C:
-			r.mu.Lock()
-			if r.seq != r.sent {
-				r.sent = r.seq
-				r.subs.Send(r.snapshotLocked())
-			}
-			r.mu.Unlock()
-		}
-	}
 }
 
 // Move plays m at the shown ply. Moves after it are replaced, as on an
@@ -342,7 +260,7 @@ func (r *Room) publish(g engine.Game, ply int) error {
 // for the viewers' move lists.
 func (r *Room) setMovesLocked(moves []chess.Move) {
 	r.moves = moves
-	r.sans = movelist.SANs(r.start, moves)
+	r.sans = r.start.SANs(moves)
 }
 
 // LoadFEN replaces the game by a position.
@@ -369,142 +287,6 @@ func (r *Room) gotoLocked(ply int) error {
 		r.stopSearchLocked() // none runs; not waited for, as in Unsubscribe
 	}
 	return nil
-}
-
-// StartAnalysis turns on infinite analysis of the shown position, if the
-// room has an engine. It follows the position as it changes until stopped,
-// and searches only while the room has a subscriber.
-func (r *Room) StartAnalysis() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.readOnly {
-		return fmt.Errorf("room %s: %w", r.name, ErrReadOnly)
-	}
-	return r.startAnalysisLocked()
-}
-
-func (r *Room) startAnalysisLocked() error {
-	if r.analyzer == nil {
-		return fmt.Errorf("room %s: no engine", r.name)
-	}
-	if r.analysing || r.closed {
-		return nil
-	}
-	r.analysing = true
-	r.changedLocked()
-	if r.searchWantedLocked() {
-		r.restartLocked()
-	}
-	return nil
-}
-
-// StopAnalysis stops the search; the last lines stay visible. A read-only
-// room's analysis runs until the room ends: StopAnalysis leaves it alone.
-func (r *Room) StopAnalysis() {
-	if r.readOnly {
-		return
-	}
-	r.mu.Lock()
-	r.analysing = false
-	r.changedLocked()
-	wait := r.stopSearchLocked()
-	r.mu.Unlock()
-	<-wait
-}
-
-// Analysing reports whether the room's engine is running.
-func (r *Room) Analysing() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.analysing
-}
-
-// newRunner is the Runner of a room's analyzer (nil without one).
-func newRunner(a engine.Analyzer) *live.Runner {
-	if a == nil {
-		return nil
-	}
-	return live.New(a)
-}
-
-// stopSearchLocked stops the running search and returns a channel closed
-// once its follower has ended (the caller waits without holding the lock,
-// since the follower takes it).
-func (r *Room) stopSearchLocked() <-chan struct{} {
-	done := r.searchEnd
-	if r.search != nil {
-		r.search.Stop()
-		r.search = nil
-	}
-	if done == nil {
-		done = make(chan struct{})
-		close(done)
-	}
-	return done
-}
-
-// restartLocked starts a search of the current position. The Runner starts
-// it once the previous one has returned; the previous one's late reports
-// are dropped, since only r.search's reach the lines.
-func (r *Room) restartLocked() {
-	r.stopSearchLocked()
-	g := engine.Game{Start: r.start, Moves: slices.Clone(r.moves[:r.ply])}
-	s := r.runner.Start(live.Job{Game: g, Limits: engine.Limits{Infinite: true, MultiPV: r.multiPV}})
-	end := make(chan struct{})
-	r.search, r.searchEnd = s, end
-	go r.follow(s, end)
-}
-
-// follow takes a search's reports into the room, a batch per broadcast,
-// until the search ends; it closes end then. The room owns it: every
-// search the room starts is stopped by the room (a new position, the last
-// viewer leaving, the room closing).
-func (r *Room) follow(s *live.Search, end chan struct{}) {
-	defer close(end)
-	for {
-		b := s.Next(broadcastEvery)
-		r.mu.Lock()
-		if r.search == s && r.analysing {
-			for _, info := range b.Infos {
-				r.addLocked(info)
-			}
-			if b.Done && b.Err != nil && !errors.Is(b.Err, context.Canceled) {
-				r.lines = []engine.Info{{String: "engine error: " + b.Err.Error()}}
-				r.analysing = false
-				r.search = nil
-				r.changedLocked()
-			}
-		}
-		r.mu.Unlock()
-		if b.Done {
-			return
-		}
-	}
-}
-
-// addLocked records a search report. Reports without a PV keep the
-// panel's counters moving during long iterations.
-func (r *Room) addLocked(info engine.Info) {
-	switch info.Kind() {
-	case engine.Text:
-		return
-	case engine.Progress:
-		if info.Nodes == 0 && info.CurrMove == chess.NullMove {
-			return // nothing the stats line shows
-		}
-		r.progress = info
-		r.changedLocked()
-		return
-	}
-	idx := max(info.MultiPV, 1) - 1
-	if idx >= 8 {
-		return
-	}
-	for len(r.lines) <= idx {
-		r.lines = append(r.lines, engine.Info{})
-	}
-	r.lines[idx] = info // its PV is the room's: the Runner copied it
-	r.changedLocked()
 }
 
 // Close is the room's part of the server's shutdown: it stops the

@@ -1,4 +1,4 @@
-package serve
+package room
 
 import (
 	"sync"
@@ -20,13 +20,10 @@ import (
 // Publish and Close are safe for concurrent use, and neither waits for the
 // room's engine (Close waits only for its search to stop).
 type Broadcast struct {
-	hub   *Hub
+	rooms *Rooms
 	room  *Room
 	close sync.Once
 }
-
-// Broadcast opens a broadcast room called name on the server (see Hub.Broadcast).
-func (s *Server) Broadcast(name string) (*Broadcast, error) { return s.hub.Broadcast(name) }
 
 // Room is the room viewers join (`ssh -t host room NAME`).
 func (b *Broadcast) Room() *Room { return b.room }
@@ -46,5 +43,5 @@ func (b *Broadcast) Publish(g engine.Game, ply int) error {
 // engine stopped, and its viewers return to the room list, told the
 // broadcast has ended. Calling it again does nothing.
 func (b *Broadcast) Close() {
-	b.close.Do(func() { b.hub.remove(b.room, "the broadcast has ended") })
+	b.close.Do(func() { b.rooms.remove(b.room, "the broadcast has ended") })
 }

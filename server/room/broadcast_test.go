@@ -1,4 +1,4 @@
-package serve
+package room
 
 import (
 	"errors"
@@ -11,10 +11,10 @@ import (
 	"github.com/squall-chess/squall/engine/enginetest"
 )
 
-// fakeHub is a hub whose rooms get fake engines, kept for inspection.
-func fakeHub(t *testing.T, maxEngines int) (*Hub, *[]*enginetest.Engine) {
+// fakeRooms is a set of rooms that get fake engines, kept for inspection.
+func fakeRooms(t *testing.T, maxEngines int) (*Rooms, *[]*enginetest.Engine) {
 	var engines []*enginetest.Engine
-	h := NewHub(func() (engine.Analyzer, error) {
+	h := NewRooms(func() (engine.Analyzer, error) {
 		fe := &enginetest.Engine{Tick: 5 * time.Millisecond}
 		engines = append(engines, fe)
 		return fe, nil
@@ -23,7 +23,7 @@ func fakeHub(t *testing.T, maxEngines int) (*Hub, *[]*enginetest.Engine) {
 	return h, &engines
 }
 
-func mustBroadcast(t *testing.T, h *Hub, name string) *Broadcast {
+func mustBroadcast(t *testing.T, h *Rooms, name string) *Broadcast {
 	t.Helper()
 	b, err := h.Broadcast(name)
 	if err != nil {
@@ -36,7 +36,7 @@ func mustBroadcast(t *testing.T, h *Hub, name string) *Broadcast {
 // analyses it; publishing the same game again does not restart the search,
 // nor does a change after the shown ply.
 func TestBroadcastMirrorsPublishedGame(t *testing.T) {
-	h, engines := fakeHub(t, 2)
+	h, engines := fakeRooms(t, 2)
 	b := mustBroadcast(t, h, "live")
 	r := b.Room()
 	fe := (*engines)[0]
@@ -93,7 +93,7 @@ func TestBroadcastMirrorsPublishedGame(t *testing.T) {
 }
 
 func TestBroadcastPublishRejectsBadGames(t *testing.T) {
-	h, _ := fakeHub(t, 2)
+	h, _ := fakeRooms(t, 2)
 	b := mustBroadcast(t, h, "live")
 	g := enginetest.Game(t, "e4", "e5")
 	for name, c := range map[string]struct {
@@ -117,7 +117,7 @@ func TestBroadcastPublishRejectsBadGames(t *testing.T) {
 // TestBroadcastIsReadOnly: no change reaches a broadcast room except
 // through its Broadcast, an owner's included.
 func TestBroadcastIsReadOnly(t *testing.T) {
-	h, _ := fakeHub(t, 2)
+	h, _ := fakeRooms(t, 2)
 	b := mustBroadcast(t, h, "live")
 	if err := b.Publish(enginetest.Game(t, "d4", "d5"), 2); err != nil {
 		t.Fatal(err)
@@ -157,7 +157,7 @@ func TestBroadcastIsReadOnly(t *testing.T) {
 // TestBroadcastClose: the room goes, its engine stops, its viewers are
 // told why, and a later room of the same name is not the old handle's.
 func TestBroadcastClose(t *testing.T) {
-	h, engines := fakeHub(t, 2)
+	h, engines := fakeRooms(t, 2)
 	b := mustBroadcast(t, h, "live")
 	_, updates := b.Room().Subscribe()
 	b.Close()
@@ -189,7 +189,7 @@ func TestBroadcastClose(t *testing.T) {
 }
 
 func TestBroadcastLimits(t *testing.T) {
-	h, _ := fakeHub(t, 1)
+	h, _ := fakeRooms(t, 1)
 	if _, err := h.Create("busy"); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestBroadcastLimits(t *testing.T) {
 // TestBroadcastEndsWithServer: after the server's shutdown, publishing
 // fails instead of reaching a dead room.
 func TestBroadcastEndsWithServer(t *testing.T) {
-	h, _ := fakeHub(t, 2)
+	h, _ := fakeRooms(t, 2)
 	b := mustBroadcast(t, h, "live")
 	h.Close("shutting down")
 	if err := b.Publish(enginetest.Game(t, "e4"), 1); err == nil {
