@@ -21,8 +21,11 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -77,16 +80,21 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 
 // serveOptions are the flags of `squall serve`.
 type serveOptions struct {
-	cfg      serve.Config
-	room     string
-	fen      string
-	threads  int
-	hash     int
-	engine   spec.Flags
-	data     string // the store's directory ("": none, as a broadcast has)
-	natsURL  string
-	node     string
-	replicas int
+	ssh sshd.Config
+	// The rooms: their engine (set by check) and how many analyse at once.
+	newAnalyzer room.AnalyzerFactory
+	maxEngines  int
+	// publicAddr is how players reach the server (serve.Config.PublicAddr).
+	publicAddr string
+	room       string
+	fen        string
+	threads    int
+	hash       int
+	engine     spec.Flags
+	data       string // the store's directory ("": none, as a broadcast has)
+	natsURL    string
+	node       string
+	replicas   int
 	// The spectators' analysis pool: its engines, each position's budget,
 	// and the delay behind the game (play.AutoDelay: play.SpectatorDelay's
 	// rule).
@@ -98,19 +106,19 @@ type serveOptions struct {
 
 // register defines serve's flags on fs, into o.
 func (o *serveOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.cfg.Listen, "listen", "127.0.0.1:2222", "the address `ADDR` to listen on")
-	fs.StringVar(&o.cfg.Listen, "addr", "127.0.0.1:2222", "the address `ADDR`, as --listen")
-	fs.StringVar(&o.cfg.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key `FILE` (generated, mode 0600, if missing)")
-	fs.StringVar(&o.cfg.OwnersFile, "owners", "", "the owners (who may move, load and analyse): an authorized_keys `FILE`")
-	fs.StringVar(&o.cfg.OwnersFile, "owner-keys", "", "the owners' authorized_keys `FILE`, as --owners")
-	fs.BoolVar(&o.cfg.Private, "private", false, "refuse everyone who is not an owner")
-	fs.IntVar(&o.cfg.MaxSessions, "max-sessions", 64, "at most `N` SSH sessions at once")
-	fs.IntVar(&o.cfg.MaxSessionsPerAddr, "max-sessions-per-addr", 8, "at most `N` SSH sessions open at once from one client address")
-	fs.Float64Var(&o.cfg.RatePerIP, "rate", 1, "`N` new connections per second allowed from one address (after the burst)")
-	fs.IntVar(&o.cfg.RateBurst, "rate-burst", 10, "`N` connections one address may open at once before --rate applies")
-	fs.StringSliceVar(&o.cfg.ProxyFrom, "proxy-from", nil, "load balancers in front, `ADDRS` (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
-	fs.IntVar(&o.cfg.MaxEngines, "max-engines", 2, "at most `N` analysing rooms (each runs one engine)")
-	fs.StringVar(&o.cfg.PublicAddr, "public-addr", "", "how players reach the server, `HOST[:PORT]`, for the commands the screens show (ssh -p PORT HOST pgn ID); default: the address each connection came in on")
+	fs.StringVar(&o.ssh.Listen, "listen", "127.0.0.1:2222", "the address `ADDR` to listen on")
+	fs.StringVar(&o.ssh.Listen, "addr", "127.0.0.1:2222", "the address `ADDR`, as --listen")
+	fs.StringVar(&o.ssh.HostKeyPath, "host-key", defaultHostKey(), "ed25519 host key `FILE` (generated, mode 0600, if missing)")
+	fs.StringVar(&o.ssh.OwnersFile, "owners", "", "the owners (who may move, load and analyse): an authorized_keys `FILE`")
+	fs.StringVar(&o.ssh.OwnersFile, "owner-keys", "", "the owners' authorized_keys `FILE`, as --owners")
+	fs.BoolVar(&o.ssh.Private, "private", false, "refuse everyone who is not an owner")
+	fs.IntVar(&o.ssh.MaxSessions, "max-sessions", 64, "at most `N` SSH sessions at once")
+	fs.IntVar(&o.ssh.MaxSessionsPerAddr, "max-sessions-per-addr", 8, "at most `N` SSH sessions open at once from one client address")
+	fs.Float64Var(&o.ssh.RatePerIP, "rate", 1, "`N` new connections per second allowed from one address (after the burst)")
+	fs.IntVar(&o.ssh.RateBurst, "rate-burst", 10, "`N` connections one address may open at once before --rate applies")
+	fs.StringSliceVar(&o.ssh.ProxyFrom, "proxy-from", nil, "load balancers in front, `ADDRS` (addresses or CIDRs, comma-separated): their connections must begin with a PROXY protocol header giving the client's address")
+	fs.IntVar(&o.maxEngines, "max-engines", 2, "at most `N` analysing rooms (each runs one engine)")
+	fs.StringVar(&o.publicAddr, "public-addr", "", "how players reach the server, `HOST[:PORT]`, for the commands the screens show (ssh -p PORT HOST pgn ID); default: the address each connection came in on")
 	fs.StringVar(&o.room, "room", "main", "the `ROOM` opened at start, analysing (empty: none)")
 	fs.StringVar(&o.fen, "fen", "", "the position `FEN` of the opening room (default: the start position)")
 	fs.IntVar(&o.threads, "threads", 1, "`N` search threads per room's engine")
@@ -158,7 +166,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 
 // check validates the flags and opens the engine once, so that a command
 // that does not start or an option it refuses stops the server at its
-// start, not each room later; it sets cfg.NewAnalyzer.
+// start, not each room later; it sets newAnalyzer.
 func (o *serveOptions) check() error {
 	if o.threads < 1 || o.hash < 1 {
 		return fmt.Errorf("--threads %d --hash %d: both must be at least 1", o.threads, o.hash)
@@ -181,7 +189,7 @@ func (o *serveOptions) check() error {
 		return err
 	}
 	a.Close()
-	o.cfg.NewAnalyzer = func() (engine.Analyzer, error) { return sp.Open(context.Background(), defaults...) }
+	o.newAnalyzer = func() (engine.Analyzer, error) { return sp.Open(context.Background(), defaults...) }
 	return nil
 }
 
@@ -199,39 +207,30 @@ func defaultHostKey() string {
 // connections are accepted (tests listen on port 0). onStop is called when
 // shutdown begins, so that a second Ctrl-C kills the process at once.
 func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stderr io.Writer, ready func(net.Addr)) error {
-	if o.cfg.Log == nil {
-		o.cfg.Log = stderr
+	if o.ssh.Log == nil {
+		o.ssh.Log = stderr
 	}
-	// Play first: the games the store holds are resumed before anyone
-	// can connect.
-	p, stopPlay, err := startPlay(ctx, o, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	defer stopPlay()
-	o.cfg.Play = p
-	srv, addr, err := listeningServer(o.cfg)
+	srv, err := newServer(ctx, o, true, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	if o.room != "" {
-		if err := openRoom(srv.Rooms(), o.room, o.fen); err != nil {
+		if err := openRoom(srv.Rooms, o.room, o.fen); err != nil {
 			srv.Shutdown(context.Background(), "startup failed")
 			return err
 		}
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve() }()
+	srv.Accept()
+	addr := srv.Addr()
 	fmt.Fprintf(stdout, "squall serve: listening on %s; connect with: %s (play: %s)\n", addr, sshCommand(addr, ""), strings.Replace(sshCommand(addr, ""), "ssh ", "ssh -t ", 1)+" play")
 	if ready != nil {
 		ready(addr)
 	}
 
 	select {
-	case err := <-done:
-		// Serve failed on its own (the listener broke): stop the engines.
-		srv.Shutdown(context.Background(), "server error")
-		return fmt.Errorf("serve: %w", err)
+	case <-srv.Failed():
+		// A part stopped on its own (the listener broke): stop the rest.
+		return fmt.Errorf("serve: %w", srv.Shutdown(context.Background(), "server error"))
 	case <-ctx.Done():
 	}
 	if onStop != nil {
@@ -240,27 +239,30 @@ func serveUntil(ctx context.Context, onStop func(), o serveOptions, stdout, stde
 	fmt.Fprintln(stdout, "squall serve: shutting down (up to 30 s; press Ctrl-C again to force)")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	serr := srv.Shutdown(sctx, "the server is stopping")
-	if err := <-done; err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	if serr != nil {
-		return fmt.Errorf("shutdown: %w", serr)
+	if err := srv.Shutdown(sctx, "the server is stopping"); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
 }
 
-// listeningServer makes the server of cfg and binds its address.
-func listeningServer(cfg serve.Config) (*serve.Server, net.Addr, error) {
-	srv, err := serve.NewServer(cfg)
-	if err != nil {
-		return nil, nil, err
+// newServer assembles the server of serve's flags (server.New): the rooms,
+// the games when games is set (a broadcast has none) and the SSH server
+// running the screens (tui/serve), its address bound.
+func newServer(ctx context.Context, o serveOptions, games bool, stdout, stderr io.Writer) (*server.Server, error) {
+	opt := server.Options{
+		SSH: o.ssh, NewAnalyzer: o.newAnalyzer, MaxEngines: o.maxEngines,
+		Screens: func(rooms *room.Rooms, g *server.Games) sshd.Handler {
+			return serve.NewScreens(serve.Config{Rooms: rooms, Games: g, PublicAddr: o.publicAddr})
+		},
 	}
-	addr, err := srv.Listen()
-	if err != nil {
-		return nil, nil, err
+	if games {
+		opt.Games = &server.GamesOptions{
+			Store: store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas}, Node: o.nodeName(), Site: "squall serve",
+			NewEngine: o.newAnalyzer, Analysts: o.analysts, AnalysisBudget: engine.Limits{Nodes: o.analysisNodes, MultiPV: 2},
+			Delay: o.delay, MaxReviews: o.maxReviews, Stdout: stdout, Stderr: stderr,
+		}
 	}
-	return srv, addr, nil
+	return server.New(ctx, opt)
 }
 
 // broadcastServer is an SSH server run inside another command (the TUI's
@@ -268,8 +270,7 @@ func listeningServer(cfg serve.Config) (*serve.Server, net.Addr, error) {
 type broadcastServer struct {
 	Broadcast *room.Broadcast // publish the game here
 	Addr      net.Addr
-	srv       *serve.Server
-	done      <-chan error
+	srv       *server.Server
 }
 
 // startBroadcast starts an SSH server in this process, configured by
@@ -284,22 +285,21 @@ func startBroadcast(name string, args []string, log io.Writer) (*broadcastServer
 	if err != nil {
 		return nil, fmt.Errorf("broadcast: %w", err)
 	}
-	o.cfg.Log = log
+	o.ssh.Log = log
 	if log == nil {
-		o.cfg.Log = io.Discard
+		o.ssh.Log = io.Discard
 	}
-	srv, addr, err := listeningServer(o.cfg)
+	srv, err := newServer(context.Background(), o, false, io.Discard, io.Discard)
 	if err != nil {
 		return nil, fmt.Errorf("broadcast: %w", err)
 	}
-	b, err := srv.Broadcast(name)
+	b, err := srv.Rooms.Broadcast(name)
 	if err != nil {
 		srv.Shutdown(context.Background(), "startup failed")
 		return nil, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve() }()
-	return &broadcastServer{Broadcast: b, Addr: addr, srv: srv, done: done}, nil
+	srv.Accept()
+	return &broadcastServer{Broadcast: b, Addr: srv.Addr(), srv: srv}, nil
 }
 
 // WatchCommand is the ssh command that joins the broadcast.
@@ -312,12 +312,8 @@ func (s *broadcastServer) WatchCommand() string {
 func (s *broadcastServer) Stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	serr := s.srv.Shutdown(ctx, "the broadcaster has quit")
-	if err := <-s.done; err != nil {
+	if err := s.srv.Shutdown(ctx, "the broadcaster has quit"); err != nil {
 		return fmt.Errorf("broadcast: %w", err)
-	}
-	if serr != nil {
-		return fmt.Errorf("broadcast shutdown: %w", serr)
 	}
 	return nil
 }

@@ -237,7 +237,7 @@ func TestServeFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.Listen != "127.0.0.1:9" || o.cfg.OwnersFile != "k" || !o.cfg.Private || o.room != "main" {
+	if o.ssh.Listen != "127.0.0.1:9" || o.ssh.OwnersFile != "k" || !o.ssh.Private || o.room != "main" {
 		t.Errorf("aliases not applied: %+v", o)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -20,11 +21,11 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store/storetest"
-	"github.com/squall-chess/squall/tui/serve"
 )
 
 // loadScript is the game every pair of the load test plays, again and
@@ -142,7 +143,7 @@ func TestServeClusterLoad(t *testing.T) {
 	}
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
-	var servers [2]*serve.Play
+	var servers [2]*server.Games
 	moved := &takeovers{w: t.Output()}
 	for i, node := range []string{"a", "b"} {
 		o := serveOptions{threads: 1, hash: 16, natsURL: strings.Join(append(urls[i:], urls[:i]...), ","), replicas: 3, node: node,
@@ -150,13 +151,13 @@ func TestServeClusterLoad(t *testing.T) {
 		if err := o.check(); err != nil {
 			t.Fatal(err)
 		}
-		o.cfg.Log = moved
-		p, stop, err := startPlay(context.Background(), o, io.Discard, t.Output())
+		o.ssh.Log, o.ssh.Listen, o.ssh.HostKeyPath = moved, "127.0.0.1:0", filepath.Join(t.TempDir(), "host")
+		srv, err := newServer(context.Background(), o, true, io.Discard, t.Output())
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(stop)
-		servers[i] = p
+		t.Cleanup(func() { srv.Shutdown(context.Background(), "test over") })
+		servers[i] = srv.Games
 	}
 	time.Sleep(time.Second)
 	runtime.GC()
@@ -213,7 +214,7 @@ func TestServeClusterLoad(t *testing.T) {
 // playLoadGame plays one game of pair on the servers: White seeks on one
 // server, Black accepts on the other; both play the script; four
 // spectators watch. It reports the game into st, and whether to go on.
-func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loadStats) bool {
+func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *loadStats) bool {
 	ctx := context.Background()
 	white, black := fmt.Sprintf("w%d", pair), fmt.Sprintf("b%d", pair)
 	ws, bs := servers[pair%2], servers[1-pair%2]
@@ -243,7 +244,7 @@ func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loa
 		}
 	}
 	// Every screen waits for the game on its server, then follows it.
-	watchOn := func(p *serve.Play) <-chan play.Update {
+	watchOn := func(p *server.Games) <-chan play.Update {
 		for until := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			if u, stop, err := p.Hub.Watch(id); err == nil {
 				_ = stop // the channel closes with the game's end
@@ -260,7 +261,7 @@ func playLoadGame(t *testing.T, servers [2]*serve.Play, pair, round int, st *loa
 	var wg sync.WaitGroup
 	rng := rand.New(rand.NewPCG(uint64(pair), uint64(round)))
 	var rngMu sync.Mutex
-	for side, p := range []*serve.Play{ws, bs} {
+	for side, p := range []*server.Games{ws, bs} {
 		s := &screen{seen: map[int]time.Time{}}
 		screens = append(screens, s)
 		updates := watchOn(p)

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui"
-	"github.com/squall-chess/squall/tui/serve"
 )
 
 // defaultServeData keeps the server's store with Squall's data.
@@ -22,16 +18,6 @@ func defaultServeData() string {
 		return filepath.Join(d, "serve")
 	}
 	return "squall-serve"
-}
-
-// startPlay opens what games between people need (serve.StartPlay) with
-// serve's flags.
-func startPlay(ctx context.Context, o serveOptions, stdout, stderr io.Writer) (*serve.Play, func(), error) {
-	return serve.StartPlay(ctx, serve.PlayOptions{
-		Store: store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas}, Node: o.nodeName(), Site: "squall serve",
-		NewEngine: o.cfg.NewAnalyzer, Analysts: o.analysts, AnalysisBudget: engine.Limits{Nodes: o.analysisNodes, MultiPV: 2},
-		Delay: o.delay, MaxReviews: o.maxReviews, Log: o.cfg.Log, Stdout: stdout, Stderr: stderr,
-	})
 }
 
 // nodeName is the server's name among a cluster's: --node, or "squall"
@@ -49,7 +35,7 @@ func (o serveOptions) nodeName() string {
 	if err != nil {
 		host = "squall"
 	}
-	return host + "-" + o.cfg.Listen
+	return host + "-" + o.ssh.Listen
 }
 
 // serveExportCommand writes the server's archive of finished games.

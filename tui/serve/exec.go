@@ -25,10 +25,10 @@ type command struct {
 	what string
 	// minArgs and maxArgs bound the words after the name.
 	minArgs, maxArgs int
-	// games: only on a server with games (Config.Play).
+	// games: only on a server with games (Config.Games).
 	games bool
 	// run prints the command's output; nil for a screen.
-	run func(s *Server, sess ssh.Session, args []string) error
+	run func(s *Screens, sess ssh.Session, args []string) error
 }
 
 // execTimeout bounds one printing command's reads of the store.
@@ -43,21 +43,21 @@ func commandTable() []command {
 		{name: "rooms", what: "the rooms of live analysis"},
 		{name: "room", args: "NAME", what: "one room of live analysis", minArgs: 1, maxArgs: 1},
 		{name: "leaderboard", what: "the best ratings at each speed", games: true},
-		{name: "pgn", args: "GAME_ID", what: "print a finished game's PGN", minArgs: 1, maxArgs: 1, games: true, run: (*Server).printGame},
-		{name: "games", args: "HANDLE [--since YYYY-MM-DD]", what: "print a player's games, newest first", minArgs: 1, maxArgs: 3, games: true, run: (*Server).printGames},
-		{name: "help", what: "this list", run: (*Server).printHelp},
+		{name: "pgn", args: "GAME_ID", what: "print a finished game's PGN", minArgs: 1, maxArgs: 1, games: true, run: (*Screens).printGame},
+		{name: "games", args: "HANDLE [--since YYYY-MM-DD]", what: "print a player's games, newest first", minArgs: 1, maxArgs: 3, games: true, run: (*Screens).printGames},
+		{name: "help", what: "this list", run: (*Screens).printHelp},
 	}
 }
 
 // commands are the commands this server offers: those of games only with
-// Config.Play.
-func (s *Server) commands() []command {
+// Config.Games.
+func (s *Screens) commands() []command {
 	var out []command
 	for _, c := range commandTable() {
-		if c.games && s.cfg.Play == nil {
+		if c.games && s.cfg.Games == nil {
 			continue
 		}
-		if c.name == "" && s.cfg.Play == nil {
+		if c.name == "" && s.cfg.Games == nil {
 			c.what = "the rooms of live analysis" // a server of rooms alone opens on their list
 		}
 		out = append(out, c)
@@ -66,7 +66,7 @@ func (s *Server) commands() []command {
 }
 
 // commandList is the commands, one line each, as help prints them.
-func (s *Server) commandList() string {
+func (s *Screens) commandList() string {
 	var b strings.Builder
 	cmds := s.commands()
 	w := 0
@@ -87,40 +87,38 @@ func commandUse(c command) string {
 	return strings.TrimSpace(c.name + " " + c.args)
 }
 
-// dispatch runs the printing commands and refuses unknown ones with the
-// list of commands; the screens go on to the middlewares after it. It
-// runs before the terminal is required: printing needs none.
-func (s *Server) dispatch(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		args := sess.Command()
-		if len(args) == 0 {
-			next(sess)
-			return
-		}
-		var c *command
-		for _, k := range commandTable() {
-			if k.name != "" && k.name == args[0] {
-				c = &k
-				break
-			}
-		}
-		switch {
-		case c == nil:
-			exitWith(sess, 1, fmt.Sprintf("squall: unknown command %q; the commands (ssh host COMMAND):\n%s", termtext.SafeLine(strings.Join(args, " ")), s.commandList()))
-		case c.games && s.cfg.Play == nil:
-			exitWith(sess, 1, "squall: this server has no games, only rooms of live analysis; the commands:\n"+s.commandList())
-		case len(args)-1 < c.minArgs || len(args)-1 > c.maxArgs:
-			exitWith(sess, 1, fmt.Sprintf("squall: usage: %s %s", c.name, c.args))
-		case c.run == nil:
-			next(sess)
-		default:
-			if err := c.run(s, sess, args[1:]); err != nil {
-				exitWith(sess, 1, "squall: "+termtext.SafeLine(err.Error()))
-				return
-			}
-			sess.Exit(0)
+// Exec runs the printing commands and refuses unknown ones with the list
+// of commands, reporting whether it did; the screens go on to their
+// program. It runs before the terminal is required: printing needs none.
+func (s *Screens) Exec(sess ssh.Session) bool {
+	args := sess.Command()
+	if len(args) == 0 {
+		return false
+	}
+	var c *command
+	for _, k := range commandTable() {
+		if k.name != "" && k.name == args[0] {
+			c = &k
+			break
 		}
 	}
+	switch {
+	case c == nil:
+		exitWith(sess, 1, fmt.Sprintf("squall: unknown command %q; the commands (ssh host COMMAND):\n%s", termtext.SafeLine(strings.Join(args, " ")), s.commandList()))
+	case c.games && s.cfg.Games == nil:
+		exitWith(sess, 1, "squall: this server has no games, only rooms of live analysis; the commands:\n"+s.commandList())
+	case len(args)-1 < c.minArgs || len(args)-1 > c.maxArgs:
+		exitWith(sess, 1, fmt.Sprintf("squall: usage: %s %s", c.name, c.args))
+	case c.run == nil:
+		return false
+	default:
+		if err := c.run(s, sess, args[1:]); err != nil {
+			exitWith(sess, 1, "squall: "+termtext.SafeLine(err.Error()))
+			return true
+		}
+		sess.Exit(0)
+	}
+	return true
 }
 
 // exitWith ends a session with status code, saying msg on its standard
@@ -150,22 +148,22 @@ func (c crlfWriter) Write(p []byte) (int, error) {
 }
 
 // printGame is `pgn GAME_ID`: the game as archived.
-func (s *Server) printGame(sess ssh.Session, args []string) error {
+func (s *Screens) printGame(sess ssh.Session, args []string) error {
 	ctx, cancel := context.WithTimeout(sess.Context(), execTimeout)
 	defer cancel()
-	return play.GamePGN(ctx, s.cfg.Play.Store, args[0], lineEnds(sess, sess))
+	return play.GamePGN(ctx, s.cfg.Games.Store, args[0], lineEnds(sess, sess))
 }
 
 // printGames is `games HANDLE [--since YYYY-MM-DD]`: the player's
 // finished games, newest first.
-func (s *Server) printGames(sess ssh.Session, args []string) error {
+func (s *Screens) printGames(sess ssh.Session, args []string) error {
 	handle, since, err := gamesArgs(args)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(sess.Context(), execTimeout)
 	defer cancel()
-	n, err := play.PlayerPGN(ctx, s.cfg.Play.Store, handle, since, lineEnds(sess, sess))
+	n, err := play.PlayerPGN(ctx, s.cfg.Games.Store, handle, since, lineEnds(sess, sess))
 	if err == nil && n == 0 {
 		note := termtext.SafeLine(handle) + " has no finished games"
 		if !since.IsZero() {
@@ -206,7 +204,7 @@ func gamesArgs(args []string) (handle string, since time.Time, err error) {
 }
 
 // printHelp is `help`: the commands.
-func (s *Server) printHelp(sess ssh.Session, _ []string) error {
+func (s *Screens) printHelp(sess ssh.Session, _ []string) error {
 	_, err := io.WriteString(lineEnds(sess, sess), "Squall's commands (ssh host COMMAND):\n"+s.commandList())
 	return err
 }
@@ -214,7 +212,7 @@ func (s *Server) printHelp(sess ssh.Session, _ []string) error {
 // sshCommand is how this session's client reaches the server: "ssh -p
 // PORT HOST" (no -p for port 22), from Config.PublicAddr, else the address
 // the connection came in on.
-func (s *Server) sshCommand(sess ssh.Session) string {
+func (s *Screens) sshCommand(sess ssh.Session) string {
 	addr := s.cfg.PublicAddr
 	if addr == "" && sess.LocalAddr() != nil {
 		addr = sess.LocalAddr().String()

@@ -13,6 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 )
 
@@ -47,7 +48,7 @@ func runExec(t *testing.T, addr string, key gossh.Signer, cmd string) (stdout, s
 
 // playGame plays moves between white and black through the hub, to the
 // game's end, and returns its id.
-func playGame(t *testing.T, p *Play, white, black string, moves ...string) string {
+func playGame(t *testing.T, p *server.Games, white, black string, moves ...string) string {
 	t.Helper()
 	ctx := context.Background()
 	id, err := p.Hub.Start(ctx, white, black, game.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, false)

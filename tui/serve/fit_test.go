@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/view"
@@ -76,8 +77,8 @@ func TestServerScreensFit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	roomList, _ := newSessionModel(hub, testRenderer(), Owner, []string{"rooms"}, 80, 24)
-	room, _ := newSessionModel(hub, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
+	roomList, _ := newSessionModel(hub, testRenderer(), sshd.Owner, []string{"rooms"}, 80, 24)
+	room, _ := newSessionModel(hub, testRenderer(), sshd.Viewer, []string{"room", "r"}, 80, 24)
 	room.Update(snapshotMsg{From: room.updates, Value: <-room.updates, OK: true})
 
 	th, _ := themes.ByName(themes.Default)

@@ -12,6 +12,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -34,7 +35,7 @@ func FuzzRoomText(f *testing.F) {
 		}
 		rend := lipgloss.NewRenderer(nil)
 		rend.SetColorProfile(termenv.TrueColor)
-		m, err := newSessionModel(h, rend, Owner, []string{"room", "r"}, 100, 30)
+		m, err := newSessionModel(h, rend, sshd.Owner, []string{"room", "r"}, 100, 30)
 		if err != nil {
 			t.Fatal(err)
 		}

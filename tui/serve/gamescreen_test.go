@@ -10,12 +10,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 )
 
 // boardModel is handle's screen of game id on p, w columns wide, with the
 // game as it stands.
-func boardModel(t *testing.T, p *Play, handle, id string, w int) *playModel {
+func boardModel(t *testing.T, p *server.Games, handle, id string, w int) *playModel {
 	t.Helper()
 	m, err := newPlayModel(p, testRenderer(), newSigner(t).PublicKey(), w, 40)
 	if err != nil {
@@ -76,7 +77,7 @@ func wantOnScreen(t *testing.T, who string, m *playModel, wants ...string) {
 
 // startGame starts a casual 5+0 game between ann (White) and bob and
 // returns both players' screens after 1. e4 e5.
-func startGame(t *testing.T, p *Play) (ann, bob *playModel) {
+func startGame(t *testing.T, p *server.Games) (ann, bob *playModel) {
 	t.Helper()
 	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -83,7 +84,7 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-	case closingMsg:
+	case sshd.ClosingMsg:
 		m.closing = string(msg)
 		if m.sub == nil {
 			return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })

@@ -6,6 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/squall-chess/squall/server"
 )
 
 // TestHomeOverSSH (issue 33, E1): bare `ssh host` opens a home screen
@@ -45,7 +47,7 @@ func TestHomeOverSSH(t *testing.T) {
 	}
 
 	// The screens are reachable directly, as before.
-	if _, err := ts.srv.Rooms().Create("main"); err != nil {
+	if _, err := ts.srv.Rooms.Create("main"); err != nil {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{"play": "Choose the handle", "watch": "Squall · games in progress", "room main": "Room main", "rooms": "Squall rooms"} {
@@ -78,9 +80,8 @@ func homeForTest(w, h int) (*homeModel, *[]*fakeScreen) {
 		opened = append(opened, f)
 		return f, func() { f.released = true }, nil
 	}
-	srv := &Server{}
-	srv.cfg.Play = &Play{}
-	return newHomeModel(screen, testRenderer(), "ssh -p 2222 chess.example.org", srv.commands(), w, h), &opened
+	s := NewScreens(Config{Games: &server.Games{}})
+	return newHomeModel(screen, testRenderer(), "ssh -p 2222 chess.example.org", s.commands(), w, h), &opened
 }
 
 // fakeScreen is a screen that ticks, and quits on q.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 )
@@ -64,7 +65,7 @@ func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.speed == m.speed {
 			m.board, m.err, m.read = msg.board, msg.err, true
 		}
-	case closingMsg:
+	case sshd.ClosingMsg:
 		m.err = fmt.Errorf("Server shutting down: %s", string(msg))
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:

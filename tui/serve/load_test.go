@@ -20,6 +20,8 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/sshd"
 )
 
 // The load test runs the server in a child process (this test binary,
@@ -40,26 +42,24 @@ func TestMain(m *testing.M) {
 // prepares one analysing room, "load".
 func runLoadChild(dir string) int {
 	owner := filepath.Join(dir, "owners")
-	srv, err := NewServer(Config{
-		Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), OwnersFile: owner,
-		// All 64 viewers come from one address: the per-address cap
-		// (8 by default) would refuse most of them.
-		RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, MaxSessionsPerAddr: 100, Log: &syncBuffer{},
+	srv, err := server.New(context.Background(), server.Options{
+		SSH: sshd.Config{
+			Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), OwnersFile: owner,
+			// All 64 viewers come from one address: the per-address cap
+			// (8 by default) would refuse most of them.
+			RatePerIP: 1000, RateBurst: 1000, MaxSessions: 100, MaxSessionsPerAddr: 100, Log: &syncBuffer{},
+		},
 		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
+		Screens:     testScreens,
 	})
 	if err != nil {
 		fmt.Println("error", err)
 		return 1
 	}
-	addr, err := srv.Listen()
-	if err != nil {
-		fmt.Println("error", err)
-		return 1
-	}
-	room, _ := srv.Rooms().Create("load")
+	room, _ := srv.Rooms.Create("load")
 	room.StartAnalysis()
-	go srv.Serve()
-	fmt.Println("addr", addr)
+	srv.Accept()
+	fmt.Println("addr", srv.Addr())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	<-sig

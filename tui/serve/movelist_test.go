@@ -10,8 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/tui/internal/tuitest"
 )
 
@@ -70,7 +72,7 @@ func TestMoveListGoldens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	room, err := newSessionModel(hub, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
+	room, err := newSessionModel(hub, testRenderer(), sshd.Viewer, []string{"room", "r"}, 80, 24)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestMoveListGoldens(t *testing.T) {
 
 // playLongGame plays longGame between ann and bob on p, and returns ann's
 // screen and a spectator's, each with the game as it stands.
-func playLongGame(t *testing.T, p *Play) (ann *playModel, spec *spectatorModel) {
+func playLongGame(t *testing.T, p *server.Games) (ann *playModel, spec *spectatorModel) {
 	t.Helper()
 	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)
 	if err != nil {

@@ -12,54 +12,16 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/clock"
-	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
-	"github.com/squall-chess/squall/server/presence"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/view"
 )
-
-// Analysis is the spectators' analysis: each screen watches its game's
-// results and asks for the position it shows (an analysis.Relay on a
-// server, which asks the game's host; a lone analysis.Pool in tests).
-type Analysis interface {
-	Watch(id string) (<-chan analysis.Result, func())
-	Analyse(id string, g engine.Game)
-}
-
-// Play connects the SSH server to games between people (`ssh -t host
-// play`): the store of accounts, the lobby and the hub. Nil in Config: the
-// server has rooms only.
-type Play struct {
-	Store *store.Store
-	Lobby *lobby.Lobby
-	Hub   *play.Hub
-	// Analysis analyses the games spectators watch (`ssh -t host
-	// watch`); nil: spectators see no analysis.
-	Analysis Analysis
-	// Delay is how far behind the game spectators see it (a broadcast
-	// delay, so that no one relays the analysis to a player in time).
-	Delay time.Duration
-	// Chats are the games' chats (nil: no chat).
-	Chats *chat.Rooms
-	// Seats let a player sit against Squall from the lobby (nil: not
-	// offered).
-	Seats *play.Seats
-	// Presence knows who is connected, for claims against a player who
-	// left (nil: no claims).
-	Presence *presence.Presence
-	// NewEngine opens the engine of a finished game's review (nil: no
-	// review); the session closes it when the review ends.
-	NewEngine func() (engine.Analyzer, error)
-	// Reviews bounds the reviews running at once: each holds a slot of
-	// the channel while open (nil: no review).
-	Reviews chan struct{}
-}
 
 // actionTimeout bounds one store write behind a player's action.
 const actionTimeout = 10 * time.Second
@@ -110,7 +72,7 @@ type (
 // writes to the store runs as a command, never in Update.
 type playModel struct {
 	quitKey
-	p       *Play
+	p       *server.Games
 	st      styles
 	w, h    int
 	account string // the SSH key's fingerprint, which names the account
@@ -151,7 +113,7 @@ type playModel struct {
 	leaving, help bool
 }
 
-func newPlayModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
+func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
 	if key == nil {
 		return nil, errors.New("playing needs an SSH key (guests may watch rooms)")
 	}
@@ -224,7 +186,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.review != nil {
 		var own bool
 		switch msg.(type) {
-		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, closingMsg:
+		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg:
 			own = true
 		}
 		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
@@ -293,7 +255,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, livecmd.Recv(m.updates)
-	case closingMsg:
+	case sshd.ClosingMsg:
 		m.release()
 		m.review = nil
 		m.status, m.isErr = "Server shutting down: "+string(msg), true

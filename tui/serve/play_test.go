@@ -12,27 +12,25 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/store"
 )
 
-// startPlayServer is a test server with play, started as `squall serve`
-// starts it (StartPlay): a store in a temporary directory, fake engines
-// for Squall's seats and the spectators' analysis.
-func startPlayServer(t *testing.T) (*testServer, *Play) {
+// startPlayServer is a test server with play, assembled as `squall serve`
+// assembles it (server.New): a store in a temporary directory, fake
+// engines for Squall's seats and the spectators' analysis.
+func startPlayServer(t *testing.T) (*testServer, *server.Games) {
 	t.Helper()
-	p, stop, err := StartPlay(context.Background(), PlayOptions{
-		Store: store.Options{Dir: t.TempDir()}, Site: "squall test",
-		NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
-		Analysts:  1, AnalysisBudget: engine.Limits{Depth: 3, MultiPV: 2}, MaxReviews: 2,
-		Log: t.Output(), Stdout: t.Output(), Stderr: t.Output(),
+	ts := startServerWith(t, false, func(o *server.Options) {
+		o.Games = &server.GamesOptions{
+			Store: store.Options{Dir: t.TempDir()}, Site: "squall test",
+			NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
+			Analysts:  1, AnalysisBudget: engine.Limits{Depth: 3, MultiPV: 2}, MaxReviews: 2,
+			Stdout: t.Output(), Stderr: t.Output(),
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	ts := startServerWith(t, false, func(c *Config) { c.Play = p })
-	return ts, p
+	return ts, ts.srv.Games
 }
 
 // TestPlayOverSSH: two people connect with their keys, choose handles,

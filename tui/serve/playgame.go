@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/play"
@@ -247,7 +248,7 @@ func (m *playModel) openReview() tea.Cmd {
 // of its own, which life ends with the review or the session; at most
 // len(p.Reviews) run at once. pgnCmd is the command that prints the game
 // (its s says it).
-func openReview(p *Play, st styles, e *play.Ended, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
+func openReview(p *server.Games, st styles, e *play.Ended, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
 	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
 		return nil, nil, errors.New("no review of this game here")
 	}

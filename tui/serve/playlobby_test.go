@@ -10,11 +10,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/lobby"
 )
 
 // lobbyModel is handle's lobby screen, w columns wide, on p.
-func lobbyModel(t *testing.T, p *Play, handle string, w int) *playModel {
+func lobbyModel(t *testing.T, p *server.Games, handle string, w int) *playModel {
 	t.Helper()
 	m, err := newPlayModel(p, testRenderer(), newSigner(t).PublicKey(), w, 30)
 	if err != nil {

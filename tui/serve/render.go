@@ -10,6 +10,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/analysisview"
@@ -67,7 +68,7 @@ func (m *sessionModel) roomView(reserved int) string {
 	}
 	header := m.st.Title.Render("Room "+termtext.SafeLine(s.Room)) + m.st.Muted.Render(fmt.Sprintf("  %s · %s%s · you are a%s", termtext.SafeLine(s.EngineName), plural.Count(m.room.Viewers(), "viewer"), kind, article(m.role)))
 	help := "←/→ browse · end live · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
-	if m.role == Owner && !m.room.ReadOnly() {
+	if m.role == sshd.Owner && !m.room.ReadOnly() {
 		help = "←/→ step · m move · a analyse · L FEN · f flip · p panel · t theme · g pieces · esc rooms · " + m.quitHelp()
 	}
 	helpRows := wrapHelp(strings.Split(help, " · "), m.w)

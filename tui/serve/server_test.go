@@ -22,7 +22,15 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 )
+
+// testScreens are the screens a test server runs (server.Options.Screens).
+func testScreens(rooms *room.Rooms, g *server.Games) sshd.Handler {
+	return NewScreens(Config{Rooms: rooms, Games: g})
+}
 
 func newSigner(t testing.TB) gossh.Signer {
 	t.Helper()
@@ -38,7 +46,7 @@ func newSigner(t testing.TB) gossh.Signer {
 }
 
 type testServer struct {
-	srv   *Server
+	srv   *server.Server
 	addr  string
 	owner gossh.Signer
 	log   *syncBuffer
@@ -51,8 +59,10 @@ func startServer(t testing.TB, private bool) *testServer {
 	return startServerWith(t, private, nil)
 }
 
-// startServerWith is startServer with the Config changed by mod.
-func startServerWith(t testing.TB, private bool, mod func(*Config)) *testServer {
+// startServerWith is startServer with the options changed by mod: a
+// server assembled as `squall serve` assembles it (server.New), with these
+// screens.
+func startServerWith(t testing.TB, private bool, mod func(*server.Options)) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	owner := newSigner(t)
@@ -61,35 +71,33 @@ func startServerWith(t testing.TB, private bool, mod func(*Config)) *testServer 
 		t.Fatal(err)
 	}
 	logBuf := &syncBuffer{}
-	cfg := Config{
-		Listen:      "127.0.0.1:0",
-		HostKeyPath: filepath.Join(dir, "host_ed25519"),
-		OwnersFile:  owners,
-		Private:     private,
-		RatePerIP:   1000,
-		RateBurst:   1000,
+	o := server.Options{
+		SSH: sshd.Config{
+			Listen:      "127.0.0.1:0",
+			HostKeyPath: filepath.Join(dir, "host_ed25519"),
+			OwnersFile:  owners,
+			Private:     private,
+			RatePerIP:   1000,
+			RateBurst:   1000,
+			Log:         logBuf,
+		},
 		MaxEngines:  4,
 		NewAnalyzer: func() (engine.Analyzer, error) { return &enginetest.Engine{Tick: 20 * time.Millisecond}, nil },
-		Log:         logBuf,
+		Screens:     testScreens,
 	}
 	if mod != nil {
-		mod(&cfg)
+		mod(&o)
 	}
-	srv, err := NewServer(cfg)
+	srv, err := server.New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr, err := srv.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve() }()
+	addr := srv.Addr()
+	srv.Accept()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx, "test over")
-		<-done
 	})
 	fi, err := os.Stat(filepath.Join(dir, "host_ed25519"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
@@ -256,7 +264,7 @@ func TestServerRoles(t *testing.T) {
 	owner := connect(t, ts.addr, ts.owner, "room demo", true)
 	owner.waitFor(t, "Room demo")
 	owner.send(t, "a")
-	room, ok := ts.srv.Rooms().Room("demo")
+	room, ok := ts.srv.Rooms.Room("demo")
 	if !ok {
 		t.Fatal("owner's room was not created")
 	}
@@ -288,7 +296,7 @@ func TestServerRoles(t *testing.T) {
 // allows; one without colours gets the monochrome board, not true colour.
 func TestServerColourPerClient(t *testing.T) {
 	ts := startServer(t, false)
-	if _, err := ts.srv.Rooms().Create("demo"); err != nil {
+	if _, err := ts.srv.Rooms.Create("demo"); err != nil {
 		t.Fatal(err)
 	}
 	plain := connectTerm(t, ts.addr, newSigner(t), "room demo", true, "dumb")
@@ -308,7 +316,7 @@ func TestServerViewerCannotCreateRooms(t *testing.T) {
 	ts := startServer(t, false)
 	v := connect(t, ts.addr, newSigner(t), "room secret", true)
 	v.waitFor(t, "no room")
-	if _, ok := ts.srv.Rooms().Room("secret"); ok {
+	if _, ok := ts.srv.Rooms.Room("secret"); ok {
 		t.Fatal("a viewer created a room")
 	}
 }
@@ -406,7 +414,7 @@ func TestServerNoLeaks(t *testing.T) {
 		sess.Close()
 		conn.Close()
 	}
-	room, _ := ts.srv.Rooms().Room("demo")
+	room, _ := ts.srv.Rooms.Room("demo")
 	waitUntil(t, "viewers to be pruned", func() bool { return room.Viewers() == 1 })
 	var now int
 	waitUntil(t, "goroutines to return to baseline", func() bool {
@@ -421,7 +429,7 @@ func TestServerNoLeaks(t *testing.T) {
 // refused there; closing the broadcast sends viewers back to the room list.
 func TestServerBroadcast(t *testing.T) {
 	ts := startServer(t, false)
-	b, err := ts.srv.Broadcast("live")
+	b, err := ts.srv.Rooms.Broadcast("live")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,7 +466,7 @@ func TestServerBroadcast(t *testing.T) {
 	b.Close()
 	viewer.waitFor(t, "the broadcast has ended")
 	viewer.waitFor(t, "Squall rooms")
-	if _, ok := ts.srv.Rooms().Room("live"); ok {
+	if _, ok := ts.srv.Rooms.Room("live"); ok {
 		t.Error("the broadcast room outlived Close")
 	}
 	// The viewer's session goes on: it can still use the room list.
@@ -473,7 +481,7 @@ func TestServerBroadcast(t *testing.T) {
 // client gets the room list with the default colours.
 func TestServerSilentTerminalGetsScreen(t *testing.T) {
 	ts := startServer(t, false)
-	if _, err := ts.srv.Rooms().Create("main"); err != nil {
+	if _, err := ts.srv.Rooms.Create("main"); err != nil {
 		t.Fatal(err)
 	}
 	c := connectSilent(t, ts.addr, newSigner(t), "tester")
@@ -487,7 +495,7 @@ func TestServerSilentTerminalGetsScreen(t *testing.T) {
 // at most MaxSessionsPerAddr sessions, so it cannot fill the server; the
 // next one is told why, and a slot frees when a session ends.
 func TestServerSessionsPerAddress(t *testing.T) {
-	ts := startServerWith(t, false, func(c *Config) { c.MaxSessionsPerAddr = 2 })
+	ts := startServerWith(t, false, func(o *server.Options) { o.SSH.MaxSessionsPerAddr = 2 })
 	a := connect(t, ts.addr, newSigner(t), "", true)
 	a.waitFor(t, "Squall rooms")
 	b := connect(t, ts.addr, newSigner(t), "", true)
@@ -495,10 +503,10 @@ func TestServerSessionsPerAddress(t *testing.T) {
 	third := connect(t, ts.addr, newSigner(t), "", true)
 	third.waitFor(t, "2 sessions are open from your address already")
 	a.close()
+	// Its slot is free once it is logged gone (the refused third was
+	// logged gone before it).
 	waitUntil(t, "the first session's slot to free", func() bool {
-		ts.srv.addrMu.Lock()
-		defer ts.srv.addrMu.Unlock()
-		return ts.srv.byAddr["127.0.0.1"] == 1
+		return strings.Count(ts.log.String(), "disconnect ") == 2
 	})
 	again := connect(t, ts.addr, newSigner(t), "", true)
 	again.waitFor(t, "Squall rooms")
@@ -524,7 +532,7 @@ func TestServerLogSanitised(t *testing.T) {
 // the reason, and the server, unharmed, takes the next one that keeps to
 // the rate.
 func TestServerConnectionFlood(t *testing.T) {
-	ts := startServerWith(t, false, func(c *Config) { c.RatePerIP, c.RateBurst = 1, 10 })
+	ts := startServerWith(t, false, func(o *server.Options) { o.SSH.RatePerIP, o.SSH.RateBurst = 1, 10 })
 	refused := 0
 	start := time.Now()
 	for range 500 {
@@ -560,9 +568,9 @@ func TestServerConnectionFlood(t *testing.T) {
 // and the per-address limits then use; a connection from the balancer
 // without a header is refused, and so is a header from anyone else.
 func TestServerProxyProtocol(t *testing.T) {
-	ts := startServerWith(t, false, func(c *Config) {
-		c.ProxyFrom = []string{"127.0.0.1/32"}
-		c.MaxSessionsPerAddr = 1
+	ts := startServerWith(t, false, func(o *server.Options) {
+		o.SSH.ProxyFrom = []string{"127.0.0.1/32"}
+		o.SSH.MaxSessionsPerAddr = 1
 	})
 	viaProxy := func(client string) (*gossh.Client, error) {
 		conn, err := net.DialTimeout("tcp", ts.addr, 5*time.Second)
@@ -634,7 +642,7 @@ func TestServerProxyProtocol(t *testing.T) {
 // ProxyFrom is refused (anyone could claim any address), while that
 // address's plain connections are served.
 func TestServerProxyHeaderFromOthers(t *testing.T) {
-	ts := startServerWith(t, false, func(c *Config) { c.ProxyFrom = []string{"10.0.0.0/8"} })
+	ts := startServerWith(t, false, func(o *server.Options) { o.SSH.ProxyFrom = []string{"10.0.0.0/8"} })
 	conn, err := net.DialTimeout("tcp", ts.addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -656,7 +664,7 @@ func TestServerProxyHeaderFromOthers(t *testing.T) {
 // a session that finished its handshake is not cut by it.
 func TestServerHandshakeTimeout(t *testing.T) {
 	const deadline = 300 * time.Millisecond
-	ts := startServerWith(t, false, func(c *Config) { c.HandshakeTimeout = deadline })
+	ts := startServerWith(t, false, func(o *server.Options) { o.SSH.HandshakeTimeout = deadline })
 	viewer := connect(t, ts.addr, newSigner(t), "", true)
 	viewer.waitFor(t, "Squall rooms")
 

@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
@@ -26,7 +27,6 @@ type (
 	// From tells which subscription it came from, so a late message from a
 	// room the viewer left is ignored.
 	snapshotMsg = livecmd.Received[*room.Snapshot]
-	closingMsg  string
 )
 
 // closingDelay is how long a viewer sees the shutdown message before its
@@ -39,7 +39,7 @@ const closingDelay = 500 * time.Millisecond
 type sessionModel struct {
 	rooms *room.Rooms
 	st    styles
-	role  Role
+	role  sshd.Role
 	w, h  int
 	flip  bool
 	panel bool
@@ -70,16 +70,16 @@ type sessionModel struct {
 	quitKey
 }
 
-func newSessionModel(rooms *room.Rooms, r *lipgloss.Renderer, role Role, cmd []string, w, h int) (*sessionModel, error) {
+func newSessionModel(rooms *room.Rooms, r *lipgloss.Renderer, role sshd.Role, cmd []string, w, h int) (*sessionModel, error) {
 	in := textinput.New()
 	in.CharLimit = 120
-	m := &sessionModel{rooms: rooms, st: sessionStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == Owner}, browse: -1}
+	m := &sessionModel{rooms: rooms, st: sessionStyles(r), role: role, w: w, h: h, panel: true, input: in, sub: &subscription{owner: role == sshd.Owner}, browse: -1}
 	switch {
 	case len(cmd) == 0, len(cmd) == 1 && cmd[0] == "rooms":
 		m.list = rooms.List()
 	case len(cmd) == 2 && cmd[0] == "room":
 		room, ok := rooms.Room(cmd[1])
-		if !ok && role == Owner {
+		if !ok && role == sshd.Owner {
 			var err error
 			if room, err = rooms.Create(cmd[1]); err != nil {
 				return nil, err
@@ -186,7 +186,7 @@ func (m *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.leave()
 		m.list = m.rooms.List()
 		m.status = reason
-	case closingMsg:
+	case sshd.ClosingMsg:
 		m.closing = string(msg)
 		// Quit after the message has been on screen a moment; viewers in
 		// a room quit sooner, when the room closes.
@@ -224,7 +224,7 @@ func (m *sessionModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.list = m.rooms.List()
 		return m, nil // back on the room list: no room for the keys below
 	}
-	if m.role != Owner || m.room.ReadOnly() && m.browseKey(k.String()) {
+	if m.role != sshd.Owner || m.room.ReadOnly() && m.browseKey(k.String()) {
 		return m.viewerKey(k.String())
 	}
 	if m.room.ReadOnly() {
@@ -303,7 +303,7 @@ func (m *sessionModel) listKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "r":
 		m.list = m.rooms.List()
 	case "n":
-		if m.role == Owner {
+		if m.role == sshd.Owner {
 			return m.prompt("room", "new room name: ")
 		}
 		m.status = "only owners can create rooms"
@@ -406,7 +406,7 @@ func (m *sessionModel) View() string {
 func (m *sessionModel) listView(reserved int) []string {
 	out := []string{m.st.Title.Render("Squall rooms") + fmt.Sprintf("  (you are a%s)", article(m.role)), ""}
 	items := []string{"j/k move", "enter join", "r refresh", m.quitHelp()}
-	if m.role == Owner {
+	if m.role == sshd.Owner {
 		items = append(items, "n new room")
 	}
 	help := wrapHelp(items, m.w)
@@ -441,8 +441,8 @@ func (m *sessionModel) listView(reserved int) []string {
 	return out
 }
 
-func article(r Role) string {
-	if r == Owner {
+func article(r sshd.Role) string {
+	if r == sshd.Owner {
 		return "n owner"
 	}
 	return " viewer"

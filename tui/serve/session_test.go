@@ -9,6 +9,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui/boardview"
 
@@ -47,7 +48,7 @@ func TestSessionResizeChangesLayout(t *testing.T) {
 	if _, err := h.Create("r"); err != nil {
 		t.Fatal(err)
 	}
-	m, err := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
+	m, err := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 80, 24)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +70,8 @@ func TestSessionViewerSettingsArePrivate(t *testing.T) {
 	defer h.Close("")
 	r, _ := h.Create("r")
 	r.StartAnalysis()
-	a, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
-	b, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
+	a, _ := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 100, 30)
+	b, _ := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 100, 30)
 	waitSnap(t, a)
 	waitSnap(t, b)
 	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})
@@ -104,7 +105,7 @@ func TestSessionMonochromeBoardReadsWithoutColour(t *testing.T) {
 	if err := r.MoveText("e4"); err != nil {
 		t.Fatal(err)
 	}
-	m, err := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 80, 24)
+	m, err := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 80, 24)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +138,8 @@ func TestSessionThemeIsPerViewer(t *testing.T) {
 		cr.SetColorProfile(termenv.TrueColor)
 		return cr
 	}
-	a, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
-	b, _ := newSessionModel(h, colour(), Viewer, []string{"room", "r"}, 80, 24)
+	a, _ := newSessionModel(h, colour(), sshd.Viewer, []string{"room", "r"}, 80, 24)
+	b, _ := newSessionModel(h, colour(), sshd.Viewer, []string{"room", "r"}, 80, 24)
 	a.Update(snapshotMsg{From: a.updates, Value: r.Snapshot(), OK: true})
 	b.Update(snapshotMsg{From: b.updates, Value: r.Snapshot(), OK: true})
 	before := a.View()
@@ -165,7 +166,7 @@ func TestSessionPiecesToggle(t *testing.T) {
 	r, _ := h.Create("r")
 	cr := lipgloss.NewRenderer(&strings.Builder{})
 	cr.SetColorProfile(termenv.TrueColor)
-	m, _ := newSessionModel(h, cr, Viewer, []string{"room", "r"}, 100, 30)
+	m, _ := newSessionModel(h, cr, sshd.Viewer, []string{"room", "r"}, 100, 30)
 	m.Update(snapshotMsg{From: m.updates, Value: r.Snapshot(), OK: true})
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "♚") || strings.Contains(v, " K ") {
 		t.Fatalf("default pieces are not glyphs:\n%s", v)
@@ -187,7 +188,7 @@ func TestSessionOwnerEscReturnsToList(t *testing.T) {
 	if _, err := h.Create("main"); err != nil {
 		t.Fatal(err)
 	}
-	for _, role := range []Role{Owner, Viewer} {
+	for _, role := range []sshd.Role{sshd.Owner, sshd.Viewer} {
 		m, err := newSessionModel(h, testRenderer(), role, []string{"room", "main"}, 100, 30)
 		if err != nil {
 			t.Fatal(err)
@@ -224,7 +225,7 @@ func TestSessionMoveListShowsNewestMoves(t *testing.T) {
 		}
 	}
 	for _, size := range [][2]int{{100, 30}, {80, 24}, {160, 50}} {
-		m, err := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, size[0], size[1])
+		m, err := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, size[0], size[1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,8 +255,8 @@ func TestSessionViewerBrowses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
-	other, _ := newSessionModel(h, testRenderer(), Viewer, []string{"room", "r"}, 100, 30)
+	v, _ := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 100, 30)
+	other, _ := newSessionModel(h, testRenderer(), sshd.Viewer, []string{"room", "r"}, 100, 30)
 	v.Update(snapshotMsg{From: v.updates, Value: <-v.updates, OK: true})
 	other.Update(snapshotMsg{From: other.updates, Value: <-other.updates, OK: true})
 	key := func(m *sessionModel, k string) {
@@ -287,7 +288,7 @@ func TestSessionViewerBrowses(t *testing.T) {
 	if !strings.Contains(ansi.Strip(v.View()), "only the room's owners can move") {
 		t.Errorf("m does nothing and says nothing:\n%s", ansi.Strip(v.View()))
 	}
-	o, _ := newSessionModel(h, testRenderer(), Owner, []string{"room", "r"}, 100, 30)
+	o, _ := newSessionModel(h, testRenderer(), sshd.Owner, []string{"room", "r"}, 100, 30)
 	o.Update(snapshotMsg{From: o.updates, Value: <-o.updates, OK: true})
 	for _, l := range strings.Split(ansi.Strip(o.View()), "\n") {
 		if w := ansi.StringWidth(l); w > 100 {
@@ -302,7 +303,7 @@ func TestSessionSmallWindow(t *testing.T) {
 	h := room.NewRooms(nil, 1)
 	defer h.Close("")
 	h.Create("r")
-	for _, role := range []Role{Owner, Viewer} {
+	for _, role := range []sshd.Role{sshd.Owner, sshd.Viewer} {
 		m, _ := newSessionModel(h, testRenderer(), role, []string{"room", "r"}, 60, 20)
 		m.Update(snapshotMsg{From: m.updates, Value: <-m.updates, OK: true})
 		v := ansi.Strip(m.View())

@@ -11,9 +11,11 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/livecmd"
@@ -46,7 +48,7 @@ type (
 // knows whose key it is.
 type spectatorModel struct {
 	quitKey
-	p    *Play
+	p    *server.Games
 	st   styles
 	w, h int
 
@@ -91,7 +93,7 @@ type spectatorModel struct {
 // needsHandle answers a spectator who asks to chat without a handle.
 const needsHandle = "chatting needs a handle: connect once with play (and an SSH key) to choose one"
 
-func newSpectatorModel(p *Play, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
+func newSpectatorModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) *spectatorModel {
 	in := textinput.New()
 	in.CharLimit = chat.MaxLen
 	in.Prompt = "say: "
@@ -133,7 +135,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.review != nil {
 		var own bool
 		switch msg.(type) {
-		case closingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
+		case sshd.ClosingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
 			own = true
 		}
 		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
@@ -218,7 +220,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.gameID != "" && m.p.Chats != nil {
 			m.chat = m.p.Chats.Room(m.gameID).Lines(false, chatRows)
 		}
-	case closingMsg:
+	case sshd.ClosingMsg:
 		m.release()
 		m.review = nil
 		m.status = "Server shutting down: " + string(msg)

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,10 +13,12 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -95,7 +98,7 @@ func sans(t *testing.T, moves ...string) (engine.Game, []string) {
 func watching(t *testing.T, handle string) (*spectatorModel, *fakeAnalysis, chan play.Update, chan analysis.Result) {
 	t.Helper()
 	pool := &fakeAnalysis{}
-	m := newSpectatorModel(&Play{Analysis: pool}, lipgloss.NewRenderer(nil), nil, 120, 40)
+	m := newSpectatorModel(&server.Games{Analysis: pool}, lipgloss.NewRenderer(nil), nil, 120, 40)
 	m.Update(accountMsg{handle: handle, found: handle != ""})
 	updates, results := make(chan play.Update), make(chan analysis.Result)
 	m.gameID, m.updates, m.results = "g", updates, results
@@ -165,7 +168,7 @@ func TestSpectatorAnalysisOfShownPosition(t *testing.T) {
 // is one of the players.
 func TestSpectatorOwnGameBeforeAccount(t *testing.T) {
 	pool := &fakeAnalysis{}
-	m := newSpectatorModel(&Play{Analysis: pool}, lipgloss.NewRenderer(nil), newSigner(t).PublicKey(), 120, 40)
+	m := newSpectatorModel(&server.Games{Analysis: pool}, lipgloss.NewRenderer(nil), newSigner(t).PublicKey(), 120, 40)
 	updates, results := make(chan play.Update), make(chan analysis.Result)
 	m.gameID, m.updates, m.results = "g", updates, results
 	show(t, m, updates, "e4")
@@ -187,16 +190,20 @@ func TestSpectatorOwnGameBeforeAccount(t *testing.T) {
 // heard and the earlier lines gone).
 func TestChatKeptAfterCrash(t *testing.T) {
 	dir := t.TempDir()
-	start := func() (*Play, func()) {
-		p, stop, err := StartPlay(context.Background(), PlayOptions{
-			Store: store.Options{Dir: dir}, Site: "squall test",
-			NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
-			Log:       t.Output(), Stdout: t.Output(), Stderr: t.Output(),
+	start := func() (*server.Games, func()) {
+		srv, err := server.New(context.Background(), server.Options{
+			SSH: sshd.Config{Listen: "127.0.0.1:0", HostKeyPath: filepath.Join(dir, "host"), Log: t.Output()},
+			Games: &server.GamesOptions{
+				Store: store.Options{Dir: dir}, Site: "squall test",
+				NewEngine: func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
+				Stdout:    t.Output(), Stderr: t.Output(),
+			},
+			Screens: testScreens,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p, stop
+		return srv.Games, func() { srv.Shutdown(context.Background(), "restart") }
 	}
 	p, stop := start()
 	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)

@@ -1,4 +1,4 @@
-package serve
+package server
 
 import (
 	"context"
@@ -17,13 +17,52 @@ import (
 	"github.com/squall-chess/squall/termtext"
 )
 
-// PlayOptions configure the play of a server (StartPlay).
-type PlayOptions struct {
+// Games are the services of games between people, as the screens use
+// them (`ssh -t host play`, `watch`): the store of accounts and games, the
+// lobby, the hub, Squall's seats and the rest. Nil on a server of rooms
+// alone.
+type Games struct {
+	Store *store.Store
+	Lobby *lobby.Lobby
+	Hub   *play.Hub
+	// Analysis analyses the games spectators watch (`ssh -t host
+	// watch`); nil: spectators see no analysis.
+	Analysis Analysis
+	// Delay is how far behind the game spectators see it (a broadcast
+	// delay, so that no one relays the analysis to a player in time).
+	Delay time.Duration
+	// Chats are the games' chats (nil: no chat).
+	Chats *chat.Rooms
+	// Seats let a player sit against Squall from the lobby (nil: not
+	// offered).
+	Seats *play.Seats
+	// Presence knows who is connected, for claims against a player who
+	// left (nil: no claims).
+	Presence *presence.Presence
+	// NewEngine opens the engine of a finished game's review (nil: no
+	// review); the session closes it when the review ends.
+	NewEngine func() (engine.Analyzer, error)
+	// Reviews bounds the reviews running at once: each holds a slot of
+	// the channel while open (nil: no review).
+	Reviews chan struct{}
+}
+
+// Analysis is the spectators' analysis: each screen watches its game's
+// results and asks for the position it shows (an analysis.Relay on a
+// server, which asks the game's host; a lone analysis.Pool in tests).
+type Analysis interface {
+	Watch(id string) (<-chan analysis.Result, func())
+	Analyse(id string, g engine.Game)
+}
+
+// GamesOptions configure the games of a server (Options.Games).
+type GamesOptions struct {
 	Store store.Options
 	// Node names the server among those on one NATS (play.Config.Node);
 	// Site names it in the archive.
 	Node, Site string
-	// NewEngine opens an engine: Squall's seats and the analysis pool's.
+	// NewEngine opens an engine: Squall's seats, the analysis pool's and
+	// the reviews'.
 	NewEngine func() (engine.Analyzer, error)
 	// Analysts is the analysis pool's engines (0: no analysis), each
 	// position searched within AnalysisBudget.
@@ -33,52 +72,25 @@ type PlayOptions struct {
 	Delay time.Duration
 	// MaxReviews is how many finished games may be in review at once.
 	MaxReviews int
-	// Log hears of games ending and of errors; Stdout and Stderr of the
-	// games resumed at the start.
-	Log, Stdout, Stderr io.Writer
+	// Stdout and Stderr hear of the games resumed at the start.
+	Stdout, Stderr io.Writer
 }
 
-// stopper stops what a server started, last first.
-type stopper []func()
-
-func (s *stopper) add(f func()) { *s = append(*s, f) }
-
-// goRun runs f in a goroutine of its own until the stopper stops it, and
-// waits for it then.
-func (s *stopper) goRun(f func(ctx context.Context)) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); f(ctx) }()
-	s.add(func() { cancel(); <-done })
-}
-
-func (s stopper) stop() {
-	for i := len(s) - 1; i >= 0; i-- {
-		s[i]()
-	}
-}
-
-// StartPlay opens what games between people need — the store (games in
+// openGames opens what games between people need — the store (games in
 // progress resumed), the hub and its clock tick, Squall's seats, the
-// lobby, presence, the spectators' analysis and chats — and returns them
-// with the function that stops them all, in order. Every part runs as it
-// does in `squall serve` (the tests start servers with it).
-func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error) {
+// lobby, presence, the spectators' analysis and chats — with their
+// goroutines in s's group and what they hold closed with s (atClose). logw is the
+// server's log, which hears of games ending and of errors.
+func (s *Server) openGames(ctx context.Context, o GamesOptions, logw io.Writer) (*Games, error) {
 	st, err := store.Open(ctx, o.Store)
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: %w", err)
+		return nil, fmt.Errorf("store: %w", err)
 	}
-	var stops stopper
-	defer func() {
-		if err != nil {
-			stops.stop()
-		}
-	}()
-	stops.add(func() { st.Close() })
-	logf := log.New(o.Log, "", log.LstdFlags).Printf // as the connection log
+	s.atClose(func() { st.Close() })
+	logf := log.New(logw, "", log.LstdFlags).Printf // as the connection log
 	hub, err := play.NewHub(ctx, st, play.Config{Node: o.Node, Site: o.Site})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	hub.OnEnd(func(e play.Ended, p play.Players) {
 		logf("game %s: %s vs %s: %s", e.ID, termtext.SafeLine(p.White), termtext.SafeLine(p.Black), e.Result)
@@ -86,7 +98,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	// Squall's seats follow their games: taken again here with every game
 	// this server takes over (after a restart, or from a server that died).
 	seats := play.NewSeats(hub, o.NewEngine, func(err error) { logf("seat: %v", err) })
-	stops.add(seats.Close)
+	s.atClose(seats.Close)
 	hub.OnHost(func(id string, p play.Players) {
 		logf("game %s: %s vs %s: taken over here", id, termtext.SafeLine(p.White), termtext.SafeLine(p.Black))
 		if err := seats.Follow(id, p); err != nil {
@@ -98,7 +110,7 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	} else if n > 0 {
 		fmt.Fprintf(o.Stdout, "squall serve: resumed %d games in progress\n", n)
 	}
-	stops.goRun(func(ctx context.Context) {
+	s.run(func(ctx context.Context) {
 		hub.Run(ctx, 100*time.Millisecond, func(_ *play.Ended, err error) {
 			if err != nil { // the ends themselves are logged by OnEnd
 				logf("game store: %v", err)
@@ -107,24 +119,24 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 	})
 	lb, err := lobby.New(ctx, hub, st, nil, uint64(time.Now().UnixNano()))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stops.goRun(func(ctx context.Context) { lb.Run(ctx, func(err error) { logf("lobby: %v", err) }) })
+	s.run(func(ctx context.Context) { lb.Run(ctx, func(err error) { logf("lobby: %v", err) }) })
 	pres, err := presence.New(ctx, st, hub.Node(), nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stops.goRun(func(ctx context.Context) { pres.Run(ctx, func(err error) { logf("%v", err) }) })
+	s.run(func(ctx context.Context) { pres.Run(ctx, func(err error) { logf("%v", err) }) })
 	for _, g := range hub.Games() { // nobody is connected yet: the grace runs from the restart
 		pres.Away(g.Players.White)
 		pres.Away(g.Players.Black)
 	}
 	chats, err := chat.NewRooms(st.Conn(), st) // kept in the store: a crash loses no line or mute
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	stops.add(chats.Close)
-	stops.goRun(func(ctx context.Context) { // a game's chat ends with it, wherever it was hosted
+	s.atClose(chats.Close)
+	s.run(func(ctx context.Context) { // a game's chat ends with it, wherever it was hosted
 		for tk := time.NewTicker(30 * time.Second); ; {
 			select {
 			case <-ctx.Done():
@@ -139,33 +151,33 @@ func StartPlay(ctx context.Context, o PlayOptions) (_ *Play, _ func(), err error
 			chats.Keep(ids)
 		}
 	})
-	pool, err := analysisPool(o, &stops)
+	pool, err := s.analysisPool(o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var spectators Analysis // none with --analysts 0
 	if pool != nil {
 		relay := analysis.NewRelay(pool, st.Conn(), hub.Hosts)
-		stops.goRun(func(ctx context.Context) {
+		s.run(func(ctx context.Context) {
 			if err := relay.Run(ctx); err != nil {
 				logf("analysis: %v", err)
 			}
 		})
 		spectators = relay
 	}
-	return &Play{
+	return &Games{
 		Store: st, Hub: hub, Lobby: lb,
 		Analysis: spectators, Delay: o.Delay, Chats: chats, Seats: seats, Presence: pres,
 		NewEngine: o.NewEngine, Reviews: make(chan struct{}, max(o.MaxReviews, 0)),
-	}, stops.stop, nil
+	}, nil
 }
 
 // analysisPool starts the spectators' analysis: o.Analysts engines, each
-// watched position searched within o.AnalysisBudget; stops ends the
-// pool's goroutines and closes its engines. Nil with no analysts.
-func analysisPool(o PlayOptions, stops *stopper) (*analysis.Pool, error) {
+// watched position searched within o.AnalysisBudget, closed with the
+// server. Nil with no analysts.
+func (s *Server) analysisPool(o GamesOptions) (*analysis.Pool, error) {
 	var engines []engine.Analyzer
-	stops.add(func() {
+	s.atClose(func() {
 		for _, a := range engines {
 			a.Close()
 		}
@@ -181,6 +193,6 @@ func analysisPool(o PlayOptions, stops *stopper) (*analysis.Pool, error) {
 		return nil, nil
 	}
 	pool := analysis.New(engines, o.AnalysisBudget)
-	stops.goRun(pool.Run)
+	s.run(pool.Run)
 	return pool, nil
 }

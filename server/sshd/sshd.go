@@ -1,4 +1,12 @@
-package serve
+// Package sshd is Squall's SSH server (wish): its host key, who is let in
+// (the owners' keys, a private server), its limits (sessions in all and
+// per client address, new connections per second, the handshake, idle and
+// session timeouts, PROXY headers from the load balancers named), the
+// connection log, and one bubbletea program per session with the
+// session's own renderer (terminal.go) and input (input.go). What a
+// session runs is the application's, given as a Handler (tui/serve's
+// screens); this package knows nothing of chess.
+package sshd
 
 import (
 	"bufio"
@@ -25,7 +33,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
-	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -50,24 +57,17 @@ type Config struct {
 	// from the last byte, so without it a client that connects and says
 	// nothing holds its connection for half an hour.
 	HandshakeTimeout time.Duration
-	// MaxEngines caps the analysing rooms, and so the engine threads of
-	// the whole server (each room's engine uses one thread); default 2.
-	MaxEngines int
 	// ProxyFrom lists the load balancers (addresses or CIDR ranges) in
 	// front of the server: a connection from one of them must begin with a
 	// PROXY protocol header (v1 or v2, as HAProxy's send-proxy), whose
 	// client address then counts for the per-address limits and the log;
 	// anyone else may not send one. Empty: no PROXY headers.
-	ProxyFrom   []string
-	NewAnalyzer room.AnalyzerFactory
-	Log         io.Writer // connection log; default stderr
-	// Play, when set, lets people play each other: `ssh -t host play`;
-	// bare `ssh host` then opens the home screen (without it, the rooms).
-	Play *Play
-	// PublicAddr is how players reach the server, HOST or HOST:PORT, for
-	// the commands the screens show (ssh -p PORT HOST pgn ID); default:
-	// the address each connection came in on.
-	PublicAddr string
+	ProxyFrom []string
+	Log       io.Writer // connection log; default stderr
+	// Closing, if not nil, is called by Shutdown once every session has
+	// been told why (ClosingMsg), before it waits for them to end: what
+	// the sessions follow ends then (the rooms close), so that they quit.
+	Closing func(reason string)
 }
 
 func (c *Config) defaults() {
@@ -98,9 +98,6 @@ func (c *Config) defaults() {
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 20 * time.Second
 	}
-	if c.MaxEngines <= 0 {
-		c.MaxEngines = 2
-	}
 	if c.Log == nil {
 		c.Log = os.Stderr
 	}
@@ -114,10 +111,28 @@ const (
 	Owner  Role = "owner"
 )
 
-// Server is the SSH front end to the rooms (room.Rooms) and the games.
+// Handler is the application a server runs for each session.
+type Handler interface {
+	// Exec runs sess's command if it is one that needs no terminal (it
+	// prints, or is refused), ending the session, and reports whether it
+	// did; a session whose command is a screen goes on to Program. It
+	// runs before a terminal is required.
+	Exec(sess ssh.Session) bool
+	// Program is the model of sess's screen, drawn with r (the session's
+	// own renderer), for a client of role, and release, which the server
+	// calls when the SSH session ends however the program ended. An error
+	// refuses the session, telling the client why.
+	Program(sess ssh.Session, r *lipgloss.Renderer, role Role) (m tea.Model, release func(), err error)
+}
+
+// ClosingMsg is sent to every session's program when the server shuts
+// down: the reason, which its screen shows before it quits.
+type ClosingMsg string
+
+// Server is the SSH front end of a Handler.
 type Server struct {
 	cfg      Config
-	rooms    *room.Rooms
+	handler  Handler
 	owners   []ssh.PublicKey
 	ssh      *ssh.Server
 	log      *log.Logger
@@ -133,12 +148,12 @@ type Server struct {
 	reason   string
 }
 
-// NewServer prepares a server; Serve starts it.
-func NewServer(cfg Config) (*Server, error) {
+// NewServer prepares a server running h for each session; Serve starts it.
+func NewServer(cfg Config, h Handler) (*Server, error) {
 	cfg.defaults()
 	s := &Server{
 		cfg:      cfg,
-		rooms:    room.NewRooms(cfg.NewAnalyzer, cfg.MaxEngines),
+		handler:  h,
 		log:      log.New(cfg.Log, "", log.LstdFlags),
 		programs: map[*tea.Program]struct{}{},
 		byAddr:   map[string]int{},
@@ -171,31 +186,24 @@ func NewServer(cfg Config) (*Server, error) {
 			bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii),
 			s.farewell,
 			s.requirePTY,
-			s.dispatch,
+			s.exec,
 			ratelimiter.Middleware(ratelimiter.NewRateLimiter(rate.Limit(cfg.RatePerIP), cfg.RateBurst, 4096)),
 			s.sessionCap,
 			s.logConnection,
 		),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+		return nil, fmt.Errorf("sshd: %w", err)
 	}
 	s.ssh = srv
 	return s, nil
 }
 
-// Rooms returns the server's rooms.
-func (s *Server) Rooms() *room.Rooms { return s.rooms }
-
-// Broadcast opens a broadcast room called name on the server (see
-// room.Rooms.Broadcast): the local TUI publishes its game to it.
-func (s *Server) Broadcast(name string) (*room.Broadcast, error) { return s.rooms.Broadcast(name) }
-
 // Listen binds the address (useful with port 0 in tests); Serve uses it.
 func (s *Server) Listen() (net.Addr, error) {
 	l, err := net.Listen("tcp", s.cfg.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+		return nil, fmt.Errorf("sshd: %w", err)
 	}
 	if len(s.cfg.ProxyFrom) > 0 {
 		// Behind a TCP load balancer every connection comes from the
@@ -204,7 +212,7 @@ func (s *Server) Listen() (net.Addr, error) {
 		policy, err := proxyproto.PolicyFromRanges(s.cfg.ProxyFrom, proxyproto.REQUIRE, proxyproto.REJECT)
 		if err != nil {
 			l.Close()
-			return nil, fmt.Errorf("serve: proxy-from: %w", err)
+			return nil, fmt.Errorf("sshd: proxy-from: %w", err)
 		}
 		l = &proxyproto.Listener{Listener: l, ConnPolicy: policy, ReadHeaderTimeout: 5 * time.Second}
 	}
@@ -229,9 +237,9 @@ func (s *Server) Serve() error {
 	return err
 }
 
-// Shutdown tells every viewer why, stops the rooms' engines and ends the
-// sessions, waiting at most until ctx ends; then it closes whatever
-// connections remain. Sessions quit by themselves shortly after being told
+// Shutdown tells every session why (ClosingMsg), then Config.Closing, and
+// waits for the sessions to end, at most until ctx ends; then it closes
+// whatever connections remain. Sessions quit by themselves shortly after being told
 // (closingDelay), so a normal shutdown takes about a second.
 func (s *Server) Shutdown(ctx context.Context, reason string) error {
 	s.mu.Lock()
@@ -243,9 +251,11 @@ func (s *Server) Shutdown(ctx context.Context, reason string) error {
 	}
 	s.mu.Unlock()
 	for _, p := range progs {
-		p.Send(closingMsg(reason))
+		p.Send(ClosingMsg(reason))
 	}
-	s.rooms.Close(reason)
+	if s.cfg.Closing != nil {
+		s.cfg.Closing(reason)
+	}
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	var err error
@@ -254,7 +264,7 @@ wait:
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-			err = fmt.Errorf("serve: %d sessions still open: %w", s.sessions.Load(), ctx.Err())
+			err = fmt.Errorf("sshd: %d sessions still open: %w", s.sessions.Load(), ctx.Err())
 			break wait
 		}
 	}
@@ -262,7 +272,7 @@ wait:
 	// left are idle ones a client has not closed yet, and waiting for them
 	// (as ssh.Server.Shutdown would) could take until the idle timeout.
 	if cerr := s.ssh.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("serve: %w", cerr)
+		err = fmt.Errorf("sshd: %w", cerr)
 	}
 	// The listener is ours: ssh.Server.Close closes only the listeners
 	// Serve has registered, and a Shutdown that comes right after Serve
@@ -393,25 +403,15 @@ func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
 }
 
 // program makes the per-session bubbletea program: its own renderer
-// (colour profile and background detected for this client), the session's
-// window size, and the session's lifetime.
+// (colour profile and background detected for this client), the
+// session's window size, and the session's lifetime.
 func (s *Server) program(sess ssh.Session) *tea.Program {
-	pty, _, _ := sess.Pty()
 	in := newSessionInput(sess, sess.Context().Done())
 	r := sessionRenderer(sess, in, termenv.Ascii)
-	var m tea.Model
-	var release func()
-	cmd := sess.Command()
-	screen := s.screens(sess, r)
-	if len(cmd) == 0 && s.cfg.Play != nil {
-		hm := newHomeModel(screen, r, s.sshCommand(sess), s.commands(), pty.Window.Width, pty.Window.Height)
-		m, release = hm, hm.release
-	} else {
-		var err error
-		if m, release, err = screen(cmd, pty.Window.Width, pty.Window.Height); err != nil {
-			wish.Fatalln(sess, "squall: "+err.Error())
-			return nil
-		}
+	m, release, err := s.handler.Program(sess, r, s.roleOf(sess))
+	if err != nil {
+		wish.Fatalln(sess, "squall: "+err.Error())
+		return nil
 	}
 	// Without the signal handler: a program would otherwise take the
 	// server's own SIGINT/SIGTERM as its viewer's, and die before the
@@ -426,7 +426,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()
-	go func() {
+	go func() { // ends with the session
 		<-sess.Context().Done()
 		release()
 		s.mu.Lock()
@@ -436,35 +436,13 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	return p
 }
 
-// screens makes the screens of sess (dispatch has checked its command):
-// for the command it names, or from the home screen.
-func (s *Server) screens(sess ssh.Session, r *lipgloss.Renderer) screenFunc {
-	key, role, sshCmd := sess.PublicKey(), s.roleOf(sess), s.sshCommand(sess)
-	return func(cmd []string, w, h int) (tea.Model, func(), error) {
-		name := ""
-		if len(cmd) > 0 {
-			name = cmd[0]
+// exec lets the handler run the commands that need no terminal; the
+// screens go on to the middlewares after it.
+func (s *Server) exec(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if !s.handler.Exec(sess) {
+			next(sess)
 		}
-		switch name {
-		case "play":
-			pm, err := newPlayModel(s.cfg.Play, r, key, w, h)
-			if err != nil {
-				return nil, nil, err
-			}
-			pm.sshCmd = sshCmd
-			return pm, pm.release, nil
-		case "watch":
-			sm := newSpectatorModel(s.cfg.Play, r, key, w, h)
-			sm.sshCmd = sshCmd
-			return sm, sm.release, nil
-		case "leaderboard":
-			return newLeaderboardModel(s.cfg.Play.Store, r, w, h), func() {}, nil
-		}
-		sm, err := newSessionModel(s.rooms, r, role, cmd, w, h)
-		if err != nil {
-			return nil, nil, err
-		}
-		return sm, sm.sub.release, nil
 	}
 }
 

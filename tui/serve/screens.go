@@ -1,0 +1,75 @@
+package serve
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+
+	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/room"
+	"github.com/squall-chess/squall/server/sshd"
+)
+
+// Config is what the screens are given.
+type Config struct {
+	Rooms *room.Rooms
+	// Games, when set, lets people play each other: `ssh -t host play`;
+	// bare `ssh host` then opens the home screen (without it, the rooms).
+	Games *server.Games
+	// PublicAddr is how players reach the server, HOST or HOST:PORT, for
+	// the commands the screens show (ssh -p PORT HOST pgn ID); default:
+	// the address each connection came in on.
+	PublicAddr string
+}
+
+// Screens are what each SSH session runs (an sshd.Handler): the commands
+// that print (exec.go), the home screen, and the screens the commands
+// name.
+type Screens struct{ cfg Config }
+
+// NewScreens are the screens of cfg.
+func NewScreens(cfg Config) *Screens { return &Screens{cfg: cfg} }
+
+// Program is the session's screen: the one its command names, or the
+// home screen on a server with games.
+func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role) (tea.Model, func(), error) {
+	pty, _, _ := sess.Pty()
+	screen := s.screens(sess, r, role)
+	if cmd := sess.Command(); len(cmd) > 0 || s.cfg.Games == nil {
+		return screen(cmd, pty.Window.Width, pty.Window.Height)
+	}
+	hm := newHomeModel(screen, r, s.sshCommand(sess), s.commands(), pty.Window.Width, pty.Window.Height)
+	return hm, hm.release, nil
+}
+
+// screens makes the screens of sess (Exec has checked its command): for
+// the command it names, or from the home screen.
+func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role) screenFunc {
+	key, sshCmd := sess.PublicKey(), s.sshCommand(sess)
+	return func(cmd []string, w, h int) (tea.Model, func(), error) {
+		name := ""
+		if len(cmd) > 0 {
+			name = cmd[0]
+		}
+		switch name {
+		case "play":
+			pm, err := newPlayModel(s.cfg.Games, r, key, w, h)
+			if err != nil {
+				return nil, nil, err
+			}
+			pm.sshCmd = sshCmd
+			return pm, pm.release, nil
+		case "watch":
+			sm := newSpectatorModel(s.cfg.Games, r, key, w, h)
+			sm.sshCmd = sshCmd
+			return sm, sm.release, nil
+		case "leaderboard":
+			return newLeaderboardModel(s.cfg.Games.Store, r, w, h), func() {}, nil
+		}
+		sm, err := newSessionModel(s.cfg.Rooms, r, role, cmd, w, h)
+		if err != nil {
+			return nil, nil, err
+		}
+		return sm, sm.sub.release, nil
+	}
+}
