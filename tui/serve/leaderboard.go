@@ -66,6 +66,7 @@ func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.board, m.err, m.read = msg.board, msg.err, true
 		}
 	case sshd.ClosingMsg:
+		//lint:ignore ST1005 shown as a sentence on the screen, as the other screens' shutdown line
 		m.err = fmt.Errorf("Server shutting down: %s", string(msg))
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
