@@ -29,7 +29,7 @@ func boardModel(t *testing.T, p *server.Games, handle, id string, w int) *playMo
 	return m
 }
 
-// catchUp gives m its game's newest update, as its waitUpdate command
+// catchUp gives m its game's newest update, as its livecmd.Recv command
 // would: the hub sends each before the action behind it returns.
 func catchUp(m *playModel) {
 	for {

@@ -175,3 +175,30 @@ func TestQuitKeySaysHome(t *testing.T) {
 		}
 	}
 }
+
+// TestControlAndColour: the part the Squall prompt, a seek and a challenge
+// share — a time control and an optional colour — read one way.
+func TestControlAndColour(t *testing.T) {
+	for _, c := range []struct {
+		words []string
+		tc    string
+		color lobby.Color
+		err   string
+	}{
+		{[]string{"3+2"}, "3+2", lobby.Random, ""},
+		{[]string{"5+3", "white"}, "5+3", lobby.White, ""},
+		{[]string{"1+0", "black"}, "1+0", lobby.Black, ""},
+		{[]string{"5+3", "red"}, "", lobby.Random, "the colour is white or black"},
+		{[]string{"fast"}, "", lobby.Random, "time control"},
+	} {
+		tc, color, err := controlAndColour(c.words)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: %v; want an error saying %q", c.words, err, c.err)
+			}
+		case err != nil || tc.String() != c.tc || color != c.color:
+			t.Errorf("%q: %v %v %v; want %s %v", c.words, tc, color, err, c.tc, c.color)
+		}
+	}
+}
