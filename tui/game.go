@@ -29,6 +29,10 @@ type Tree struct {
 	// move); nil for a whole game. Such a game is not saved back into its
 	// file, where it would replace the whole game with its first moves.
 	partial error
+	// edits makes the board's changes to the tree (moves, comments,
+	// glyphs, variations) and keeps their undo history: every change to
+	// its shape goes through it, so that undo is exact.
+	edits pgn.Edits
 }
 
 // NewTree starts a game from a position, its tags unknown: a game Squall
@@ -72,10 +76,11 @@ func (t *Tree) EngineGame(n *pgn.Node) engine.Game {
 func (t *Tree) Play(n *pgn.Node, p *chess.Position, m chess.Move) *pgn.Node {
 	for _, c := range n.Children {
 		if c.Move == m {
-			return c
+			return c // SAN is not worked out for a move already there
 		}
 	}
-	return n.AddChild(m, p.SAN(m))
+	c, _ := t.edits.Play(n, m, p.SAN(m))
+	return c
 }
 
 // LineThrough returns the nodes of the line through n: n's ancestors, n, and
@@ -97,19 +102,7 @@ func (t *Tree) LineThrough(n *pgn.Node) []*pgn.Node {
 
 // Truncate removes n and everything after it (a takeback of the last moves of
 // a game in play) and returns n's parent.
-func (t *Tree) Truncate(n *pgn.Node) *pgn.Node {
-	p := n.Parent
-	if p == nil {
-		return n
-	}
-	for i, c := range p.Children {
-		if c == n {
-			p.Children = append(p.Children[:i:i], p.Children[i+1:]...)
-			break
-		}
-	}
-	return p
-}
+func (t *Tree) Truncate(n *pgn.Node) *pgn.Node { return t.edits.Delete(n) }
 
 // End follows the first children from n to the end of its line.
 func End(n *pgn.Node) *pgn.Node {

@@ -156,6 +156,14 @@ func variationRows(st Styles, g *Game, first, cur *pgn.Node, ply, width int) []r
 	var walk func(n *pgn.Node, ply int, opened bool)
 	walk = func(n *pgn.Node, ply int, opened bool) {
 		for i := 0; n != nil; i++ {
+			for _, c := range n.Before {
+				// A comment before a variation's first move (the only
+				// place a file can put one), as text before it.
+				for _, w := range strings.Fields(termtext.SafeLine(c)) {
+					toks = append(toks, token{open + w, false})
+					open = ""
+				}
+			}
 			mark, _ := g.mark(st, n)
 			s := n.SAN + mark
 			if ply%2 == 0 || i == 0 || opened {

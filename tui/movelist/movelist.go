@@ -120,13 +120,44 @@ func Number(ply int) string {
 	return fmt.Sprintf("%d.", ply/2+1)
 }
 
-// NAGSymbol is the conventional symbol of the move-quality NAGs $1-$6
-// ("!", "?", "!!", "??", "!?", "?!"), "" for others.
+// Glyph is a Numeric Annotation Glyph the board sets and the lists draw:
+// its NAG ($N in PGN), the symbol drawn after the move, the ASCII a player
+// types for it (as PGN's suffix annotations write it) and what it says.
+type Glyph struct {
+	NAG    uint8
+	Symbol string
+	ASCII  string
+	Name   string
+}
+
+// Glyphs are the move's assessments ($1-$6) and the position's ($10,
+// $13-$19), in the order the board offers them.
+var Glyphs = []Glyph{
+	{1, "!", "!", "good move"},
+	{2, "?", "?", "mistake"},
+	{3, "!!", "!!", "brilliant move"},
+	{4, "??", "??", "blunder"},
+	{5, "!?", "!?", "interesting move"},
+	{6, "?!", "?!", "dubious move"},
+	{10, "=", "=", "equal position"},
+	{13, "∞", "~", "unclear position"},
+	{14, "⩲", "+=", "White is slightly better"},
+	{15, "⩱", "=+", "Black is slightly better"},
+	{16, "±", "+/-", "White is better"},
+	{17, "∓", "-/+", "Black is better"},
+	{18, "+−", "+-", "White is winning"},
+	{19, "−+", "-+", "Black is winning"},
+}
+
+// NAGSymbol is the symbols of the glyphs among nags (Glyphs: "!?", "±"),
+// in their order; "" for none. Other NAGs are not drawn.
 func NAGSymbol(nags []uint8) string {
 	var b strings.Builder
 	for _, n := range nags {
-		if n >= 1 && n <= 6 {
-			b.WriteString([...]string{"!", "?", "!!", "??", "!?", "?!"}[n-1])
+		for _, g := range Glyphs {
+			if g.NAG == n {
+				b.WriteString(g.Symbol)
+			}
 		}
 	}
 	return b.String()

@@ -221,3 +221,34 @@ func TestColumnsGolden(t *testing.T) {
 	rows = l.Columns(testStyles(termenv.TrueColor), Game{Root: g.Root, Tail: game.Tail}, 36, 40)
 	tuitest.Golden(t, tuitest.GoldenDir(), "columns-all", strings.Join(rows, "\n"))
 }
+
+// TestAnnotationsShown: the glyphs of the move's and the position's
+// assessment after the move, comments as text (no braces) after a move,
+// before a variation's first move and before the first move, wrapped, and
+// a file's control characters in a comment never reach the terminal.
+func TestAnnotationsShown(t *testing.T) {
+	g := readGame(t, "{Before the first move.} 1. e4 $1 $14 {A comment long enough to wrap in a narrow list.} e5 $6 $19 "+
+		"(1... c5 {the Sicilian\x1b[2J} 2. Nf3 $5) ({Also} 1... e6 $13) 2. Nf3 $18 $10 *")
+	rows := new(List).Columns(testStyles(termenv.Ascii), Game{Root: g.Root, Current: g.Root}, 30, 20)
+	text := ansi.Strip(strings.Join(rows, "\n"))
+	for _, want := range []string{"Before the first move.", "e4!⩲", "A comment long enough", "e5?!−+", "c5 the Sicilian", "Nf3!?", "Also 1… e6∞", "Nf3+−="} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if strings.ContainsAny(text, "{}\x1b") {
+		t.Errorf("braces or an escape in\n%s", text)
+	}
+	checkFits(t, "annotated", rows, 30, 20)
+}
+
+func TestNAGSymbol(t *testing.T) {
+	if got := NAGSymbol([]uint8{5, 16, 22}); got != "!?±" {
+		t.Errorf("NAGSymbol = %q", got)
+	}
+	for _, g := range Glyphs {
+		if NAGSymbol([]uint8{g.NAG}) != g.Symbol || g.ASCII == "" || g.Name == "" {
+			t.Errorf("glyph %+v", g)
+		}
+	}
+}
