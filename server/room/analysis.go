@@ -101,7 +101,8 @@ func (r *Room) follow(s *live.Search, end chan struct{}) {
 				r.addLocked(info)
 			}
 			if b.Done && b.Err != nil && !errors.Is(b.Err, context.Canceled) {
-				r.lines = []engine.Info{{String: "engine error: " + b.Err.Error()}}
+				r.lines.Reset()
+				r.failure = "engine error: " + b.Err.Error()
 				r.analysing = false
 				r.search = nil
 				r.changedLocked()
@@ -128,13 +129,11 @@ func (r *Room) addLocked(info engine.Info) {
 		r.changedLocked()
 		return
 	}
-	idx := max(info.MultiPV, 1) - 1
-	if idx >= 8 {
-		return
+	if _, ok := r.lines.Add(info); ok { // its PV is the room's: the Runner copied it
+		r.failure = "" // a search started again after the engine failed
+		r.changedLocked()
 	}
-	for len(r.lines) <= idx {
-		r.lines = append(r.lines, engine.Info{})
-	}
-	r.lines[idx] = info // its PV is the room's: the Runner copied it
-	r.changedLocked()
 }
+
+// maxLines is the most analysis lines a room keeps.
+const maxLines = 8

@@ -43,7 +43,8 @@ type Room struct {
 	moves     []chess.Move
 	ply       int
 	pos       *chess.Position // position at ply
-	lines     []engine.Info
+	lines     live.Lines      // the search's lines, maxLines of them
+	failure   string          // the engine's error, shown instead of the lines ("" while none)
 	progress  engine.Info
 	sans      []string // moves in SAN (a new slice at each change: snapshots share it)
 	seq       uint64   // bumped on every change
@@ -82,6 +83,7 @@ func newRoom(name string, analyzer engine.Analyzer, readOnly bool) *Room {
 		owners:     map[int]bool{},
 		analyzer:   analyzer,
 		runner:     live.New(analyzer),
+		lines:      live.Lines{Max: maxLines},
 		multiPV:    3,
 		stopTicker: make(chan struct{}),
 		tickerDone: make(chan struct{}),
@@ -278,7 +280,8 @@ func (r *Room) gotoLocked(ply int) error {
 		return fmt.Errorf("room %s: %w", r.name, err)
 	}
 	r.ply, r.pos = ply, pos
-	r.lines = nil
+	r.lines.Reset()
+	r.failure = ""
 	r.progress = engine.Info{}
 	r.changedLocked()
 	if r.searchWantedLocked() {

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -267,5 +268,36 @@ func TestRoomSearchesOnlyWhileWatched(t *testing.T) {
 	waitUntil(t, "the search to stop", func() bool { return fe.Active() == 0 })
 	if err := fe.Misuse(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestRoomEngineError: an engine that fails shows its error in place of
+// the lines and turns analysis off; analysis started again shows lines
+// again, and so does a new position.
+func TestRoomEngineError(t *testing.T) {
+	fe := &enginetest.Engine{MaxDepth: 2, Err: errors.New("the engine fell over")}
+	r := NewRoom("e", fe)
+	defer r.Close("")
+	r.Subscribe()
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	var s *Snapshot
+	waitUntil(t, "the engine's error", func() bool { s = r.Snapshot(); return !s.Analysing })
+	if len(s.Lines) != 1 || s.Lines[0].String != "engine error: the engine fell over" {
+		t.Fatalf("lines %+v, want the engine's error alone", s.Lines)
+	}
+	fe.Err = nil // no search runs: analysis went off with the error
+	if err := r.StartAnalysis(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "lines after the error", func() bool {
+		s = r.Snapshot()
+		return len(s.Lines) > 0 && s.Lines[0].Kind() == engine.Line
+	})
+	for _, l := range s.Lines {
+		if l.Kind() != engine.Line {
+			t.Errorf("%+v beside the lines", l)
+		}
 	}
 }

@@ -60,7 +60,7 @@ func (r *Room) snapshotLocked() *Snapshot {
 		Ply:       r.ply,
 		Position:  r.pos.Clone(),
 		Analysing: r.analysing,
-		Lines:     slices.Clone(r.lines),
+		Lines:     r.lines.All(),
 		SANs:      r.sans,
 		Progress:  r.progress,
 		Closing:   r.closing,
@@ -68,7 +68,10 @@ func (r *Room) snapshotLocked() *Snapshot {
 	if mv := r.progress.CurrMove; mv != chess.NullMove && r.pos.IsLegal(mv) {
 		s.CurrMoveSAN = r.pos.SAN(mv)
 	}
-	for _, l := range r.lines {
+	if r.failure != "" {
+		s.Lines = []engine.Info{{String: r.failure}}
+	}
+	for _, l := range s.Lines {
 		s.LinesSAN = append(s.LinesSAN, r.pos.SANs(l.PV))
 	}
 	if r.analyzer != nil {
