@@ -8,8 +8,9 @@
 // Engine's zero value is a deterministic engine that deepens one ply at a
 // time and plays the first legal move. Its fields make it slow (Tick),
 // late however soon it is stopped (Lag), shallow (MaxDepth), opinionated
-// (Best, Score), scripted (Script) or hold an infinite or ponder search
-// until it is stopped (WaitForStop), as a UCI engine must. It records
+// (Best, Score), scripted (Script), sparing with its allocations (ReusePV)
+// or hold an infinite or ponder search until it is stopped (WaitForStop),
+// as a UCI engine must. It records
 // what it is asked (Searches, Limits, Settings, NewGames, Closed) and
 // notices when the Analyzer contract is broken (Misuse), so that a test
 // can check the code under test as well as its output.
@@ -83,6 +84,11 @@ type Engine struct {
 	// checked, so a script can make the best move an illegal one or
 	// chess.NullMove, as a broken engine's bestmove may be.
 	Script func(g engine.Game) []engine.Info
+	// ReusePV makes every report's PV one slice, overwritten by the next
+	// report and cleared once the callback returns, as an engine that
+	// avoids allocations may (the seam allows it): a caller that keeps a
+	// PV without copying it shows moves that are not the engine's.
+	ReusePV bool
 	// Err, if set, is returned by every search of a position with legal
 	// moves, along with its result.
 	Err error
@@ -132,6 +138,9 @@ func (e *Engine) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 	if info == nil {
 		info = func(engine.Info) {}
 	}
+	if e.ReusePV {
+		info = reusing(info)
+	}
 	res := engine.Result{BestMove: best}
 	var done bool
 	if e.Script != nil {
@@ -143,6 +152,18 @@ func (e *Engine) Search(ctx context.Context, g engine.Game, lim engine.Limits, i
 		hold(ctx, lim, hit)
 	}
 	return res, e.Err
+}
+
+// reusing passes each report on with its PV in one slice, cleared once
+// report returns (ReusePV).
+func reusing(report func(engine.Info)) func(engine.Info) {
+	var buf []chess.Move
+	return func(in engine.Info) {
+		buf = append(buf[:0], in.PV...)
+		in.PV = buf
+		report(in)
+		clear(buf)
+	}
 }
 
 // bestMove is the first legal move, or the one Best chooses.

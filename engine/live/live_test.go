@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"errors"
 	"math/rand"
 	"runtime"
@@ -80,22 +79,10 @@ func TestFrameBatches(t *testing.T) {
 	}
 }
 
-// reusingEngine reports every PV through one slice that it overwrites, as
-// an engine that avoids allocations may.
-type reusingEngine struct{ enginetest.Engine }
-
-func (e *reusingEngine) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	buf := make([]chess.Move, 1)
-	return e.Engine.Search(ctx, g, lim, func(in engine.Info) {
-		buf = append(buf[:0], in.PV...)
-		in.PV = buf
-		info(in)
-		clear(buf) // the next report overwrites it anyway
-	})
-}
-
+// TestPVOwnership: the reports of an engine that reuses its PV slice keep
+// their PVs.
 func TestPVOwnership(t *testing.T) {
-	r := New(&reusingEngine{})
+	r := New(&enginetest.Engine{ReusePV: true})
 	defer r.Close()
 	infos, _ := readAll(t, r.Start(Job{Game: game(t, 0), Limits: engine.Limits{Depth: 3}}), 0)
 	for _, in := range infos {

@@ -245,25 +245,11 @@ func TestResultKey(t *testing.T) {
 	}
 }
 
-// reusing reports every PV through one slice that it overwrites, as an
-// engine that avoids allocations may (engine/live's contract allows it).
-type reusing struct{ *enginetest.Engine }
-
-func (e reusing) Search(ctx context.Context, g engine.Game, lim engine.Limits, info func(engine.Info)) (engine.Result, error) {
-	buf := make([]chess.Move, 0, 8)
-	return e.Engine.Search(ctx, g, lim, func(in engine.Info) {
-		buf = append(buf[:0], in.PV...)
-		in.PV = buf
-		info(in)
-		clear(buf) // the next report overwrites it anyway
-	})
-}
-
 // TestPVsCopied: the lines a spectator gets are the engine's lines as
 // reported, even from an engine that reuses its PV slice — the pool owns
 // copies of them.
 func TestPVsCopied(t *testing.T) {
-	e := reusing{&enginetest.Engine{}}
+	e := &enginetest.Engine{ReusePV: true}
 	p := New([]engine.Analyzer{e}, engine.Limits{Depth: 3, MultiPV: 2})
 	run(t, p)
 	ch, stop := p.Watch("g")
