@@ -18,20 +18,36 @@ import (
 // pgnCommand checks PGN files the way pgn-extract does: every problem with its
 // file:line:col, move and reason, a summary line per file, and exit status
 // 1 if anything was wrong. --reformat writes the readable games in export
-// format, --fen prints each readable game's final position. Files are read
+// format, --fen prints each readable game's final position. --filter
+// selects the games those two see and, without --reformat, writes them to
+// standard output (the report then goes to standard error). Files are read
 // as a stream, so memory does not grow with their size.
 func pgnCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pgn FILE.pgn...",
-		Short: "Check PGN files: every error with file:line:col and a summary per file; --reformat, --fen",
+		Short: "Check PGN files: every error with file:line:col and a summary per file; --reformat, --fen, --filter",
 		Args:  argsBetween(1, -1, "at least one PGN file"),
 	}
 	fs := cmd.Flags()
 	reformat := fs.String("reformat", "", "write every readable game, in PGN export format, to this `FILE`")
 	force := fs.Bool("force", false, "replace the --reformat file if it exists")
 	fen := fs.Bool("fen", false, "print the final position (FEN) of every readable game")
+	filters := fs.StringArray("filter", nil, "select the games with `KEY=VALUE`, written to standard output unless --reformat is given: "+pgn.FilterHelp)
 	cmd.RunE = func(cmd *cobra.Command, files []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+		c := pgnCheck{fen: *fen}
+		if len(*filters) > 0 {
+			f, err := pgn.ParseFilter(*filters)
+			if err != nil {
+				return err
+			}
+			c.filter = &f
+			if *reformat == "" {
+				// The games are the output; the report goes beside them.
+				c.out, stdout = stdout, stderr
+			}
+		}
+		c.stdout = stdout
 		var out *atomicfile.File
 		if *reformat != "" {
 			var err error
@@ -40,7 +56,6 @@ func pgnCommand() *cobra.Command {
 			}
 			defer out.Discard()
 		}
-		c := pgnCheck{stdout: stdout, fen: *fen}
 		if out != nil {
 			c.out = out // a nil *File in the interface would not be nil
 		}
@@ -56,6 +71,9 @@ func pgnCommand() *cobra.Command {
 			line := fmt.Sprintf("%s: %s", termtext.SafeLine(name), s.counts())
 			if s.skipped > 0 {
 				line += fmt.Sprintf(", %d skipped (variants)", s.skipped)
+			}
+			if c.filter != nil {
+				line += fmt.Sprintf(", %d selected", s.selected)
 			}
 			fmt.Fprintln(stdout, line)
 			problems = problems || s.errors > 0
@@ -78,13 +96,14 @@ func pgnCommand() *cobra.Command {
 type pgnCheck struct {
 	stdout   io.Writer
 	progress io.Writer // the terminal for a progress line, or nil
-	out      io.Writer // the --reformat file, or nil
+	out      io.Writer // the --reformat file (or, with a filter, standard output), or nil
+	filter   *pgn.Filter
 	fen      bool
 	written  int
 	buf      []byte
 }
 
-type pgnStats struct{ games, errors, skipped int }
+type pgnStats struct{ games, errors, skipped, selected int }
 
 // counts is "1 game, 2 errors".
 func (s pgnStats) counts() string {
@@ -122,6 +141,10 @@ func (c *pgnCheck) file(name string) (pgnStats, error) {
 			return s, fmt.Errorf("%s: %w", name, err)
 		}
 		s.games++
+		if c.filter != nil && !c.filter.Match(g) {
+			continue
+		}
+		s.selected++
 		if err := c.game(name, g); err != nil {
 			return s, err
 		}
