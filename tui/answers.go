@@ -182,6 +182,12 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.sync()
 	case loadedMsg:
 		return m.handleLoaded(msg)
+	case commentMsg:
+		m.setComment(msg.n, msg.text, msg.shown)
+	case editorMsg:
+		return m.editComment(msg.n, msg.text)
+	case glyphMsg:
+		m.setGlyph(msg.n, msg.nag)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ type keyMap struct {
 	Takeback, New, Resign, Draw, Level, Clock   key.Binding
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
 	BookMove, BookMark                          key.Binding
+	Comment, Glyph, Promote, MainLine           key.Binding
+	DeleteVariation, DeleteAfter, Undo          key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -49,8 +51,16 @@ func newKeyMap() keyMap {
 		Score:     b([]string{"v"}, "v", "score view"),
 		BookMove:  b([]string{"b"}, "b", "next book move"),
 		BookMark:  b([]string{"B"}, "B", "mark it always/never"),
-		Help:      b([]string{"?"}, "?", "help"),
-		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Comment:   b([]string{";"}, ";", "comment"),
+		Glyph:     b([]string{"!"}, "!", "glyph (!? ± …)"),
+		Promote:   b([]string{"P"}, "P", "promote variation"),
+		MainLine:  b([]string{"M"}, "M", "make main line"),
+		// Analysis only, with ctrl+z to undo: x is no move's first letter.
+		DeleteVariation: b([]string{"x"}, "x", "delete variation"),
+		DeleteAfter:     b([]string{"X"}, "X", "delete moves after"),
+		Undo:            b([]string{"ctrl+z"}, "ctrl+z", "undo"),
+		Help:            b([]string{"?"}, "?", "help"),
+		Quit:            b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
 }
 
@@ -95,6 +105,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},
+		{k.Comment, k.Glyph, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo},
 	}
 	if h.book {
 		groups = append(groups, []key.Binding{k.BookMove, k.BookMark})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/view"
@@ -94,6 +95,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case loadedMsg:
 		cmd := m.handleLoaded(msg)
 		return m, cmd
+	case editedMsg:
+		if msg.err != nil {
+			m.setError(fmt.Errorf("comment not changed: %w", msg.err))
+			return m, nil
+		}
+		m.setComment(msg.n, msg.text, pgn.CommentText(msg.n))
+		return m, nil
 	case pathsMsg:
 		if d, ok := m.dialog.(*promptDialog); ok {
 			d.completed(msg)
@@ -236,28 +244,30 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	case "ctrl+s":
 		return m.savePrompt()
+	case "ctrl+z":
+		return m.undo()
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return cmd
 }
 
-// commandKey reports whether k is a single letter (or +, -, =) bound to a
-// board command. Space and other punctuation are left to the move box: a
-// stray one must not play the engine's move.
+// commandKey reports whether k is a single letter (or +, -, =, ; or !)
+// bound to a board command. Space and other punctuation are left to the
+// move box: a stray one must not play the engine's move.
 func (m *Model) commandKey(k tea.KeyMsg) bool {
 	_, ok := m.commandBinding(k)
 	return ok
 }
 
 // commandBinding is the board command bound to k, if k is a single letter
-// (or +, -, =) bound to one.
+// (or +, -, =, ; or !: no move begins with them) bound to one.
 func (m *Model) commandBinding(k tea.KeyMsg) (key.Binding, bool) {
 	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
 		return key.Binding{}, false
 	}
 	r := k.Runes[0]
-	if !unicode.IsLetter(r) && !strings.ContainsRune("+-=", r) {
+	if !unicode.IsLetter(r) && !strings.ContainsRune("+-=;!", r) {
 		return key.Binding{}, false
 	}
 	for _, group := range (boardHelp{k: m.keys, book: true}).FullHelp() {
@@ -515,6 +525,20 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.nextBookMove()
 	case key.Matches(k, km.BookMark):
 		return m.markBookMove()
+	case key.Matches(k, km.Comment):
+		m.openComment(m.cur, pgn.CommentText(m.cur))
+	case key.Matches(k, km.Glyph):
+		m.openGlyphs()
+	case key.Matches(k, km.Promote):
+		return m.reshape("promoting a variation")
+	case key.Matches(k, km.MainLine):
+		return m.reshape("making the main line")
+	case key.Matches(k, km.DeleteVariation):
+		return m.reshape("deleting a variation")
+	case key.Matches(k, km.DeleteAfter):
+		return m.reshape("deleting the moves after")
+	case key.Matches(k, km.Undo):
+		return m.undo()
 	case key.Matches(k, km.Help):
 		m.openHelp()
 	}
