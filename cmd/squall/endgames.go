@@ -150,7 +150,6 @@ func endgamesCommand() *cobra.Command {
 			Margin:      time.Second, // judges hangs, not milliseconds: a move time is not a clock
 			FirstToMove: true,
 			Concurrency: *concurrency,
-			Event:       "Squall endgames",
 		}
 		good := 0
 		success := func(g *match.Game) bool {
@@ -170,7 +169,7 @@ func endgamesCommand() *cobra.Command {
 			fmt.Fprintf(stdout, "%3d/%d %-6s %-40s %s {%s} %s  %s\n", g.Number, p.Total, materialName(g.Start),
 				g.Start.FEN(), g.Result, termtext.SafeLine(g.Detail), plural.Count(len(g.Moves), "ply"), mark)
 		}
-		rep, runErr := playMatch(ctx, cfg, *pgnOut)
+		rep, runErr := playMatch(ctx, cfg, *pgnOut, "Squall endgames")
 		verb := "converted"
 		if *want == "draw" {
 			verb = "held"

@@ -101,7 +101,7 @@ func matchCommand() *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "%s, %.1f games/min\n", line, float64(p.Games)/time.Since(t0).Minutes())
 		}
-		rep, runErr := playMatch(ctx, cfg, *pgnOut)
+		rep, runErr := playMatch(ctx, cfg, *pgnOut, "")
 		if rep.Stats.Games > 0 || runErr == nil {
 			printMatchReport(stdout, rep, sprt)
 		}
@@ -203,11 +203,11 @@ func fmtElo(x float64) string {
 }
 
 // playMatch runs cfg and, when pgnPath is set, writes the games there as
-// they finish. They go to a new version of the file that replaces the old
+// they finish (writeMatchGame, with event as their Event tag). They go to a new version of the file that replaces the old
 // one only when the run ends with at least one game, so an interrupted run
 // keeps the games it finished and a run that played none leaves an
 // existing file alone.
-func playMatch(ctx context.Context, cfg match.Config, pgnPath string) (*match.Report, error) {
+func playMatch(ctx context.Context, cfg match.Config, pgnPath, event string) (*match.Report, error) {
 	if pgnPath == "" {
 		return match.Run(ctx, cfg)
 	}
@@ -216,7 +216,12 @@ func playMatch(ctx context.Context, cfg match.Config, pgnPath string) (*match.Re
 		return &match.Report{}, err
 	}
 	defer f.Discard()
-	cfg.PGN = f
+	cfg.Finished = func(g *match.Game, names [2]string) error {
+		if err := writeMatchGame(f, g, names, event, cfg.TC); err != nil {
+			return fmt.Errorf("write %s: %w", pgnPath, err)
+		}
+		return nil
+	}
 	rep, err := match.Run(ctx, cfg)
 	if len(rep.Games) > 0 {
 		err = errors.Join(err, f.Commit())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -59,9 +58,12 @@ type Config struct {
 	Concurrency int
 	// SPRT, when set, stops the match as soon as the test decides.
 	SPRT *SPRT
-	// PGN, when set, receives each game as it finishes.
-	PGN   io.Writer
-	Event string // the PGN Event tag ("" = "Squall match")
+	// Finished, when set, is given each game as it finishes, with the
+	// players' names (index 0 the first engine), from one goroutine at a
+	// time, in the order the games end; an error stops the match and is
+	// its error. The caller records the games (squall match writes PGN
+	// through package pgn): the match knows games, not file formats.
+	Finished func(g *Game, names [2]string) error
 	// Progress, when set, is called after each finished game, from one
 	// goroutine at a time; it must return quickly.
 	Progress func(Progress)
@@ -222,9 +224,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				pending[pair] = g
 			}
 		}
-		if cfg.PGN != nil && runErr == nil {
-			if err := writePGN(cfg.PGN, g, r.names, cfg); err != nil {
-				runErr = fmt.Errorf("match: write PGN: %w", err)
+		if cfg.Finished != nil && runErr == nil {
+			if err := cfg.Finished(g, r.names); err != nil {
+				runErr = fmt.Errorf("match: game %d: %w", g.Number, err)
 				stop()
 			}
 		}

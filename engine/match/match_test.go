@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -17,7 +16,6 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/uci"
-	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/referee"
 )
 
@@ -159,11 +157,13 @@ func TestRulesEndGames(t *testing.T) {
 		{"insufficient material", "8/8/8/4k3/8/8/3r4/4K3 w - - 0 1", captureFirst, referee.InsufficientMaterial, "1/2-1/2", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
+			var finished []*Game
+			var names [2]string
 			scripted := func(e *enginetest.Engine) { e.Best = tc.best }
 			rep, err := Run(context.Background(), Config{
 				Players:  [2]Player{{Name: "A", New: fake("Scripted", scripted).New}, {Name: "B", New: fake("Scripted", scripted).New}},
-				Openings: positions(t, tc.fen), Games: 2, TC: clock.TimeControl{Base: time.Minute}, PGN: &out,
+				Openings: positions(t, tc.fen), Games: 2, TC: clock.TimeControl{Base: time.Minute},
+				Finished: func(g *Game, n [2]string) error { finished, names = append(finished, g), n; return nil },
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -187,10 +187,13 @@ func TestRulesEndGames(t *testing.T) {
 			if rep.Pairs != (Pentanomial{0, 0, 1, 0, 0}) {
 				t.Errorf("pairs %v", rep.Pairs)
 			}
+			// Each game is handed over as it finishes, with the players' names.
+			if len(finished) != 2 || names != [2]string{"A", "B"} || !slices.Contains(finished, rep.Games[0]) || !slices.Contains(finished, rep.Games[1]) {
+				t.Errorf("finished %d games with names %q", len(finished), names)
+			}
 			if tc.name == "fool's mate" {
-				want := "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n"
-				if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "\n1. f3 e5 2. g4 Qh4# {Black mates} 0-1\n") {
-					t.Errorf("PGN:\n%s", out.String())
+				if d := rep.Games[0].Detail; d != "Black mates" {
+					t.Errorf("detail %q", d)
 				}
 				if rep.Wins != 1 || rep.Losses != 1 || rep.Draws != 0 {
 					t.Errorf("W-L-D %d-%d-%d", rep.Wins, rep.Losses, rep.Draws)
@@ -474,10 +477,10 @@ func TestEngineStartFailure(t *testing.T) {
 	}
 }
 
-// A game from a Black-to-move opening lost on time: numbered from the
-// opening's move, with its setup, clock and termination tags (Black has a
-// pawn, so White's flag loses: FIDE 6.9).
-func TestPGN(t *testing.T) {
+// A flag against a side whose opponent has a pawn loses (FIDE 6.9): the
+// result, the termination, the words and the incident, from the first
+// engine's view (the PGN of such a game: cmd/squall's TestMatchGamePGN).
+func TestForfeitOnTime(t *testing.T) {
 	start := positions(t, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40")[0]
 	p := start.Clone()
 	var moves []chess.Move
@@ -490,47 +493,11 @@ func TestPGN(t *testing.T) {
 		p.MakeMove(m, &u)
 		moves = append(moves, m)
 	}
-	g := &Game{Number: 3, White: 1, Start: start, Moves: moves, Date: time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)}
+	g := &Game{Number: 3, White: 1, Start: start, Moves: moves}
 	g.forfeit(p, chess.White, referee.TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
-	var b bytes.Buffer
-	if err := writePGN(&b, g, [2]string{"One", `Big "Q"`}, Config{TC: clock.TimeControl{Base: time.Second, Increment: 10 * time.Millisecond}}); err != nil {
-		t.Fatal(err)
-	}
-	want := `[Event "Squall match"]
-[Site "?"]
-[Date "2024.05.06"]
-[Round "3"]
-[White "Big \"Q\""]
-[Black "One"]
-[Result "0-1"]
-[SetUp "1"]
-[FEN "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40"]
-[TimeControl "1+0.01"]
-[PlyCount "3"]
-[Termination "time forfeit"]
-
-40... Kd7 41. e4 Kc6
-;White (Big "Q") loses by time forfeit: used 2s with 1s on the clock {sic}
-0-1
-
-`
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-	// The pgn reader gets the moves and the ending back, braces and all.
-	var read []*pgn.Game
-	for pg, err := range pgn.NewReader(&b, "match.pgn").All() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		read = append(read, pg)
-	}
-	if len(read) != 1 {
-		t.Fatalf("%d games read back", len(read))
-	}
-	line := read[0].Mainline()
-	if len(line) != 3 || line[2].Move != moves[2] || len(line[2].After) != 1 || line[2].After[0] != g.Detail {
-		t.Errorf("read back %d moves, last comments %q", len(line), line[len(line)-1].After)
+	if g.Result != "0-1" || g.Termination != referee.TimeForfeit ||
+		g.Detail != `White (Big "Q") loses by time forfeit: used 2s with 1s on the clock {sic}` {
+		t.Errorf("%s %q: %q", g.Result, g.Termination, g.Detail)
 	}
 	// Player 1 had White and lost: the first engine scores the win.
 	if g.Points() != 2 || g.Incident.Player != 1 {

@@ -1,25 +1,29 @@
-package match
+package main
 
 import (
 	"io"
 	"strconv"
 
+	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/pgn"
 )
 
-// writePGN writes g through package pgn, Squall's one PGN writer: the
-// Seven Tag Roster, the setup of the opening, the clock and how the game
-// ended, then the moves with the ending in a comment after the last one.
-func writePGN(w io.Writer, g *Game, names [2]string, cfg Config) error {
+// writeMatchGame writes a finished match game through package pgn,
+// Squall's one PGN writer: the Seven Tag Roster (event "" is "Squall
+// match"), the setup of the opening, the clock and how the game ended,
+// then the moves with the ending in a comment after the last one. It lives
+// here, not in engine/match, so that the engine side knows games and not
+// file formats (match.Config.Finished hands each game over).
+func writeMatchGame(w io.Writer, g *match.Game, names [2]string, event string, tc clock.TimeControl) error {
 	pg := pgn.NewGame()
-	event := cfg.Event
 	if event == "" {
 		event = "Squall match"
 	}
-	tc := "-"
-	if cfg.TC.Base > 0 {
-		tc = cfg.TC.PGNTag()
+	control := "-"
+	if tc.Base > 0 {
+		control = tc.PGNTag()
 	}
 	for _, t := range [][2]string{
 		{"Event", event},
@@ -38,7 +42,7 @@ func writePGN(w io.Writer, g *Game, names [2]string, cfg Config) error {
 	if g.Start.Chess960() {
 		pg.SetTag("Variant", "Chess960")
 	}
-	pg.SetTag("TimeControl", tc)
+	pg.SetTag("TimeControl", control)
 	pg.SetTag("PlyCount", strconv.Itoa(len(g.Moves)))
 	pg.SetTag("Termination", g.Termination.PGN())
 
