@@ -197,8 +197,8 @@ func dateYear(date string) (int, bool) {
 }
 
 // Reaches reports whether the main line of g reaches the position of
-// target (placement, side to move, castling rights and a capturable en
-// passant square; move numbers aside) at any ply, its start included.
+// target (see SamePosition; move numbers aside) at any ply, its start
+// included.
 func (g *Game) Reaches(target *chess.Position) bool {
 	line, err := g.MainlinePositions()
 	if err != nil {
@@ -217,11 +217,11 @@ func (g *Game) Reaches(target *chess.Position) bool {
 }
 
 // SamePosition reports whether a and b are the same position for
-// repetition and look-up: placement, side to move, castling rights and a
-// capturable en passant square (which is what the Zobrist key holds; the
-// rest is compared too so that a key collision cannot pass).
+// repetition and look-up: placement, side to move, castling rights and an
+// en passant square a legal move takes (which is what RepetitionKey holds;
+// the rest is compared too so that a key collision cannot pass).
 func SamePosition(a, b *chess.Position) bool {
-	if a.Key() != b.Key() || a.SideToMove() != b.SideToMove() || a.Castling() != b.Castling() {
+	if a.RepetitionKey() != b.RepetitionKey() || a.SideToMove() != b.SideToMove() || a.Castling() != b.Castling() {
 		return false
 	}
 	for s := chess.Square(0); s < 64; s++ {

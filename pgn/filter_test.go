@@ -243,6 +243,27 @@ func TestFilterEnPassant(t *testing.T) {
 	}
 }
 
+// TestFilterPinnedEnPassant: after 1... h5 in chess-library's
+// threefold_repetition.pgn, gxh6 would expose the king on the g-file, so
+// the position is the one without an en passant square, reached again
+// after 3... Rg7 — one position, as FIDE's rules on repetition see it.
+func TestFilterPinnedEnPassant(t *testing.T) {
+	g := gameOf(t, "[FEN \"6k1/1p2p1rp/rP1pR3/2pP1pP1/p1P2P1P/R5K1/8/8 b - - 0 1\"]\n\n1... h5 2. Rh6 Rh7 3. Re6 Rg7 *")
+	for _, fen := range []string{
+		"6k1/1p2p1r1/rP1pR3/2pP1pPp/p1P2P1P/R5K1/8/8 w - h6 0 2",
+		"6k1/1p2p1r1/rP1pR3/2pP1pPp/p1P2P1P/R5K1/8/8 w - - 0 4",
+	} {
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := g.PositionAfter(g.Mainline()[0]) // after 1... h5
+		if !g.Reaches(p) || !SamePosition(p, q) {
+			t.Errorf("%s: Reaches %v, the same as after 1... h5: %v; want both", fen, g.Reaches(p), SamePosition(p, q))
+		}
+	}
+}
+
 func gameOf(t *testing.T, movetext string) *Game {
 	t.Helper()
 	games, errs := readAll(t, "game", []byte(movetext))

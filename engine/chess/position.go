@@ -89,6 +89,24 @@ func (p *Position) GamePly() int {
 // Key is the Zobrist hash of placement, side, castling and a capturable ep.
 func (p *Position) Key() uint64 { return p.key }
 
+// RepetitionKey is Key without an en passant square that no legal move
+// can take (a capturing pawn pinned to its king): the key of the position
+// as FIDE's rules on repetition see it, where positions are the same when
+// the same moves are possible. A database looks positions up by it; the
+// search's repetition test uses Key, which differs only in that case.
+func (p *Position) RepetitionKey() uint64 {
+	if !p.epHashed() {
+		return p.key
+	}
+	ksq := p.KingSquare(p.side)
+	for bb := pawnAttacks[p.side^1][p.ep] & p.Pieces(p.side, Pawn); bb != 0; bb &= bb - 1 {
+		if p.epLegal(bb.LSB(), ksq) {
+			return p.key
+		}
+	}
+	return p.key ^ zobEP[p.ep.File()]
+}
+
 // PawnKey hashes the pawn placement only (for the evaluation's pawn hash).
 func (p *Position) PawnKey() uint64 { return p.pawnKey }
 

@@ -189,3 +189,34 @@ func TestClone(t *testing.T) {
 		t.Fatal("clone shares state with its original")
 	}
 }
+
+// TestRepetitionKey: an en passant square counts only when a legal move
+// takes there; a pawn pinned to its king cannot (chess-library's
+// threefold_repetition.pgn: after 1... h5, gxh6 would open the g-file).
+func TestRepetitionKey(t *testing.T) {
+	key := func(fen string) (*Position, uint64) {
+		t.Helper()
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, p.Key()
+	}
+	pinned, pinnedKey := key("6k1/1p2p1r1/rP1pR3/2pP1pPp/p1P2P1P/R5K1/8/8 w - h6 0 2")
+	_, noEP := key("6k1/1p2p1r1/rP1pR3/2pP1pPp/p1P2P1P/R5K1/8/8 w - - 0 2")
+	if pinnedKey == noEP {
+		t.Fatalf("Key leaves out a pseudo-legal en passant square: the test proves nothing")
+	}
+	if pinned.RepetitionKey() != noEP {
+		t.Errorf("pinned pawn: RepetitionKey keeps the en passant square no legal move takes")
+	}
+	free, freeKey := key("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3")
+	_, freeNoEP := key("rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+	if free.RepetitionKey() != freeKey || freeKey == freeNoEP {
+		t.Errorf("exd6 is legal: RepetitionKey must keep the square")
+	}
+	start := NewPosition()
+	if start.RepetitionKey() != start.Key() {
+		t.Errorf("no en passant square: RepetitionKey differs from Key")
+	}
+}
