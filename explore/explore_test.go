@@ -220,7 +220,7 @@ func TestPlies(t *testing.T) {
 // and when other Plies are asked for.
 func TestEnsure(t *testing.T) {
 	path := joinedPGN(t)
-	ensure := func(what string, opt Options, wantBuilt bool) *Index {
+	ensure := func(what string, opt Options, wantBuilt bool) {
 		t.Helper()
 		ix, built, err := Ensure(path, opt)
 		if err != nil {
@@ -230,7 +230,6 @@ func TestEnsure(t *testing.T) {
 			t.Errorf("%s: built %v, want %v", what, built, wantBuilt)
 		}
 		ix.Close()
-		return ix
 	}
 	if _, err := Open(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Open without an index: %v, want not exist", err)
@@ -248,9 +247,12 @@ func TestEnsure(t *testing.T) {
 	if _, err := Open(path); !errors.Is(err, ErrStale) {
 		t.Errorf("Open after the file grew: %v, want ErrStale", err)
 	}
-	ix := ensure("file changed", Options{}, true)
+	ensure("file changed", Options{}, true)
 	p, _ := chess.ParseFEN("rnbqkbnr/ppppppp1/8/7p/P7/8/1PPPPPPP/RNBQKBNR w KQkq - 0 2")
-	ix, _ = Open(path)
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if moves, err := ix.Moves(p); err != nil || len(moves) != 1 || moves[0].SAN != "a5" || moves[0].White != 1 {
 		t.Errorf("the new game: %v, %v", moves, err)
 	}

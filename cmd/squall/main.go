@@ -53,6 +53,7 @@ func newRoot() *cobra.Command {
 		endgamesCommand(),
 		matchCommand(),
 		pgnCommand(),
+		exploreCommand(),
 		reviewCommand(),
 	)
 	root.SetFlagErrorFunc(flagError)
