@@ -236,6 +236,17 @@ func (e *Edits) ClearNAGs(n *Node) bool {
 	return true
 }
 
+// Child is n's child whose move is san (as the tree writes it: Nf3, O-O),
+// nil if none.
+func (n *Node) Child(san string) *Node {
+	for _, c := range n.Children {
+		if c.SAN == san {
+			return c
+		}
+	}
+	return nil
+}
+
 // removeChild takes c out of n's children and returns where it was (-1
 // if it was not there). The slice is copied, not changed in place, so an
 // undo holding the old one is unaffected.

@@ -30,15 +30,10 @@ func moves(t *testing.T, g *Game) string {
 func find(t *testing.T, g *Game, sans ...string) *Node {
 	t.Helper()
 	n := g.Root
-next:
 	for _, s := range sans {
-		for _, c := range n.Children {
-			if c.SAN == s {
-				n = c
-				continue next
-			}
+		if n = n.Child(s); n == nil {
+			t.Fatalf("no %s in %v", s, sans)
 		}
-		t.Fatalf("no %s after %q", s, n.SAN)
 	}
 	return n
 }

@@ -48,15 +48,10 @@ func movetextOf(t *testing.T, m Model) string {
 func goTo(t *testing.T, m Model, sans ...string) Model {
 	t.Helper()
 	n := m.tree.Root
-next:
 	for _, s := range sans {
-		for _, c := range n.Children {
-			if c.SAN == s {
-				n = c
-				continue next
-			}
+		if n = n.Child(s); n == nil {
+			t.Fatalf("no %s in %v", s, sans)
 		}
-		t.Fatalf("no %s", s)
 	}
 	m.setCur(n)
 	return m
