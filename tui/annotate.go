@@ -74,12 +74,20 @@ func (m *Model) setComment(n *pgn.Node, text, shown string) {
 		return
 	}
 	m.tree.edits.SetComment(n, text)
-	m.edited()
+	m.annotated()
 	if len(n.After) == 0 {
 		m.setMessage("comment deleted · ctrl+z undoes it")
 		return
 	}
 	m.setMessage("comment set")
+}
+
+// annotated records a comment or glyph changed: unsaved analysis to the
+// session file (edited), a game in play or just ended to the autosave,
+// which holds that game as it is now, so that nothing typed is lost.
+func (m *Model) annotated() {
+	m.edited()
+	m.autosave()
 }
 
 // editor is the command line of the user's editor ($VISUAL, else
@@ -154,13 +162,13 @@ func (m *Model) openGlyphs() {
 func (m *Model) setGlyph(n *pgn.Node, nag uint8) {
 	if nag == 0 {
 		if m.tree.edits.ClearNAGs(n) {
-			m.edited()
+			m.annotated()
 			m.setMessage("glyphs removed from " + m.moveName(n))
 		}
 		return
 	}
 	m.tree.edits.ToggleNAG(n, nag)
-	m.edited()
+	m.annotated()
 	if sym := movelist.NAGSymbol(n.NAGs); sym != "" {
 		m.setMessage(m.moveName(n) + sym)
 	} else {

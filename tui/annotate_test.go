@@ -323,3 +323,20 @@ func TestAnnotationsSavedAndKept(t *testing.T) {
 		t.Errorf("rewritten:\n%s\nsaved:\n%s", again.String(), saved)
 	}
 }
+
+// TestAnnotatedGameAutosaved: a comment and a glyph given in a game, in
+// play or ended, are in the autosave at once, as its moves are: quitting
+// a game does not ask (it is not unsaved analysis), so they must be there.
+func TestAnnotatedGameAutosaved(t *testing.T) {
+	autosave := filepath.Join(t.TempDir(), "games.pgn")
+	m := newTestModel(t, Options{Mode: TwoHumans, Autosave: autosave})
+	m = playAll(t, m, "f3", "e5", "g4", "Qh4#")
+	m = send(m, press("esc"), press(";"))
+	m = typeText(m, "Fool's mate.")
+	m = send(m, press("enter"), press("!"), press("!"), press("!"))
+	m.Close()
+	b, err := os.ReadFile(autosave)
+	if err != nil || !strings.Contains(string(b), "2. g4 Qh4# $3 {Fool's mate.} 0-1") {
+		t.Errorf("the autosave: %v\n%s", err, b)
+	}
+}
