@@ -78,6 +78,9 @@ func write(w io.Writer, r io.Reader, name, tmpDir string, opt Options, t trailer
 	if b.opt.runRecords <= 0 {
 		b.opt.runRecords = defaultRunRecords
 	}
+	// Room for a run and the game that fills it: a slice left to grow
+	// would double past the bound.
+	b.recs = make([]record, 0, b.opt.runRecords+1024)
 	defer b.removeRuns()
 	rd := pgn.NewReader(r, name)
 	rd.ParseCommands = false // comments are not looked at
