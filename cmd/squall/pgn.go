@@ -44,7 +44,9 @@ func pgnCommand() *cobra.Command {
 			c.filter = &f
 			if *reformat == "" {
 				// The games are the output; the report goes beside them.
-				c.out, stdout = stdout, stderr
+				// On a terminal their text from the file is shown safely;
+				// piped, it is kept byte for byte.
+				c.out, c.screen, stdout = stdout, isTerminal(stdout), stderr
 			}
 		}
 		c.stdout = stdout
@@ -98,6 +100,7 @@ type pgnCheck struct {
 	progress io.Writer // the terminal for a progress line, or nil
 	out      io.Writer // the --reformat file (or, with a filter, standard output), or nil
 	filter   *pgn.Filter
+	screen   bool // out is a terminal: the games go through termtext.Safe
 	fen      bool
 	written  int
 	buf      []byte
@@ -164,7 +167,11 @@ func (c *pgnCheck) game(name string, g *pgn.Game) error {
 		if c.buf, err = pgn.AppendGame(c.buf[:0], g); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, g.Line, err)
 		}
-		if _, err := c.out.Write(c.buf); err != nil {
+		text := c.buf
+		if c.screen {
+			text = []byte(termtext.Safe(string(text)))
+		}
+		if _, err := c.out.Write(text); err != nil {
 			return err
 		}
 		c.written++

@@ -109,3 +109,24 @@ func TestPGNFilterErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPGNFilterTerminal: games written to a terminal show a comment's
+// escape sequence as a mark, not as a command to the terminal; piped,
+// the game is written as the writer makes it.
+func TestPGNFilterTerminal(t *testing.T) {
+	g, err := pgn.NewReader(strings.NewReader("1. e4 {\x1b]52;c;aGk=\x07 clipboard} e5 *\n"), "g").Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, screen := range []bool{false, true} {
+		var out bytes.Buffer
+		c := pgnCheck{out: &out, screen: screen}
+		if err := c.game("g", g); err != nil {
+			t.Fatal(err)
+		}
+		hasESC := strings.Contains(out.String(), "\x1b")
+		if hasESC == screen || screen && !strings.Contains(out.String(), "␛ clipboard") {
+			t.Errorf("screen %v: %q", screen, out.String())
+		}
+	}
+}
