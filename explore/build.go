@@ -26,6 +26,10 @@ type Options struct {
 	// OnError, if set, is told of each game left out for an error (a
 	// *pgn.Error with its line); variant games are left out silently.
 	OnError func(error)
+	// Progress, if set, is told how many bytes of the PGN file's size
+	// have been read, every megabyte or so (for a progress line: the
+	// build of a large file takes seconds).
+	Progress func(read, size int64)
 
 	runRecords int // records sorted in memory at a time (tests lower it)
 }
@@ -58,7 +62,11 @@ func Build(pgnPath string, opt Options) (Info, error) {
 	defer out.Discard()
 	w := bufio.NewWriterSize(out, 256<<10)
 	t := trailer{PGNSize: fi.Size(), PGNModTime: fi.ModTime().UnixNano()}
-	if t, err = write(w, f, pgnPath, filepath.Dir(pgnPath), opt, t); err != nil {
+	var in io.Reader = f
+	if opt.Progress != nil {
+		in = &progressReader{r: f, size: fi.Size(), report: opt.Progress}
+	}
+	if t, err = write(w, in, pgnPath, filepath.Dir(pgnPath), opt, t); err != nil {
 		return Info{}, err
 	}
 	if err := w.Flush(); err != nil {
@@ -451,4 +459,22 @@ func (iw *indexWriter) finish() (trailer, error) {
 		return iw.t, err
 	}
 	return iw.t, iw.put(iw.t.encode())
+}
+
+// progressReader tells Options.Progress how far the build has read.
+type progressReader struct {
+	r          io.Reader
+	read, told int64
+	size       int64
+	report     func(read, size int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.read += int64(n)
+	if p.read-p.told >= 1<<20 {
+		p.told = p.read
+		p.report(p.read, p.size)
+	}
+	return n, err
 }

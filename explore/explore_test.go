@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -344,4 +345,27 @@ func FuzzRead(f *testing.F) {
 			p.MakeMove(m, &u)
 		}
 	})
+}
+
+// TestProgress: Build reports its reading about every megabyte, up to the
+// file's size.
+func TestProgress(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.pgn")
+	game := "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {" + strings.Repeat("a long comment ", 1000) + "} 1-0\n\n"
+	if err := os.WriteFile(path, []byte(strings.Repeat(game, 200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var reads []int64
+	info, err := Build(path, Options{Progress: func(read, size int64) {
+		if size != int64(200*len(game)) {
+			t.Errorf("size %d, want %d", size, 200*len(game))
+		}
+		reads = append(reads, read)
+	}})
+	if err != nil || info.Games != 200 {
+		t.Fatalf("%d games, %v", info.Games, err)
+	}
+	if len(reads) < 2 || !slices.IsSorted(reads) || reads[len(reads)-1] > int64(200*len(game)) {
+		t.Errorf("progress %v for a %d-byte file", reads, 200*len(game))
+	}
 }

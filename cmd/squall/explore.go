@@ -47,7 +47,16 @@ func exploreCommand() *cobra.Command {
 			return err
 		}
 		f.Close()
-		opt := explore.Options{Plies: *plies, OnError: func(err error) { fmt.Fprintln(stderr, termtext.SafeLine(err.Error())) }}
+		opt := explore.Options{Plies: *plies, OnError: func(err error) {
+			clearLine(stderr)
+			fmt.Fprintln(stderr, termtext.SafeLine(err.Error()))
+		}}
+		if isTerminal(stderr) {
+			opt.Progress = func(read, size int64) {
+				fmt.Fprintf(stderr, "\r\x1b[Kindexing %s: %d%%", termtext.SafeLine(name), 100*read/max(size, 1))
+			}
+			defer clearLine(stderr)
+		}
 		if *rebuild {
 			if err := buildIndex(name, opt, stderr); err != nil {
 				return err
@@ -83,8 +92,16 @@ func buildIndex(name string, opt explore.Options, stderr io.Writer) error {
 	return nil
 }
 
+// clearLine clears the progress line, if w is a terminal.
+func clearLine(w io.Writer) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\x1b[K")
+	}
+}
+
 // reportIndex says what a build made.
 func reportIndex(w io.Writer, name string, info explore.Info, took time.Duration) {
+	clearLine(w)
 	line := fmt.Sprintf("%s: %s indexed", termtext.SafeLine(explore.IndexPath(name)), plural.Count(int(info.Games), "game"))
 	if info.Skipped > 0 {
 		line += fmt.Sprintf(" (%d left out)", info.Skipped)
