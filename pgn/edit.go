@@ -10,48 +10,71 @@ import (
 
 // Edits changes a game tree in ways that can be undone: moves added and
 // deleted, comments and NAGs set, variations deleted and promoted. It
-// keeps the undo history, most recent change last, and nodes keep their
-// identity across a change and its undo, so a caller holding a node (the
-// board's shown move) still holds the same one afterwards. The zero value
-// is ready to use.
+// keeps the undo history, most recent change last, and the changes undone
+// for redo until another change is made; nodes keep their identity across
+// a change, its undo and its redo, so a caller holding a node (the board's
+// shown move) still holds the same one afterwards. The zero value is ready
+// to use.
 //
-// Undo is exact only if every change to the tree's shape since the oldest
-// change still kept went through the same Edits; annotations (comments,
-// NAGs) may be set directly in between.
+// Undo and redo are exact only if every change to the tree's shape since
+// the oldest change still kept went through the same Edits; annotations
+// (comments, NAGs) may be set directly in between.
 type Edits struct {
-	steps []step
+	done, undone []step
 }
 
-// step is one change: what it was (for the message line), the node to
-// show once it is undone, and how to undo it.
+// step is one change: what it was (for the message line), how to undo
+// and redo it, and the node to show after each (where the change was
+// made, or the nearest node still in the tree).
 type step struct {
-	what string
-	at   *Node
-	undo func()
+	what           string
+	undoAt, redoAt *Node
+	undo, redo     func()
 }
 
 // Len is the number of changes that can be undone.
-func (e *Edits) Len() int { return len(e.steps) }
+func (e *Edits) Len() int { return len(e.done) }
+
+// Redoable is the number of changes undone that can be made again.
+func (e *Edits) Redoable() int { return len(e.undone) }
 
 // Clear forgets the history (a new game, say).
-func (e *Edits) Clear() { e.steps = nil }
+func (e *Edits) Clear() { e.done, e.undone = nil, nil }
 
 // Undo undoes the most recent change: it returns what the change was
 // ("comment", "variation deleted") and the node to show now (the one the
 // change was made at, or where the move undone was played). ok is false
 // when there is nothing to undo.
 func (e *Edits) Undo() (what string, at *Node, ok bool) {
-	if len(e.steps) == 0 {
+	if len(e.done) == 0 {
 		return "", nil, false
 	}
-	s := e.steps[len(e.steps)-1]
-	e.steps = e.steps[:len(e.steps)-1]
+	s := e.done[len(e.done)-1]
+	e.done = e.done[:len(e.done)-1]
 	s.undo()
-	return s.what, s.at, true
+	e.undone = append(e.undone, s)
+	return s.what, s.undoAt, true
 }
 
-func (e *Edits) record(what string, at *Node, undo func()) {
-	e.steps = append(e.steps, step{what, at, undo})
+// Redo makes again the change last undone, as Undo reports it; ok is
+// false when there is none (nothing undone, or a change made since).
+func (e *Edits) Redo() (what string, at *Node, ok bool) {
+	if len(e.undone) == 0 {
+		return "", nil, false
+	}
+	s := e.undone[len(e.undone)-1]
+	e.undone = e.undone[:len(e.undone)-1]
+	s.redo()
+	e.done = append(e.done, s)
+	return s.what, s.redoAt, true
+}
+
+// record adds a change just made: redo makes it again, undo takes it
+// back; undoAt and redoAt are the nodes to show after each. The changes
+// undone before it can no longer be redone.
+func (e *Edits) record(what string, undoAt, redoAt *Node, undo, redo func()) {
+	e.done = append(e.done, step{what, undoAt, redoAt, undo, redo})
+	e.undone = nil
 }
 
 // Play adds move m (san, its SAN) after n, reusing n's child with the same
@@ -64,7 +87,8 @@ func (e *Edits) Play(n *Node, m chess.Move, san string) (*Node, bool) {
 		}
 	}
 	c := n.AddChild(m, san)
-	e.record("move "+san, n, func() { n.removeChild(c) })
+	i := len(n.Children) - 1
+	e.record("move "+san, n, c, func() { n.removeChild(c) }, func() { n.insertChild(i, c) })
 	return c, true
 }
 
@@ -76,7 +100,7 @@ func (e *Edits) Delete(n *Node) *Node {
 		return n
 	}
 	i := p.removeChild(n)
-	e.record("move "+n.SAN+" deleted", n, func() { p.insertChild(i, n) })
+	e.record("move "+n.SAN+" deleted", n, p, func() { p.insertChild(i, n) }, func() { p.removeChild(n) })
 	return p
 }
 
@@ -90,7 +114,7 @@ func (e *Edits) DeleteAfter(n *Node) bool {
 	// for its single child (addChild).
 	old := slices.Clone(n.Children)
 	n.Children = nil
-	e.record("moves after deleted", n, func() { n.Children = old })
+	e.record("moves after deleted", n, n, func() { n.Children = old }, func() { n.Children = nil })
 	return true
 }
 
@@ -119,7 +143,7 @@ func (e *Edits) DeleteVariation(n *Node) (*Node, error) {
 	}
 	p := v.Parent
 	i := p.removeChild(v)
-	e.record("variation deleted", v, func() { p.insertChild(i, v) })
+	e.record("variation deleted", v, p, func() { p.insertChild(i, v) }, func() { p.removeChild(v) })
 	return p, nil
 }
 
@@ -131,8 +155,8 @@ func (e *Edits) Promote(n *Node) error {
 	if v == nil {
 		return ErrMainLine
 	}
-	undo := promote(v)
-	e.record("variation promoted", n, undo)
+	undo, redo := promote(v)
+	e.record("variation promoted", n, n, undo, redo)
 	return nil
 }
 
@@ -142,28 +166,34 @@ func (e *Edits) MakeMainLine(n *Node) error {
 	if VariationStart(n) == nil {
 		return ErrMainLine
 	}
-	var undos []func()
+	var undos, redos []func()
 	for v := VariationStart(n); v != nil; v = VariationStart(n) {
-		undos = append(undos, promote(v))
+		undo, redo := promote(v)
+		undos, redos = append(undos, undo), append(redos, redo)
 	}
-	e.record("made the main line", n, func() {
+	e.record("made the main line", n, n, func() {
 		for i := len(undos) - 1; i >= 0; i-- {
 			undos[i]()
+		}
+	}, func() {
+		for _, redo := range redos {
+			redo()
 		}
 	})
 	return nil
 }
 
 // promote makes v its parent's main continuation, the old one its first
-// variation and the others in their order after it, and returns the undo.
-func promote(v *Node) func() {
+// variation and the others in their order after it, and returns its undo
+// and redo.
+func promote(v *Node) (undo, redo func()) {
 	p := v.Parent
 	old := slices.Clone(p.Children)
 	i := slices.Index(p.Children, v)
 	// v first, then the old main line, then the rest in order.
 	kids := append([]*Node{v, old[0]}, slices.Delete(slices.Clone(old[1:]), i-1, i)...)
 	p.Children = kids
-	return func() { p.Children = old }
+	return func() { p.Children = old }, func() { p.Children = kids }
 }
 
 // SetComment replaces the comments after n's move (for the root, the
@@ -172,9 +202,9 @@ func promote(v *Node) func() {
 // collapsed as the reader collapses it, so that the game re-reads as it
 // is. Empty text removes them. Embedded commands (n.Commands) are kept.
 func (e *Edits) SetComment(n *Node, text string) {
-	old := n.After
-	n.After = paragraphs(text)
-	e.record("comment", n, func() { n.After = old })
+	old, now := n.After, paragraphs(text)
+	n.After = now
+	e.record("comment", n, n, func() { n.After = old }, func() { n.After = now })
 }
 
 // CommentText is n's comments after its move as SetComment takes them:
@@ -222,7 +252,7 @@ func (e *Edits) ToggleNAG(n *Node, nag uint8) {
 		nags = nil
 	}
 	n.NAGs = nags
-	e.record("glyph", n, func() { n.NAGs = old })
+	e.record("glyph", n, n, func() { n.NAGs = old }, func() { n.NAGs = nags })
 }
 
 // ClearNAGs removes every NAG of n; ok is false when it had none.
@@ -232,7 +262,7 @@ func (e *Edits) ClearNAGs(n *Node) bool {
 	}
 	old := n.NAGs
 	n.NAGs = nil
-	e.record("glyphs removed", n, func() { n.NAGs = old })
+	e.record("glyphs removed", n, n, func() { n.NAGs = old }, func() { n.NAGs = nil })
 	return true
 }
 

@@ -158,6 +158,29 @@ func TestEdits(t *testing.T) {
 			t.Error("parent links broken")
 		}
 	}
+	// Redo, oldest first: each step's tree again, to the last (a step
+	// of several changes compared before its first).
+	final := steps[len(steps)-1].want
+	for i := 0; e.Redoable() > 0; i++ {
+		if got := moves(t, g); (i == 0 || trees[i-1] != trees[i]) && got != trees[i] {
+			t.Fatalf("before redo %d:\n got %s\nwant %s", i, got, trees[i])
+		}
+		if what, at, ok := e.Redo(); !ok || at == nil || what == "" {
+			t.Fatalf("redo %d: %q %v %v", i, what, at, ok)
+		}
+	}
+	if got := moves(t, g); got != final {
+		t.Fatalf("after every redo\n got %s\nwant %s", got, final)
+	}
+	if _, _, ok := e.Redo(); ok {
+		t.Error("redo with nothing undone")
+	}
+	// A change after an undo: what was undone cannot be redone.
+	e.Undo()
+	e.SetComment(g.Root, "another")
+	if _, _, ok := e.Redo(); ok || e.Redoable() != 0 {
+		t.Error("redo after a new change")
+	}
 }
 
 func TestVariationOpsOnMainLine(t *testing.T) {

@@ -234,21 +234,26 @@ func (m *Model) reshape(what string) tea.Cmd {
 
 // undo undoes the last change to the tree in analysis (moves played or
 // deleted, comments, glyphs, variations), step by step, and shows where it
-// was made.
-func (m *Model) undo() tea.Cmd {
-	if !m.inAnalysis("undo") {
+// was made; redo makes the changes undone again, until another is made.
+func (m *Model) undo() tea.Cmd { return m.history("undo", "undone", m.tree.edits.Undo) }
+
+func (m *Model) redo() tea.Cmd { return m.history("redo", "redone", m.tree.edits.Redo) }
+
+// history is undo or redo: step, named what, and done when it is done.
+func (m *Model) history(what, done string, step func() (string, *pgn.Node, bool)) tea.Cmd {
+	if !m.inAnalysis(what) {
 		return nil
 	}
-	what, at, ok := m.tree.edits.Undo()
+	change, at, ok := step()
 	if !ok {
-		m.setError(errors.New("nothing to undo"))
+		m.setError(errors.New("nothing to " + what))
 		return nil
 	}
 	m.edited()
 	m.setCur(at)
-	msg := "undone: " + what
-	if n := m.tree.edits.Len(); n > 0 {
-		msg += fmt.Sprintf(" (%d more)", n)
+	msg := done + ": " + change
+	if u, r := m.tree.edits.Len(), m.tree.edits.Redoable(); u+r > 0 {
+		msg += fmt.Sprintf(" (%d to undo, %d to redo)", u, r)
 	}
 	m.setMessage(termtext.SafeLine(msg))
 	return m.sync()

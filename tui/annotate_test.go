@@ -176,7 +176,7 @@ func TestGlyphKeys(t *testing.T) {
 // TestVariationKeys: P promotes the variation of the shown move one level,
 // M makes it the main line, x deletes the variation, X the moves after
 // the shown one, u the shown move; ctrl+z undoes them one by one back to
-// the game as read. In a game they refuse.
+// the game as read, ctrl+y redoes them. In a game they refuse.
 func TestVariationKeys(t *testing.T) {
 	m := annotating(t, Options{})
 	orig := movetextOf(t, m)
@@ -211,6 +211,20 @@ func TestVariationKeys(t *testing.T) {
 	}
 	if got := movetextOf(t, m); got != orig {
 		t.Errorf("after undoing: %s\nwant %s", got, orig)
+	}
+	// ctrl+y redoes them all, then has nothing more to redo.
+	for i := 0; i < 5; i++ {
+		m = send(m, tea.KeyMsg{Type: tea.KeyCtrlY})
+	}
+	if got := movetextOf(t, m); got != "1. e4 e5 2. Nf3 *" {
+		t.Errorf("after redoing: %s", got)
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyCtrlY})
+	if m.message != "nothing to redo" {
+		t.Errorf("a sixth redo says %q", m.message)
+	}
+	for i := 0; i < 5; i++ {
+		m = send(m, tea.KeyMsg{Type: tea.KeyCtrlZ})
 	}
 	if m = goTo(t, m, "e4", "c5", "Nc3", "Nc6"); m.cur != nc6 {
 		t.Error("undo made new nodes")

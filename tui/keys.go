@@ -12,7 +12,7 @@ type keyMap struct {
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
 	BookMove, BookMark                          key.Binding
 	Comment, Glyph, Promote, MainLine           key.Binding
-	DeleteVariation, DeleteAfter, Undo          key.Binding
+	DeleteVariation, DeleteAfter, Undo, Redo    key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -59,6 +59,7 @@ func newKeyMap() keyMap {
 		DeleteVariation: b([]string{"x"}, "x", "delete variation"),
 		DeleteAfter:     b([]string{"X"}, "X", "delete moves after"),
 		Undo:            b([]string{"ctrl+z"}, "ctrl+z", "undo"),
+		Redo:            b([]string{"ctrl+y"}, "ctrl+y", "redo"),
 		Help:            b([]string{"?"}, "?", "help"),
 		Quit:            b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -105,7 +106,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},
-		{k.Comment, k.Glyph, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo},
+		{k.Comment, k.Glyph, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
 	}
 	if h.book {
 		groups = append(groups, []key.Binding{k.BookMove, k.BookMark})

@@ -246,6 +246,8 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 		return m.savePrompt()
 	case "ctrl+z":
 		return m.undo()
+	case "ctrl+y":
+		return m.redo()
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
@@ -539,6 +541,8 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.reshape("deleting the moves after")
 	case key.Matches(k, km.Undo):
 		return m.undo()
+	case key.Matches(k, km.Redo):
+		return m.redo()
 	case key.Matches(k, km.Help):
 		m.openHelp()
 	}

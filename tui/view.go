@@ -347,7 +347,7 @@ func (m *Model) helpLines() []string {
 		"Move input: type SAN or UCI (tab completes, again for the next move), enter plays; a piece letter may be lower case (nf3; b is the b-file). With the input empty, arrows move through the game; esc switches to board keys.",
 		"A letter that begins no legal move here is a board key and runs at once; one that begins a move (a for a3) is typed, and enter on it alone runs its board key. A pasted FEN or game is offered for loading.",
 		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop). Mouse: click a piece, then its destination.",
-		"Annotating: ; comments the shown move (at the start, the game), ! gives it a glyph (type it: !? += ~ …); both are saved in the PGN. In analysis, x deletes the variation the move is in, X the moves after it, P promotes the variation, M makes it the main line, u deletes the move, and ctrl+z undoes each change, one at a time.",
+		"Annotating: ; comments the shown move (at the start, the game), ! gives it a glyph (type it: !? += ~ …); both are saved in the PGN. In analysis, x deletes the variation the move is in, X the moves after it, P promotes the variation, M makes it the main line, u deletes the move; ctrl+z undoes each change, one at a time, and ctrl+y redoes it.",
 		"Quitting, resigning, or leaving unsaved analysis asks first; ctrl+c twice always quits (the game is in the autosave, the analysis offered back at the next start).",
 	}
 	if m.opt.Book != nil {
