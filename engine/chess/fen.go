@@ -14,6 +14,11 @@ type FENError struct {
 	Field  int    // 1-based field number (1 = placement … 6 = fullmove)
 	Name   string // field name, e.g. "castling"
 	Reason string
+	// Illegal says which rule of the game the position breaks, when the
+	// FEN is well formed but the position could not occur in a game
+	// (Legal when the FEN itself is malformed): a board editor names the
+	// problem from it.
+	Illegal Illegal
 }
 
 func (e *FENError) Error() string {
@@ -29,6 +34,12 @@ func fenErr(field int, format string, args ...any) error {
 	return &FENError{Field: field, Name: fenFieldNames[field], Reason: fmt.Sprintf(format, args...)}
 }
 
+// illegal is a FENError for a well-formed FEN whose position breaks rule
+// why.
+func illegal(field int, why Illegal, format string, args ...any) error {
+	return &FENError{Field: field, Name: fenFieldNames[field], Reason: fmt.Sprintf(format, args...), Illegal: why}
+}
+
 // NewPosition returns the standard starting position.
 func NewPosition() *Position {
 	p, err := ParseFEN(StartFEN)
@@ -42,9 +53,13 @@ func NewPosition() *Position {
 // clocks default to 0 and 1). Castling accepts KQkq, Shredder-FEN file
 // letters (HAha) and X-FEN; a position whose castling king or rooks stand
 // off the standard squares is set up as Chess960. The position is checked
-// for legality (one king each, no pawns on the back ranks, the side not to
-// move not in check, consistent castling and en-passant fields); any problem
-// is a *FENError naming the field.
+// for legality (one king each, not side by side, no pawns on the back
+// ranks, no more pieces than a game can have, the side not to move not in
+// check, no more than two checkers, consistent castling and en-passant
+// fields); any problem is a *FENError naming the field, and a position
+// that breaks a rule of the game says which in its Illegal. This is the one
+// judge of a set-up position: a FEN typed, a PGN's FEN tag, a Setup built
+// square by square all come through it.
 func ParseFEN(fen string) (*Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) != 4 && len(fields) != 6 {
@@ -84,10 +99,14 @@ func ParseFEN(fen string) (*Position, error) {
 		p.halfmove, p.fullmove = hm, max(fm, 1)
 	}
 	if p.Attacked(p.KingSquare(p.side^1), p.side^1, p.byType[0]) {
-		return nil, fenErr(1, "the side not to move (%s) is in check", p.side^1)
+		return nil, illegal(1, OpponentInCheck, "the side not to move (%s) is in check", p.side^1)
 	}
 	p.key, p.pawnKey = p.computeKeys()
 	p.checkers = p.AttackersTo(p.KingSquare(p.side), p.byType[0]) & p.byColor[p.side^1]
+	if n := p.checkers.Count(); n > 2 {
+		// One move uncovers at most two lines to the king.
+		return nil, illegal(1, ImpossibleCheck, "%s is in check from %d pieces; one move gives at most two checks", p.side, n)
+	}
 	return p, nil
 }
 
@@ -124,10 +143,10 @@ func (p *Position) parsePlacement(s string) error {
 	}
 	for _, c := range [2]Color{White, Black} {
 		if n := p.Pieces(c, King).Count(); n != 1 {
-			return fenErr(1, "%s has %d kings, want exactly 1", c, n)
+			return illegal(1, KingCount, "%s has %d kings, want exactly 1", c, n)
 		}
 		if n := p.byColor[c].Count(); n > 16 {
-			return fenErr(1, "%s has %d pieces, at most 16 are possible", c, n)
+			return illegal(1, TooManyPieces, "%s has %d pieces, at most 16 are possible", c, n)
 		}
 		// Every piece beyond the initial set must have been a pawn.
 		extra := 0
@@ -135,11 +154,14 @@ func (p *Position) parsePlacement(s string) error {
 			extra += max(0, p.Pieces(c, t).Count()-initial)
 		}
 		if pawns := p.Pieces(c, Pawn).Count(); pawns+extra > 8 {
-			return fenErr(1, "%s has %d pawns and %d promoted pieces, more than 8 pawns could make", c, pawns, extra)
+			return illegal(1, TooManyPieces, "%s has %d pawns and %d promoted pieces, more than 8 pawns could make", c, pawns, extra)
 		}
 	}
 	if p.byType[Pawn]&(Rank1|Rank8) != 0 {
-		return fenErr(1, "pawn on the first or last rank")
+		return illegal(1, PawnOnBackRank, "pawn on the first or last rank")
+	}
+	if w, b := p.KingSquare(White), p.KingSquare(Black); kingAttacks[w].Has(b) {
+		return illegal(1, KingsAdjacent, "the kings stand side by side (%s and %s)", w, b)
 	}
 	return nil
 }
@@ -164,7 +186,7 @@ func (p *Position) parseCastling(s string) error {
 			backRank = 7
 		}
 		if ksq.Rank() != backRank {
-			return fenErr(3, "%q: the %s king is not on its back rank", s[i], color)
+			return illegal(3, BadCastling, "%q: the %s king is not on its back rank", s[i], color)
 		}
 		rook := MakePiece(color, Rook)
 		rsq := NoSquare
@@ -186,14 +208,14 @@ func (p *Position) parseCastling(s string) error {
 		case c >= 'A' && c <= 'H':
 			rsq = MakeSquare(int(c-'A'), backRank)
 			if p.board[rsq] != rook || rsq == ksq {
-				return fenErr(3, "%q: no %s rook on %s", s[i], color, rsq)
+				return illegal(3, BadCastling, "%q: no %s rook on %s", s[i], color, rsq)
 			}
 			p.chess960 = true
 		default:
 			return fenErr(3, "bad castling letter %q", s[i])
 		}
 		if rsq == NoSquare {
-			return fenErr(3, "%q: no %s rook to castle with on that side", s[i], color)
+			return illegal(3, BadCastling, "%q: no %s rook to castle with on that side", s[i], color)
 		}
 		idx := castleIndex(color, rsq > ksq)
 		if p.castle&(1<<idx) != 0 {
@@ -225,12 +247,12 @@ func (p *Position) parseEnPassant(s string) error {
 		wantRank, pawnDir = 2, 8
 	}
 	if sq.Rank() != wantRank {
-		return fenErr(4, "%s is not on the %s rank for %s to move", s, map[int]string{5: "6th", 2: "3rd"}[wantRank], p.side)
+		return illegal(4, BadEnPassant, "%s is not on the %s rank for %s to move", s, map[int]string{5: "6th", 2: "3rd"}[wantRank], p.side)
 	}
 	pawnSq := Square(int(sq) + pawnDir)
 	fromSq := Square(int(sq) - pawnDir)
 	if p.board[pawnSq] != MakePiece(p.side^1, Pawn) || p.board[sq] != NoPiece || p.board[fromSq] != NoPiece {
-		return fenErr(4, "%s is not behind a %s pawn that just moved two squares", s, p.side^1)
+		return illegal(4, BadEnPassant, "%s is not behind a %s pawn that just moved two squares", s, p.side^1)
 	}
 	p.ep = sq
 	return nil
