@@ -19,8 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/squall-chess/squall/engine"
-	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
@@ -51,15 +49,15 @@ func follow(updates <-chan play.Update, s *screen, onUpdate func(play.Update)) {
 	for u := range updates {
 		now := time.Now()
 		s.mu.Lock()
-		for ply := len(s.moves) + 1; ply <= len(u.State.Moves); ply++ {
+		for ply := len(s.moves) + 1; ply <= len(u.Game.Moves); ply++ {
 			if _, ok := s.seen[ply]; !ok {
 				s.seen[ply] = now
 			}
 		}
-		if len(u.State.Moves) < len(s.moves) || !slices.Equal(u.State.Moves[:len(s.moves)], s.moves) {
-			s.desync = fmt.Sprintf("moves %v after %v", u.State.Moves, s.moves)
+		if len(u.Game.Moves) < len(s.moves) || !slices.Equal(u.Game.Moves[:len(s.moves)], s.moves) {
+			s.desync = fmt.Sprintf("moves %v after %v", u.Game.Moves, s.moves)
 		}
-		s.moves, s.over = u.State.Moves, u.Over
+		s.moves, s.over = u.Game.Moves, u.Over()
 		s.mu.Unlock()
 		if onUpdate != nil {
 			onUpdate(u)
@@ -276,7 +274,7 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 			defer wg.Done()
 			defer close(moves)
 			follow(updates, s, func(u play.Update) {
-				if n := len(u.State.Moves); !u.Over && n%2 == side {
+				if n := len(u.Game.Moves); !u.Over() && n%2 == side {
 					select {
 					case moves <- n:
 					default:
@@ -333,8 +331,8 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 			defer wg.Done()
 			defer stopAnalysis()
 			follow(updates, s, func(u play.Update) {
-				if !u.Over {
-					p.Analysis.Analyse(id, engineGame(u.State.Moves))
+				if !u.Over() {
+					p.Analysis.Analyse(id, u.Replayed.Game)
 				}
 			})
 		}()
@@ -368,20 +366,4 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 		}
 	}
 	return true
-}
-
-// engineGame is the game of moves for the analysis, as a screen replays it.
-func engineGame(moves []string) engine.Game {
-	g := engine.Game{Start: chess.NewPosition()}
-	p := g.Start.Clone()
-	var u chess.Undo
-	for _, s := range moves {
-		m, err := p.ParseUCI(s)
-		if err != nil {
-			break
-		}
-		g.Moves = append(g.Moves, m)
-		p.MakeMove(m, &u)
-	}
-	return g
 }

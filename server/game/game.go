@@ -93,59 +93,6 @@ func New(tc TimeControl, now time.Time) *Game {
 		clock: clock.New(tc.Base, tc.Increment), turn: now, started: now}
 }
 
-// State is what a game in progress needs stored to be resumed after a
-// crash.
-type State struct {
-	TimeControl TimeControl
-	Moves       []string        // UCI, from the initial position
-	MoveClocks  []time.Duration // the mover's clock after each move ([%clk])
-	Left        [2]time.Duration
-	Started     time.Time
-	Saved       time.Time // the time Left was read
-	// Offers are the offers standing and answered since the last move.
-	Offers Offers `json:",omitzero"`
-}
-
-// State is the game's state at now.
-func (g *Game) State(now time.Time) State {
-	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer}
-	for _, m := range g.moves {
-		st.Moves = append(st.Moves, m.UCI(false))
-	}
-	for _, side := range []chess.Color{chess.White, chess.Black} {
-		st.Left[side] = g.clock.Remaining(side, now)
-	}
-	return st
-}
-
-// Resume rebuilds a stored game in progress: its moves from the initial
-// position, then the clocks as stored. The time between the store's last
-// write and now (the server was down) is charged to nobody: the side to
-// move's clock resumes from now with the time it had at st.Saved. A
-// stored game that is over by its moves is returned over.
-func Resume(st State, now time.Time) (*Game, error) {
-	g := New(st.TimeControl, st.Started)
-	g.clock = clock.New(0, 0) // the replayed moves cost nothing
-	for i, m := range st.Moves {
-		if err := g.Play(g.Turn(), m, st.Started); err != nil {
-			return nil, fmt.Errorf("stored move %d (%q): %w", i+1, m, err)
-		}
-	}
-	g.clock = clock.New(st.TimeControl.Base, st.TimeControl.Increment)
-	for _, side := range []chess.Color{chess.White, chess.Black} {
-		g.clock.SetRemaining(side, st.Left[side], now)
-	}
-	if len(st.MoveClocks) == len(g.left) {
-		copy(g.left, st.MoveClocks)
-	}
-	g.turn = now
-	if !g.over {
-		g.clock.Resume(g.Turn(), len(g.moves), now)
-		g.offer = st.Offers
-	}
-	return g, nil
-}
-
 // Clone is a copy of the game that shares nothing changeable with it: the
 // server keeps one to go back to when an action cannot be stored.
 func (g *Game) Clone() *Game {
@@ -182,12 +129,6 @@ func (g *Game) ClockRunning() (chess.Color, bool) { return g.clock.Running() }
 
 // Result is how the game ended; ok is false while it goes on.
 func (g *Game) Result() (r Result, ok bool) { return g.result, g.over }
-
-// DrawOffered reports whether side's draw offer stands.
-func (g *Game) DrawOffered(side chess.Color) bool { return g.offer.Draw[side] }
-
-// TakebackRequested reports whether side's takeback request stands.
-func (g *Game) TakebackRequested(side chess.Color) bool { return g.offer.Takeback[side] }
 
 // Offers are the offers standing and answered since the last move.
 func (g *Game) Offers() Offers { return g.offer }

@@ -161,15 +161,15 @@ func TestDrawOffers(t *testing.T) {
 	}
 	mustPlay(t, g, chess.Black, "e5", at(1))
 	mustPlay(t, g, chess.White, "Nf3", at(1))
-	if drawn, err := g.OfferDraw(chess.White, at(2)); drawn || err != nil || !g.DrawOffered(chess.White) {
+	if drawn, err := g.OfferDraw(chess.White, at(2)); drawn || err != nil || !g.Offers().Draw[chess.White] {
 		t.Fatalf("offer: %v %v", drawn, err)
 	}
 	mustPlay(t, g, chess.Black, "Nc6", at(3)) // declines by moving
-	if g.DrawOffered(chess.White) {
+	if g.Offers().Draw[chess.White] {
 		t.Error("the offer stands after Black moved")
 	}
 	g.OfferDraw(chess.White, at(4))
-	if err := g.DeclineDraw(chess.Black); err != nil || g.DrawOffered(chess.White) {
+	if err := g.DeclineDraw(chess.Black); err != nil || g.Offers().Draw[chess.White] {
 		t.Errorf("decline: %v", err)
 	}
 	// White's offer, declined, stands no more; Black's own is accepted by
@@ -384,8 +384,8 @@ func TestDeclinedOfferNotRepeated(t *testing.T) {
 	if err := g.DeclineDraw(chess.Black); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.OfferDraw(chess.White, at(5)); err == nil || g.DrawOffered(chess.White) {
-		t.Errorf("a declined draw offered again at once: %v (standing %v)", err, g.DrawOffered(chess.White))
+	if _, err := g.OfferDraw(chess.White, at(5)); err == nil || g.Offers().Draw[chess.White] {
+		t.Errorf("a declined draw offered again at once: %v (standing %v)", err, g.Offers().Draw[chess.White])
 	}
 	if _, err := g.RequestTakeback(chess.White, at(5)); err != nil {
 		t.Fatal(err)
@@ -393,8 +393,8 @@ func TestDeclinedOfferNotRepeated(t *testing.T) {
 	if err := g.DeclineTakeback(chess.Black); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.RequestTakeback(chess.White, at(6)); err == nil || g.TakebackRequested(chess.White) {
-		t.Errorf("a declined takeback asked again at once: %v (standing %v)", err, g.TakebackRequested(chess.White))
+	if _, err := g.RequestTakeback(chess.White, at(6)); err == nil || g.Offers().Takeback[chess.White] {
+		t.Errorf("a declined takeback asked again at once: %v (standing %v)", err, g.Offers().Takeback[chess.White])
 	} else if !errors.Is(err, ErrDeclined) {
 		t.Errorf("a declined takeback asked again: %v, want ErrDeclined", err)
 	}
@@ -408,7 +408,7 @@ func TestDeclinedOfferNotRepeated(t *testing.T) {
 		t.Errorf("resumed offers %+v (%v), want %+v", back.Offers(), err, want)
 	}
 	mustPlay(t, g, chess.Black, "Nc6", at(7))
-	if _, err := g.OfferDraw(chess.White, at(8)); err != nil || !g.DrawOffered(chess.White) {
+	if _, err := g.OfferDraw(chess.White, at(8)); err != nil || !g.Offers().Draw[chess.White] {
 		t.Errorf("a draw offered after the next move: %v", err)
 	}
 	// A takeback granted is news for both until the next move.

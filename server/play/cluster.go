@@ -143,7 +143,11 @@ func (h *Hub) Run(ctx context.Context, interval time.Duration, report func(*Ende
 	wg.Add(1)
 	go func() { // follows the store's games, again after the watch breaks
 		defer wg.Done()
-		h.st.FollowGames(ctx, h.observe, func(err error) { report(nil, err) })
+		h.st.FollowGames(ctx, func(ev store.GameEvent) {
+			if err := h.observe(ev); err != nil {
+				report(nil, err)
+			}
+		}, func(err error) { report(nil, err) })
 	}()
 	wg.Add(1)
 	go func() { // the leases, on their own: a slow tick or keep must not let one lapse
@@ -224,7 +228,7 @@ func (h *Hub) keep(ctx context.Context) error {
 	h.mu.Lock()
 	var orphans []string
 	for id, m := range h.mirror {
-		if _, here := h.tables[id]; !here && (m.rec.End == nil || h.now().Sub(m.ended) >= KeepEnded) {
+		if _, here := h.tables[id]; !here && (!m.u.Over() || h.now().Sub(m.ended) >= KeepEnded) {
 			orphans = append(orphans, id)
 		}
 	}
@@ -282,10 +286,7 @@ func (h *Hub) answer(id string, m *nats.Msg) {
 			}
 		}
 		if e != nil {
-			rp.End = &store.End{Result: e.Result, Ratings: store.Ratings{Before: e.Before, After: e.After}}
-			if e.PGN != nil {
-				rp.End.PGN = e.PGN.String()
-			}
+			rp.End = e.stored()
 		}
 	}
 	data, _ := json.Marshal(rp)

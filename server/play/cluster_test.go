@@ -91,15 +91,15 @@ func watch(t *testing.T, h *play.Hub, id string) *spectator {
 		for u := range updates {
 			now := time.Now()
 			s.mu.Lock()
-			for ply := range len(u.State.Moves) + 1 {
+			for ply := range len(u.Game.Moves) + 1 {
 				if _, ok := s.seen[ply]; !ok {
 					s.seen[ply] = now
 				}
 			}
-			if len(u.State.Moves) < len(s.moves) || !slices.Equal(u.State.Moves[:len(s.moves)], s.moves) {
-				t.Errorf("update %d on %s rewrites the moves %v as %v", u.Rev, h.Node(), s.moves, u.State.Moves)
+			if len(u.Game.Moves) < len(s.moves) || !slices.Equal(u.Game.Moves[:len(s.moves)], s.moves) {
+				t.Errorf("update %d on %s rewrites the moves %v as %v", u.Rev, h.Node(), s.moves, u.Game.Moves)
 			}
-			s.moves = u.State.Moves
+			s.moves = u.Game.Moves
 			s.last = u
 			s.mu.Unlock()
 		}
@@ -140,7 +140,7 @@ func playPlies(t *testing.T, id string, hubs [2]*play.Hub, from, to int, moved f
 			}
 			t.Logf("ply %d on %s, try %d: %v", ply+1, hubs[side].Node(), tries, err)
 			time.Sleep(100 * time.Millisecond)
-			if st, _, err := hubs[side].Game(id); err == nil && len(st.Moves) > ply {
+			if g, err := hubs[side].Game(id); err == nil && len(g.Game.Moves) > ply {
 				break // it got in before the error
 			}
 		}
@@ -218,8 +218,8 @@ func TestClusterPlay(t *testing.T) {
 	}
 	spec.waitEnd(t)
 	spec.mu.Lock()
-	if !slices.Equal(spec.moves, script) || !spec.last.Over || spec.last.Ended == nil || spec.last.Ended.After[1].Rating <= 1500 {
-		t.Errorf("B's spectator saw %v, over %v, ended %+v", spec.moves, spec.last.Over, spec.last.Ended)
+	if !slices.Equal(spec.moves, script) || !spec.last.Over() || spec.last.Ended == nil || spec.last.Ended.After[1].Rating <= 1500 {
+		t.Errorf("B's spectator saw %v, over %v, ended %+v", spec.moves, spec.last.Over(), spec.last.Ended)
 	}
 	spec.mu.Unlock()
 	var pgnText strings.Builder
@@ -260,8 +260,8 @@ func TestClusterNATSNodeDies(t *testing.T) {
 	}
 	spec.waitEnd(t)
 	spec.mu.Lock()
-	if !slices.Equal(spec.moves, script) || !spec.last.Over || spec.last.Result.Termination != game.Checkmate {
-		t.Errorf("B's spectator saw %v, over %v (%+v)", spec.moves, spec.last.Over, spec.last.Result)
+	if !slices.Equal(spec.moves, script) || !spec.last.Over() || spec.last.End.Result.Termination != game.Checkmate {
+		t.Errorf("B's spectator saw %v, over %v (%+v)", spec.moves, spec.last.Over(), spec.last.End)
 	}
 	spec.mu.Unlock()
 	storetest.Eventually(t, "the archive", func(ctx context.Context) error {

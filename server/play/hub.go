@@ -128,11 +128,10 @@ type Ended struct {
 	PGN *pgn.Game
 }
 
-// Players are a game's two handles.
-type Players struct {
-	White, Black string
-	Rated        bool
-}
+// Players are a game's two handles and its kind: the record's
+// (store.Players), named here for the screens and services that speak of
+// play's games.
+type Players = store.Players
 
 // leaseBucket holds the games' leases.
 const leaseBucket = "squall_game_leases"
@@ -388,57 +387,43 @@ func (h *Hub) hosted() []*table {
 	return tables
 }
 
-// Game is a copy of game id's state for drawing: position, moves, clocks.
-func (h *Hub) Game(id string) (game.State, Players, error) {
-	if t, ok := h.local(id); ok {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if !t.gone {
-			return t.g.State(h.now()), Players{White: t.white, Black: t.black, Rated: t.rated}, nil
-		}
-	}
+// Game is game id's record in progress as this server last had it
+// (written here, or read from the store), decoded; its clocks are read by
+// Clocks at this server's time.
+func (h *Hub) Game(id string) (Update, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if m, ok := h.mirror[id]; ok && m.rec.End == nil {
-		return m.rec.Game, Players{White: m.rec.White, Black: m.rec.Black, Rated: m.rec.Rated}, nil
+	if m, ok := h.mirror[id]; ok && !m.u.Over() {
+		return m.u, nil
 	}
-	return game.State{}, Players{}, ErrNoGame
+	return Update{}, ErrNoGame
 }
 
-// Summary is a game in progress as the list of games shows it.
-type Summary struct {
-	ID      string
-	Players Players
-	TC      game.TimeControl
-	Plies   int
-}
-
-// Games lists the games in progress on every server, oldest first.
-func (h *Hub) Games() []Summary {
-	byID := map[string]Summary{}
+// Games lists the records of the games in progress on every server,
+// oldest first.
+func (h *Hub) Games() []store.GameState {
+	byID := map[string]store.GameState{}
 	h.mu.Lock()
 	for id, m := range h.mirror {
-		if m.rec.End == nil {
-			byID[id] = Summary{ID: id, Players: Players{White: m.rec.White, Black: m.rec.Black, Rated: m.rec.Rated}, TC: m.rec.Game.TimeControl, Plies: len(m.rec.Game.Moves)}
+		if !m.u.Over() {
+			byID[id] = m.u.GameState
 		}
 	}
 	h.mu.Unlock()
-	for _, t := range h.hosted() { // the hosted ones as they are now
+	for _, t := range h.hosted() {
 		t.mu.Lock()
 		if _, over := t.g.Result(); over {
 			// Its end may be published a moment before the game is let
 			// go: its players may start another at once.
 			delete(byID, t.id)
-		} else if !t.gone {
-			byID[t.id] = Summary{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, TC: t.g.TimeControl(), Plies: len(t.g.Moves())}
 		}
 		t.mu.Unlock()
 	}
-	out := make([]Summary, 0, len(byID))
-	for _, s := range byID {
-		out = append(out, s)
+	out := make([]store.GameState, 0, len(byID))
+	for _, g := range byID {
+		out = append(out, g)
 	}
-	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b store.GameState) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -482,11 +467,7 @@ func (t *table) side(handle string) (chess.Color, bool) {
 
 // record is the table's game as stored; called with t.mu held.
 func (h *Hub) record(t *table, now time.Time) store.GameState {
-	rec := store.GameState{ID: t.id, White: t.white, Black: t.black, Rated: t.rated, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
-	for _, c := range []chess.Color{chess.White, chess.Black} {
-		rec.DrawOffer[c], rec.Takeback[c] = t.g.DrawOffered(c), t.g.TakebackRequested(c)
-	}
-	return rec
+	return store.GameState{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
 }
 
 // save stores the table's game as of now and tells its watchers; called
@@ -497,7 +478,8 @@ func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
 }
 
 // write stores rec as the table's game and tells the watchers; called
-// with t.mu held.
+// with t.mu held. The record is decoded from the game itself, not
+// replayed.
 func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time.Time) error {
 	rev, err := h.st.SaveGame(ctx, rec, t.rev)
 	if errors.Is(err, store.ErrStale) {
@@ -510,10 +492,11 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 	t.saved, t.rev = now, rev
 	// The mirror has it at once, not when the store's echo comes: the
 	// lobby asks it who is playing as soon as a game's end is shown.
-	h.observe(store.GameEvent{ID: t.id, Game: &rec, Rev: rev})
-	if !endPending(rec) {
-		h.publish(updateOf(rec, rev))
+	var ended *Ended
+	if rec.End != nil {
+		ended = t.ended
 	}
+	h.take(Update{GameState: rec, Rev: rev, Replayed: t.g.Replayed(), Ended: ended}, true)
 	return nil
 }
 
@@ -606,13 +589,8 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 		t.ended = e
 	}
 	e := t.ended
-	end := &store.End{Result: e.Result}
-	if e.PGN != nil {
-		end.PGN = e.PGN.String()
-	}
-	end.Before, end.After = e.Before, e.After
 	rec := h.record(t, h.now())
-	rec.End = end
+	rec.End = e.stored()
 	if err := h.write(ctx, t, rec, h.now()); err != nil {
 		return nil, err
 	}

@@ -183,7 +183,8 @@ func TestRestart(t *testing.T) {
 	if _, err := h.Tick(ctx); err != nil {
 		t.Fatal(err)
 	}
-	before, _, _ := h.Game(id)
+	before, _ := h.Game(id)
+	beforeLeft := before.Clocks(clk.Now())
 	st.Close()
 
 	clk.Advance(10 * time.Minute) // down for ten minutes
@@ -191,12 +192,12 @@ func TestRestart(t *testing.T) {
 	if n, err := h2.Restore(ctx); n != 1 || err != nil {
 		t.Fatalf("restored %d, %v", n, err)
 	}
-	after, players, err := h2.Game(id)
-	if err != nil || strings.Join(after.Moves, " ") != "e2e4 e7e5 g1f3" || players.White != "ann" {
-		t.Fatalf("after the restart: %+v %+v %v", after, players, err)
+	after, err := h2.Game(id)
+	if err != nil || strings.Join(after.Game.Moves, " ") != "e2e4 e7e5 g1f3" || after.White != "ann" {
+		t.Fatalf("after the restart: %+v %v", after.GameState, err)
 	}
-	if after.Left != before.Left || before.Left[1] > blitz.Base-25*time.Second+blitz.Increment {
-		t.Errorf("clocks %v after the restart, %v before the crash", after.Left, before.Left)
+	if afterLeft := after.Clocks(clk.Now()); afterLeft != beforeLeft || beforeLeft[1] > blitz.Base-25*time.Second+blitz.Increment {
+		t.Errorf("clocks %v after the restart, %v before the crash", afterLeft, beforeLeft)
 	}
 	if _, err := h2.Move(ctx, id, "bob", "b8c6"); err != nil {
 		t.Errorf("the game does not go on: %v", err)
@@ -241,14 +242,14 @@ func TestSeatAndWatch(t *testing.T) {
 	// ann answers each engine move, then resigns after the second.
 	seen := 0
 	for u := range spectator {
-		seen = max(seen, len(u.State.Moves))
-		if u.Over {
-			if u.Result.Termination != game.Resignation || u.Result.Winner != chess.White {
-				t.Errorf("the spectator saw the end as %+v", u.Result)
+		seen = max(seen, len(u.Game.Moves))
+		if u.Over() {
+			if u.End.Result.Termination != game.Resignation || u.End.Result.Winner != chess.White {
+				t.Errorf("the spectator saw the end as %+v", u.End.Result)
 			}
 			break
 		}
-		switch len(u.State.Moves) {
+		switch len(u.Game.Moves) {
 		case 1:
 			if _, err := h.Move(ctx, id, "ann", "e7e5"); err != nil {
 				t.Fatal(err)

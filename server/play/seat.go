@@ -35,7 +35,7 @@ func (h *Hub) Seat(ctx context.Context, id, handle string, a engine.Analyzer, li
 			return ctx.Err()
 		case u, ok = <-updates:
 		}
-		if !ok || u.Over {
+		if !ok || u.Over() {
 			return nil
 		}
 		side := chess.White
@@ -44,10 +44,7 @@ func (h *Hub) Seat(ctx context.Context, id, handle string, a engine.Analyzer, li
 		} else if u.Players.White != handle {
 			return ErrNotPlayer
 		}
-		g, p, err := engineGame(u)
-		if err != nil {
-			return err
-		}
+		g, p := u.Replayed.Game, u.Replayed.Position
 		if changed, err := s.answer(ctx, u, side, p); err != nil || changed {
 			if err != nil {
 				return err
@@ -59,7 +56,7 @@ func (h *Hub) Seat(ctx context.Context, id, handle string, a engine.Analyzer, li
 		}
 		l := lim
 		if l.IsZero() {
-			l = seatLimits(u.State, side)
+			l = seatLimits(u, side, h.now())
 		}
 		res, err := a.Search(ctx, g, l, nil)
 		if err != nil {
@@ -76,8 +73,7 @@ func (h *Hub) Seat(ctx context.Context, id, handle string, a engine.Analyzer, li
 		}
 		// What the opponent asked while it searched is answered before its
 		// move, which would decline it unheard.
-		if st, players, err := h.Game(id); err == nil {
-			now := Update{ID: id, Players: players, State: st}
+		if now, err := h.Game(id); err == nil {
 			if changed, err := s.answer(ctx, now, side, p); err != nil || changed {
 				if err != nil {
 					return err
@@ -109,7 +105,7 @@ type seat struct {
 // next update.
 func (s *seat) answer(ctx context.Context, u Update, side chess.Color, p *chess.Position) (changed bool, err error) {
 	opp := side.Other()
-	o := u.State.Offers
+	o := u.Game.Offers
 	var act func(context.Context, string, string) (*Ended, error)
 	switch {
 	case o.Draw[opp] && s.scored && level.AcceptsDraw(s.score, p.FullmoveNumber()):
@@ -146,35 +142,21 @@ const quickMoves = 6
 // and at most a fiftieth of its clock.
 const quickMoveTime = 200 * time.Millisecond
 
-// seatLimits are the limits of side's search in a game as st has it: its
+// seatLimits are the limits of side's search in game u at now: its
 // first moves quick, then the game's clocks and increments as they stand,
 // as the board gives them to its engine, which plans its time as a
 // player of its strength would (a limited level, UCI_Elo, searches its
 // few nodes and answers long before its plan is spent).
-func seatLimits(st game.State, side chess.Color) engine.Limits {
-	played := len(st.Moves) / 2 // side's moves so far: White's come first
+func seatLimits(u Update, side chess.Color, now time.Time) engine.Limits {
+	moves := len(u.Game.Moves)
+	played := moves / 2 // side's moves so far: White's come first
 	if side == chess.White {
-		played = (len(st.Moves) + 1) / 2
+		played = (moves + 1) / 2
 	}
+	left := u.Clocks(now)
 	if played < quickMoves {
-		return engine.Limits{MoveTime: min(quickMoveTime, max(st.Left[side]/50, 10*time.Millisecond))}
+		return engine.Limits{MoveTime: min(quickMoveTime, max(left[side]/50, 10*time.Millisecond))}
 	}
-	inc := st.TimeControl.Increment
-	return engine.Limits{WTime: st.Left[chess.White], BTime: st.Left[chess.Black], WInc: inc, BInc: inc}
-}
-
-// engineGame is the update's game for a search, and its position now.
-func engineGame(u Update) (engine.Game, *chess.Position, error) {
-	g := engine.Game{Start: chess.NewPosition()}
-	p := g.Start.Clone()
-	var undo chess.Undo
-	for _, s := range u.State.Moves {
-		m, err := p.ParseUCI(s)
-		if err != nil {
-			return g, nil, fmt.Errorf("game %s: stored move %q: %w", u.ID, s, err)
-		}
-		g.Moves = append(g.Moves, m)
-		p.MakeMove(m, &undo)
-	}
-	return g, p, nil
+	inc := u.Game.TimeControl.Increment
+	return engine.Limits{WTime: left[chess.White], BTime: left[chess.Black], WInc: inc, BInc: inc}
 }

@@ -52,8 +52,8 @@ func await(t *testing.T, updates <-chan Update, what string, cond func(Update) b
 				t.Fatalf("the game ended before %s", what)
 			case cond(u):
 				return u
-			case u.Over:
-				t.Fatalf("the game ended (%s) before %s", u.Result, what)
+			case u.Over():
+				t.Fatalf("the game ended (%s) before %s", u.End.Result, what)
 			}
 		case <-timeout:
 			t.Fatalf("waited 10 s for %s", what)
@@ -63,7 +63,7 @@ func await(t *testing.T, updates <-chan Update, what string, cond func(Update) b
 
 // plies is a condition: the game has n moves.
 func plies(n int) func(Update) bool {
-	return func(u Update) bool { return len(u.State.Moves) == n }
+	return func(u Update) bool { return len(u.Game.Moves) == n }
 }
 
 // TestSeatAnswersOffers is issue 33's G3 against Squall: its seat answers
@@ -98,9 +98,9 @@ func TestSeatAnswersOffers(t *testing.T) {
 	if _, err := h.Takeback(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
 	}
-	u := await(t, updates, "an answer to ann's takeback", func(u Update) bool { return !u.State.Offers.Takeback[chess.Black] })
-	if len(u.State.Moves) != 1 || !u.State.Offers.TookBack[chess.Black] {
-		t.Fatalf("in a casual game Squall answered the takeback with %v, offers %+v", u.State.Moves, u.State.Offers)
+	u := await(t, updates, "an answer to ann's takeback", func(u Update) bool { return !u.Game.Offers.Takeback[chess.Black] })
+	if len(u.Game.Moves) != 1 || !u.Game.Offers.TookBack[chess.Black] {
+		t.Fatalf("in a casual game Squall answered the takeback with %v, offers %+v", u.Game.Moves, u.Game.Offers)
 	}
 	if _, err := h.Move(ctx, id, "ann", "e5"); err != nil {
 		t.Fatal(err)
@@ -109,9 +109,9 @@ func TestSeatAnswersOffers(t *testing.T) {
 	if _, err := h.OfferDraw(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
 	}
-	u = await(t, updates, "an answer to ann's draw offer", func(u Update) bool { return !u.State.Offers.Draw[chess.Black] })
-	if u.Over || !u.State.Offers.DrawDeclined[chess.Black] {
-		t.Fatalf("at -0.50 on move 2 Squall answered the draw with over %v (%s), offers %+v", u.Over, u.Result, u.State.Offers)
+	u = await(t, updates, "an answer to ann's draw offer", func(u Update) bool { return !u.Game.Offers.Draw[chess.Black] })
+	if u.Over() || !u.Game.Offers.DrawDeclined[chess.Black] {
+		t.Fatalf("at -0.50 on move 2 Squall answered the draw with over %v (%s), offers %+v", u.Over(), u.End.Result, u.Game.Offers)
 	}
 	if _, err := h.OfferDraw(ctx, id, "ann"); !errors.Is(err, game.ErrDeclined) {
 		t.Errorf("ann offers again at once: %v", err)
@@ -126,9 +126,9 @@ func TestSeatAnswersOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	close(goOn)
-	u = await(t, updates, "the game's end", func(u Update) bool { return u.Over })
-	if !u.Result.Draw || u.Result.Termination != game.Agreement || len(u.State.Moves) != 4 {
-		t.Errorf("at -2.50 Squall answered the draw offered while it thought with %s after %v", u.Result, u.State.Moves)
+	u = await(t, updates, "the game's end", func(u Update) bool { return u.Over() })
+	if !u.End.Result.Draw || u.End.Result.Termination != game.Agreement || len(u.Game.Moves) != 4 {
+		t.Errorf("at -2.50 Squall answered the draw offered while it thought with %s after %v", u.End.Result, u.Game.Moves)
 	}
 
 	// A rated game's takeback is refused.
@@ -141,9 +141,9 @@ func TestSeatAnswersOffers(t *testing.T) {
 	if _, err := h.Takeback(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
 	}
-	u = await(t, updates, "an answer to ann's takeback", func(u Update) bool { return !u.State.Offers.Takeback[chess.Black] })
-	if len(u.State.Moves) != 3 || !u.State.Offers.TakebackDeclined[chess.Black] {
-		t.Errorf("in a rated game Squall answered the takeback with %v, offers %+v", u.State.Moves, u.State.Offers)
+	u = await(t, updates, "an answer to ann's takeback", func(u Update) bool { return !u.Game.Offers.Takeback[chess.Black] })
+	if len(u.Game.Moves) != 3 || !u.Game.Offers.TakebackDeclined[chess.Black] {
+		t.Errorf("in a rated game Squall answered the takeback with %v, offers %+v", u.Game.Moves, u.Game.Offers)
 	}
 	if _, err := h.Resign(ctx, id, "ann"); err != nil {
 		t.Fatal(err)
@@ -170,13 +170,13 @@ func TestSeatSpendsItsClock(t *testing.T) {
 	var left [][2]time.Duration
 	for ply := 1; ; ply += 2 {
 		u := await(t, updates, "Squall's move", plies(ply))
-		left = append(left, u.State.Left)
+		left = append(left, u.Game.Left)
 		if len(left) == moves {
 			break
 		}
 		p := chess.NewPosition()
 		var undo chess.Undo
-		for _, s := range u.State.Moves {
+		for _, s := range u.Game.Moves {
 			m, _ := p.ParseUCI(s)
 			p.MakeMove(m, &undo)
 		}

@@ -24,9 +24,9 @@ func TestStartAgainstSquall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, players, err := h.Game(id)
-	if err != nil || players != (Players{White: "ann", Black: SquallHandle(4)}) {
-		t.Fatalf("the game's players: %+v %v; want ann against Squall-L4, casual", players, err)
+	g, err := h.Game(id)
+	if err != nil || g.Players != (Players{White: "ann", Black: SquallHandle(4)}) {
+		t.Fatalf("the game's players: %+v %v; want ann against Squall-L4, casual", g.Players, err)
 	}
 	updates, stop, err := h.Watch(id)
 	if err != nil {

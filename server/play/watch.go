@@ -3,52 +3,45 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/squall-chess/squall/internal/newest"
 	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/store"
 )
 
-// Update is a game as a watcher sees it after an event: its state, and its
-// result once over (the last update a watcher gets).
+// Update is a game's record as this server has it after an event
+// (written here, or read from the store): the record, its revision, and
+// the record decoded once, as the hub wrote or observed it — its moves
+// replayed, its end's PGN read. Every watcher of the game gets the same
+// Update: read it, do not change it. The update that says the game is
+// over (Over) is a watcher's last.
 type Update struct {
-	ID      string
-	Players Players
-	State   game.State
-	Over    bool
-	Result  game.Result
+	store.GameState
+	// Rev is the store's revision of the record: a watcher never gets an
+	// older one after a newer.
+	Rev uint64
+	// Replayed is the record's moves replayed: the game for a search, the
+	// moves in SAN, the position now.
+	Replayed game.Replayed
 	// Ended is the finished game's record, with the rating changes of a
 	// rated one; nil before the end.
 	Ended *Ended
-	// DrawOffer and Takeback are the standing offers, by colour.
-	DrawOffer, Takeback [2]bool
-	// Rev is the store's revision of the game's record: a watcher never
-	// gets an older one after a newer.
-	Rev uint64
 }
 
-// Plays tells whether handle is one of the players, as handles are told
-// apart (account.Key): a player's own keys never get the spectators'
-// analysis of their game in progress, on any server of a cluster, each of
-// which knows the players from the game's record.
-func (p Players) Plays(handle string) bool {
-	k := account.Key(handle)
-	return handle != "" && (k == account.Key(p.White) || k == account.Key(p.Black))
-}
-
-// updateOf is the update a stored record says.
-func updateOf(rec store.GameState, rev uint64) Update {
-	u := Update{ID: rec.ID, Players: Players{White: rec.White, Black: rec.Black, Rated: rec.Rated}, State: rec.Game,
-		DrawOffer: rec.DrawOffer, Takeback: rec.Takeback, Rev: rev}
-	if rec.End != nil {
-		u.Over, u.Result, u.Ended = true, rec.End.Result, endedOf(rec.ID, rec.End)
+// Decode is a record read from the store at revision rev, decoded as the
+// hub decodes each record it observes: a record whose moves do not
+// replay is corrupt, and an error.
+func Decode(rec store.GameState, rev uint64) (Update, error) {
+	r, err := rec.Game.Replay()
+	if err != nil {
+		return Update{}, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
-	return u
+	return Update{GameState: rec, Rev: rev, Replayed: r, Ended: endedOf(rec.ID, rec.End)}, nil
 }
 
 // endPending tells the record a rated game's end writes before the
@@ -69,16 +62,26 @@ func endedOf(id string, e *store.End) *Ended {
 	return ended
 }
 
+// stored is the end as the game's record keeps it (endedOf reads it
+// back), and as a game's host sends it to the server that asked for the
+// action that ended the game.
+func (e *Ended) stored() *store.End {
+	end := &store.End{Result: e.Result, Ratings: store.Ratings{Before: e.Before, After: e.After}}
+	if e.PGN != nil {
+		end.PGN = e.PGN.String()
+	}
+	return end
+}
+
 // olderUpdate tells an update older than the one a watcher last got: the
 // hub's own writes and the store's echo of them reach the watchers by two
 // ways, and a watcher never gets an older revision after a newer.
 func olderUpdate(last, u Update) bool { return u.Rev < last.Rev }
 
-// mirrored is a game as the store last said, for the games hosted
-// elsewhere.
+// mirrored is a game as this server last had its record: written here,
+// or read from the store.
 type mirrored struct {
-	rec store.GameState
-	rev uint64
+	u Update
 	// ended is when this server first saw the record of the game's end.
 	ended time.Time
 }
@@ -89,23 +92,13 @@ type mirrored struct {
 // over, or by stop. Games hosted elsewhere are followed through the store
 // while the hub runs (Run).
 func (h *Hub) Watch(id string) (<-chan Update, func(), error) {
-	var first Update
-	if t, ok := h.local(id); ok {
-		t.mu.Lock()
-		if !t.gone {
-			first = updateOf(h.record(t, h.now()), t.rev)
-		}
-		t.mu.Unlock()
-	}
 	h.mu.Lock()
-	if first.ID == "" {
-		m, ok := h.mirror[id]
-		if !ok || m.rec.End != nil {
-			h.mu.Unlock()
-			return nil, nil, ErrNoGame
-		}
-		first = updateOf(m.rec, m.rev)
+	m, ok := h.mirror[id]
+	if !ok || m.u.Over() {
+		h.mu.Unlock()
+		return nil, nil, ErrNoGame
 	}
+	first := m.u
 	rs := h.watchers[id]
 	if rs == nil {
 		rs = newest.New(olderUpdate)
@@ -133,7 +126,7 @@ func (h *Hub) publish(u Update) {
 	defer h.mu.Unlock()
 	if rs := h.watchers[u.ID]; rs != nil {
 		rs.Send(u)
-		if u.Over {
+		if u.Over() {
 			h.dropWatchers(u.ID)
 		}
 	}
@@ -148,19 +141,21 @@ func (h *Hub) dropWatchers(id string) {
 }
 
 // observe takes a stored game's new record (or its drop), as the store's
-// FollowGames gives them, into the mirror, and to the game's watchers
-// here if it is hosted elsewhere: the games hosted elsewhere reach this
-// server's watchers from the mirror, and it is where this server looks
-// for games to take over (adopt). A record older than the mirror's is
-// ignored: the watch (again from each game's last record after it
-// breaks) and the reads of keep all bring records.
-func (h *Hub) observe(ev store.GameEvent) {
+// FollowGames gives them, into the mirror, decoded (Decode), and to the
+// game's watchers here if it is hosted elsewhere: the games hosted
+// elsewhere reach this server's watchers from the mirror, and it is where
+// this server looks for games to take over (adopt). A record older than
+// the mirror's is ignored: the watch (again from each game's last record
+// after it breaks) and the reads of keep all bring records. A record
+// that does not decode is corrupt: it is an error, and neither mirrored
+// nor shown.
+func (h *Hub) observe(ev store.GameEvent) error {
 	h.mu.Lock()
 	_, here := h.tables[ev.ID]
 	m := h.mirror[ev.ID]
-	if m != nil && ev.Rev <= m.rev {
+	if m != nil && ev.Rev <= m.u.Rev {
 		h.mu.Unlock()
-		return
+		return nil
 	}
 	if ev.Game == nil {
 		delete(h.mirror, ev.ID)
@@ -168,23 +163,44 @@ func (h *Hub) observe(ev store.GameEvent) {
 			h.dropWatchers(ev.ID)
 		}
 		h.mu.Unlock()
-		return
+		return nil
 	}
-	if m == nil {
-		m = &mirrored{}
-		h.mirror[ev.ID] = m
-	}
-	m.rec, m.rev = *ev.Game, ev.Rev
+	h.mu.Unlock()
+	rec := *ev.Game
 	// The clocks are as they were when the record was written: on this
 	// server's clock, that is now (less the store's delay), whatever the
 	// writer's clock said.
-	m.rec.Game.Saved = h.now()
-	if m.rec.End != nil && m.ended.IsZero() {
-		m.ended = h.now()
+	rec.Game.Saved = h.now()
+	u, err := Decode(rec, ev.Rev)
+	if err != nil {
+		return err
 	}
-	u := updateOf(m.rec, m.rev)
+	h.take(u, false)
+	return nil
+}
+
+// take puts u, a game's newest record, into the mirror, and to the
+// game's watchers if this server wrote it (mine) or another server hosts
+// the game. One older than the mirror's is not mirrored, nor sent unless
+// it is this server's write: the store's echo of a write may come before
+// the write's own take, and the write is the one that tells the watchers.
+func (h *Hub) take(u Update, mine bool) {
+	h.mu.Lock()
+	_, here := h.tables[u.ID]
+	m := h.mirror[u.ID]
+	stale := m != nil && u.Rev <= m.u.Rev
+	if !stale {
+		if m == nil {
+			m = &mirrored{}
+			h.mirror[u.ID] = m
+		}
+		m.u = u
+		if u.Over() && m.ended.IsZero() {
+			m.ended = h.now()
+		}
+	}
 	h.mu.Unlock()
-	if !here && !endPending(m.rec) {
+	if (mine || !here && !stale) && !endPending(u.GameState) {
 		h.publish(u)
 	}
 }
@@ -209,7 +225,7 @@ func (h *Hub) refresh(ctx context.Context) error {
 		case err != nil:
 			errs = append(errs, err)
 		case found:
-			h.observe(store.GameEvent{ID: id, Game: &rec, Rev: rev})
+			errs = append(errs, h.observe(store.GameEvent{ID: id, Game: &rec, Rev: rev}))
 		}
 	}
 	return errors.Join(errs...)

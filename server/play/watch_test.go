@@ -1,17 +1,75 @@
 package play
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
 
-// TestPlays: a player's handle is theirs in any case and look-alike
-// spelling (as handles are told apart), no one else's; no handle plays.
-func TestPlays(t *testing.T) {
-	p := Players{White: "ann", Black: "Bob"}
-	for h, want := range map[string]bool{"ann": true, "ANN": true, "bob": true, "B0b": true, "eve": false, "": false, "annie": false} {
-		if got := p.Plays(h); got != want {
-			t.Errorf("Plays(%q) = %v, want %v", h, got, want)
-		}
+	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// TestCorruptRecordRefused: a stored game whose moves do not replay
+// (another server of a cluster wrote it, its third move illegal) is
+// corrupt. The hub that follows it says so, naming the move and its
+// number, and shows it to nobody: before, the record was mirrored and
+// watched, and the screens' replay stopped silently at the bad move,
+// drawing the game as its first two moves.
+func TestCorruptRecordRefused(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	// The game's host is another server, alive: it holds the lease.
+	leases, err := st.Leases(ctx, leaseBucket, DefaultLease)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if (Players{}).Plays("") {
-		t.Error("no handle plays a game without players")
+	if _, err := leases.Acquire(ctx, "bad", "elsewhere"); err != nil {
+		t.Fatal(err)
 	}
+	var rec store.GameState
+	rec.ID, rec.White, rec.Black, rec.Host = "bad", "ann", "bob", "elsewhere"
+	rec.Game = game.State{TimeControl: blitz, Moves: []string{"e2e4", "e7e5", "e1e8", "g8f6"}, Left: [2]time.Duration{blitz.Base, blitz.Base}, Started: clk.Now(), Saved: clk.Now()}
+	if _, err := st.SaveGame(ctx, rec, 0); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var reported []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.Run(ctx, 50*time.Millisecond, func(_ *Ended, err error) {
+			if err != nil {
+				mu.Lock()
+				reported = append(reported, err.Error())
+				mu.Unlock()
+			}
+		})
+	}()
+	said := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(strings.Join(reported, "\n"), `game bad: stored move 3 ("e1e8")`)
+	}
+	for deadline := time.Now().Add(3 * time.Second); !said() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !said() {
+		mu.Lock()
+		t.Errorf("the corrupt record was not reported; the hub said %q", reported)
+		mu.Unlock()
+	}
+	if updates, stop, err := h.Watch("bad"); err == nil {
+		u := <-updates
+		stop()
+		t.Errorf("the corrupt record is watched: game %s, its update sent to the screens", u.ID)
+	}
+	if n := len(h.Games()); n != 0 {
+		t.Errorf("the corrupt record is listed among %d games in progress", n)
+	}
+	cancel()
+	<-done
 }

@@ -7,28 +7,28 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 )
 
-// GameState is a game as stored after each of its events: enough to
-// rebuild it after a crash (game.Resume), and everything a screen on any
-// server draws — the games bucket is how the servers of a cluster follow
-// the games the others host.
+// GameState is the one record of a game on the server: as its host
+// writes it after each of its events, as every server of a cluster
+// follows it (the games bucket is how the servers follow the games the
+// others host), and as the screens and Squall's seats get it (play.Update
+// is this record with its moves replayed, decoded once where the hub
+// writes or observes it). It holds enough to rebuild the game after a
+// crash (game.Resume).
 type GameState struct {
-	ID    string     `json:"id"`
-	White string     `json:"white"`
-	Black string     `json:"black"`
-	Rated bool       `json:"rated"`
-	Game  game.State `json:"game"`
+	ID string `json:"id"`
+	Players
+	Game game.State `json:"game"`
 	// Host is the server hosting the game when it was written.
 	Host string `json:"host,omitempty"`
-	// DrawOffer and Takeback are the standing offers, by colour.
-	DrawOffer [2]bool `json:"draw_offer"`
-	Takeback  [2]bool `json:"takeback"`
 	// Ratings are a rated game's ratings as its end computed them,
 	// written before either player's rating is: a server that finishes
 	// the game after its host died writes these, not ratings computed
@@ -38,6 +38,30 @@ type GameState struct {
 	// after (for the screens of other servers), then is dropped.
 	End *End `json:"end,omitempty"`
 }
+
+// Players are a game's two handles and its kind.
+type Players struct {
+	White string `json:"white"`
+	Black string `json:"black"`
+	Rated bool   `json:"rated"`
+}
+
+// Plays tells whether handle is one of the players, as handles are told
+// apart (account.Key): a player's own keys never get the spectators'
+// analysis of their game in progress, on any server of a cluster, each of
+// which knows the players from the game's record.
+func (p Players) Plays(handle string) bool {
+	k := account.Key(handle)
+	return handle != "" && (k == account.Key(p.White) || k == account.Key(p.Black))
+}
+
+// Over tells whether the record is of a game over (its End written).
+func (g GameState) Over() bool { return g.End != nil }
+
+// Clocks are both sides' clocks at at, the one way to read them
+// (game.State.Clocks): at is on the clock that read the record (its
+// Game.Saved).
+func (g GameState) Clocks(at time.Time) [2]time.Duration { return g.Game.Clocks(at, g.Over()) }
 
 // Ratings are a rated game's ratings by colour, before and after it.
 type Ratings struct {

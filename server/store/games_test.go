@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +18,7 @@ func TestFollowGames(t *testing.T) {
 	defer cancel()
 	s := open(t, t.TempDir())
 	defer s.Close()
-	g := GameState{ID: "old", White: "ann", Black: "bob", Game: game.State{Moves: []string{"e2e4"}}}
+	g := GameState{ID: "old", Players: Players{White: "ann", Black: "bob"}, Game: game.State{Moves: []string{"e2e4"}}}
 	oldRev, err := s.SaveGame(ctx, g, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -74,4 +76,43 @@ func TestFollowGames(t *testing.T) {
 	}
 	cancel()
 	<-followed // it ends with its context
+}
+
+// TestGameRecordFormat: the record's players are written as they were
+// before Players was a type of its own (white, black and rated at the top
+// of the record), so servers of both versions read each other's games; a
+// record of the version that wrote the standing offers twice (draw_offer,
+// takeback beside game.Offers) reads.
+func TestGameRecordFormat(t *testing.T) {
+	old := `{"id":"g","white":"ann","black":"bob","rated":true,"game":{"TimeControl":{"Base":180000000000,"Increment":0},` +
+		`"Moves":["e2e4"],"MoveClocks":[180000000000],"Left":[180000000000,180000000000],"Started":"2026-11-25T12:00:00Z",` +
+		`"Saved":"2026-11-25T12:00:05Z","Offers":{"Draw":[true,false]}},"host":"a","draw_offer":[true,false],"takeback":[false,false]}`
+	var g GameState
+	if err := json.Unmarshal([]byte(old), &g); err != nil {
+		t.Fatal(err)
+	}
+	if want := (Players{White: "ann", Black: "bob", Rated: true}); g.Players != want || !g.Game.Offers.Draw[0] || g.Host != "a" {
+		t.Errorf("read %+v", g)
+	}
+	data, err := json.Marshal(GameState{ID: "g", Players: Players{White: "ann", Black: "bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(data); !strings.HasPrefix(s, `{"id":"g","white":"ann","black":"bob","rated":false,"game":`) {
+		t.Errorf("written %s", s)
+	}
+}
+
+// TestPlays: a player's handle is theirs in any case and look-alike
+// spelling (as handles are told apart), no one else's; no handle plays.
+func TestPlays(t *testing.T) {
+	p := Players{White: "ann", Black: "Bob"}
+	for h, want := range map[string]bool{"ann": true, "ANN": true, "bob": true, "B0b": true, "eve": false, "": false, "annie": false} {
+		if got := p.Plays(h); got != want {
+			t.Errorf("Plays(%q) = %v, want %v", h, got, want)
+		}
+	}
+	if (Players{}).Plays("") {
+		t.Error("no handle plays a game without players")
+	}
 }

@@ -248,7 +248,7 @@ func pgnNote(pgnCmd string) string {
 // wrapped to width (cut, the command would lose the id); none before the
 // end, or for a game not kept (aborted).
 func pgnLines(st styles, sshCmd string, u *play.Update, width int) []string {
-	if u == nil || !u.Over || u.Ended == nil || u.Ended.PGN == nil {
+	if u == nil || !u.Over() || u.Ended == nil || u.Ended.PGN == nil {
 		return nil
 	}
 	c := pgnCommand(sshCmd, u.ID)

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/play"
 )
 
 // boardModel is handle's screen of game id on p, w columns wide, with the
@@ -115,7 +117,7 @@ func TestOffersAnswered(t *testing.T) {
 	enter(bob, "takeback", ann)
 	wantOnScreen(t, "ann", ann, "bob agreed: your last move was taken back")
 	wantOnScreen(t, "bob", bob, "you agreed: ann's last move was taken back")
-	if got := strings.Join(bob.rep.sans, " "); got != "" {
+	if got := strings.Join(bob.upd.Replayed.SANs, " "); got != "" {
 		t.Errorf("after the takeback the moves are %q", got)
 	}
 }
@@ -178,8 +180,13 @@ func TestMoveKeptOutOfTurn(t *testing.T) {
 	}
 	// The turn turned between the screen's update and the move's
 	// arrival: the hub's refusal puts it back too.
-	bob.upd.State.Moves = append(bob.upd.State.Moves, "g1f3")
-	bob.rep = replay(bob.upd)
+	rec := bob.upd.GameState
+	rec.Game.Moves = append(slices.Clone(rec.Game.Moves), "g1f3")
+	u, err := play.Decode(rec, bob.upd.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.upd = &u
 	enter(bob, "Nc6")
 	if v := bob.input.Value(); v != "Nc6" || !strings.Contains(bob.status, "not your turn yet") {
 		t.Errorf("a move the hub refused out of turn: line %q, status %q", v, bob.status)

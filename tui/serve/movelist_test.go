@@ -78,7 +78,7 @@ func TestMoveListGoldens(t *testing.T) {
 	}
 	room.Update(snapshotMsg{From: room.updates, Value: <-room.updates, OK: true})
 	// The clocks as they stood, not as the test's run went: the running
-	// one counts down from the update's arrival, now.
+	// one counts down from the time the record was read, now.
 	left := [2]time.Duration{4*time.Minute + 31*time.Second + 250*time.Millisecond, 3*time.Minute + 12*time.Second + 250*time.Millisecond}
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {160, 50}} {
 		w, h := size[0], size[1]
@@ -88,12 +88,12 @@ func TestMoveListGoldens(t *testing.T) {
 		}{
 			{"play", func() string {
 				ann.Update(tea.WindowSizeMsg{Width: w, Height: h})
-				ann.upd.State.Left, ann.updAt = left, time.Now()
+				ann.upd.Game.Left, ann.upd.Game.Saved = left, time.Now()
 				return ann.View()
 			}},
 			{"spectate", func() string {
 				spec.Update(tea.WindowSizeMsg{Width: w, Height: h})
-				spec.shown.State.Left, spec.shownAt = left, time.Now()
+				spec.shown.Game.Left, spec.shown.Game.Saved = left, time.Now()
 				return spec.View()
 			}},
 			{"room", func() string {
@@ -129,7 +129,7 @@ func playLongGame(t *testing.T, p *server.Games) (ann *playModel, spec *spectato
 			t.Fatalf("ply %d %s: ann %q, bob %q", i+1, mv, ann.status, bob.status)
 		}
 	}
-	if n := len(ann.rep.sans); n != len(longGame) {
+	if n := len(ann.upd.Replayed.SANs); n != len(longGame) {
 		t.Fatalf("the game has %d plies, want %d", n, len(longGame))
 	}
 	spec = newSpectatorModel(p, testRenderer(), nil, 100, 40)

@@ -87,7 +87,7 @@ type playModel struct {
 	sel   int
 	// prompt is what the lobby's input line is for: "seek" or "squall".
 	prompt string
-	live   []play.Summary // games in progress
+	live   []store.GameState // games in progress
 	board  []store.Standing
 	recent []string
 	speed  clock.Speed // the leaderboard's
@@ -96,9 +96,7 @@ type playModel struct {
 	updates <-chan play.Update
 	life    *lifetime
 	upd     *play.Update
-	updAt   time.Time // when upd arrived: the running clock counts from it
-	rep     replayed  // upd's moves replayed
-	moves   moveList  // the game's, as the screen lists them
+	moves   moveList // the game's, as the screen lists them
 	chat    []chat.Line
 
 	// review is the finished game's review view while open (its search
@@ -207,7 +205,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.say(nil)
 		}
 	case doneMsg:
-		if m.screen == atBoard && m.upd != nil && m.upd.Over {
+		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
 			return m, nil // the result stays on the status line
 		}
 		m.say(msg.err)
@@ -245,12 +243,12 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.Value
-		m.upd, m.updAt, m.rep = &u, time.Now(), replay(&u)
-		if u.Over {
+		m.upd = &u
+		if u.Over() {
 			m.leaving = false // nothing to leave now: the question goes
-			m.status, m.isErr = u.Result.String(), false
+			m.status, m.isErr = u.End.Result.String(), false
 			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
-				m.status = u.Result.String() + " · " + ratingNote(e)
+				m.status = u.End.Result.String() + " · " + ratingNote(e)
 			}
 			return m, nil
 		}

@@ -165,15 +165,17 @@ func TestPlayOpponentLeaves(t *testing.T) {
 	if err != nil || len(stored) != 1 {
 		t.Fatalf("stored games %v, %v", stored, err)
 	}
-	live, _, err := p.Hub.Game(stored[0].ID)
+	live, err := p.Hub.Game(stored[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	now := time.Now()
+	left := live.Clocks(now)
 	want := stored[0].Game.Left
-	want[1] -= live.Saved.Sub(stored[0].Game.Saved)
+	want[1] -= now.Sub(stored[0].Game.Saved)
 	for side, name := range []string{"White", "Black"} {
-		if d := live.Left[side] - want[side]; d < -100*time.Millisecond || d > 100*time.Millisecond {
-			t.Errorf("%s's clock %v on return, %v by the stored state", name, live.Left[side], want[side])
+		if d := left[side] - want[side]; d < -100*time.Millisecond || d > 100*time.Millisecond {
+			t.Errorf("%s's clock %v on return, %v by the stored state", name, left[side], want[side])
 		}
 	}
 	bob.send(t, "Nc6", "\r")

@@ -64,7 +64,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 }
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	over := m.upd != nil && m.upd.Over
+	over := m.upd != nil && m.upd.Over()
 	empty := m.input.Value() == ""
 	switch {
 	case over && empty && k.String() == "r":
@@ -143,7 +143,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		draw := text == "claimdraw"
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Claim(ctx, id, handle, since, draw) }
 	default:
-		if m.upd != nil && m.rep.pos.SideToMove() != m.mySide() {
+		if m.upd != nil && m.upd.Replayed.Position.SideToMove() != m.mySide() {
 			m.keepMove(text)
 			return m, nil
 		}
@@ -153,7 +153,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.upd != nil {
 		// Offering back accepts, and asking back agrees: the game's next
 		// update says so, not "offered".
-		theirs := m.upd.State.Offers
+		theirs := m.upd.Game.Offers
 		if opp := m.mySide().Other(); text == "draw" && theirs.Draw[opp] || text == "takeback" && theirs.Takeback[opp] {
 			note = ""
 		}
@@ -186,8 +186,8 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.Muted.Render("joining the game…")}
 	}
-	out, moved := gameRows(m.st, m.upd, m.rep, m.updAt, m.upd.Players.Black == m.handle, m.w, nil, &m.moves)
-	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.State.TimeControl.String()+" · "+m.handle)
+	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.w, nil, &m.moves)
+	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+" · "+m.handle)
 	var status []string
 	if m.status != "" {
 		s := m.st.Muted
@@ -223,7 +223,7 @@ func (m *playModel) boardView() []string {
 			out = append(out, "") // a blank row under the board, where there is room
 			left--
 		}
-		out = append(out, moveRows(m.st, m.rep, &m.moves, m.w, under+max(left, 0))...)
+		out = append(out, moveRows(m.st, m.upd, &m.moves, m.w, under+max(left, 0))...)
 	}
 	out = append(out, notes...)
 	out = append(out, chat...)
@@ -295,13 +295,13 @@ func (m *playModel) opponentGone() (time.Time, bool) {
 // of a decline), and whether the opponent left, with what the player may
 // type.
 func (m *playModel) notes() []string {
-	if m.upd.Over {
+	if m.upd.Over() {
 		return nil
 	}
 	opp, c := m.opponent()
 	me := c.Other()
 	name := termtext.SafeLine(opp)
-	o := m.upd.State.Offers
+	o := m.upd.Game.Offers
 	var out []string
 	for _, n := range []struct {
 		on   bool
@@ -323,7 +323,7 @@ func (m *playModel) notes() []string {
 		}
 	}
 	if since, gone := m.opponentGone(); gone {
-		grace := game.Grace(m.upd.State.TimeControl)
+		grace := game.Grace(m.upd.Game.TimeControl)
 		if wait := grace - time.Since(since); wait > 0 {
 			out = append(out, m.st.Err.Render(fmt.Sprintf("%s left; you may claim the game in %v", name, wait.Round(time.Second))))
 		} else {
@@ -331,31 +331,6 @@ func (m *playModel) notes() []string {
 		}
 	}
 	return out
-}
-
-// replayed is a game update's moves replayed: the game for a search, the
-// position now, the moves in SAN and the last move.
-type replayed struct {
-	game engine.Game
-	pos  *chess.Position
-	sans []string
-	last chess.Move
-}
-
-func replay(u *play.Update) replayed {
-	r := replayed{game: engine.Game{Start: chess.NewPosition()}, pos: chess.NewPosition()}
-	var undo chess.Undo
-	for _, s := range u.State.Moves {
-		mv, err := r.pos.ParseUCI(s)
-		if err != nil {
-			break
-		}
-		r.sans = append(r.sans, r.pos.SAN(mv))
-		r.game.Moves = append(r.game.Moves, mv)
-		r.pos.MakeMove(mv, &undo)
-		r.last = mv
-	}
-	return r
 }
 
 // Game screens' sizes: the board in its small squares, the column beside
@@ -371,29 +346,26 @@ const (
 // gameBoard is the game screens' board size: the smallest squares.
 var gameBoard = boardview.Size{W: 3, H: 1}
 
-// gameRows draws a game, u replayed as r (once per update, not per frame):
-// a title row, a blank, and the board (from Black's side when flipped)
-// with both clocks beside it — the running one counted down from the
-// update's time at — and under the clocks panel, if any (the spectators'
-// analysis), or else the moves from list, newest in view. moved tells
-// whether the moves are there; if not, the caller puts them under the
-// board (moveRows).
-func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool, width int, panel []string, list *moveList) (rows []string, moved bool) {
-	sc := boardview.NewScene(r.pos)
-	sc.Last = r.last
+// gameRows draws game u: a title row, a blank, and the board (from
+// Black's side when flipped) with both clocks beside it, as they read now
+// (the one way, the record's Clocks), and under the clocks panel, if any
+// (the spectators' analysis), or else the moves from list, newest in
+// view. moved tells whether the moves are there; if not, the caller puts
+// them under the board (moveRows).
+func gameRows(st styles, u *play.Update, flipped bool, width int, panel []string, list *moveList) (rows []string, moved bool) {
+	pos := u.Replayed.Position
+	sc := boardview.NewScene(pos)
+	sc.Last = u.Replayed.Last()
 	sc.Flipped = flipped
 	board := strings.Split(st.Board.Board(sc, gameBoard), "\n")
-	left := u.State.Left
-	if !u.Over && len(u.State.Moves) >= clock.FirstTimedPly {
-		left[r.pos.SideToMove()] = max(left[r.pos.SideToMove()]-time.Since(at), 0)
-	}
+	left := u.Clocks(time.Now())
 	rightW := max(width-gameBoard.Width()-2, gameRightMin)
 	side := func(c chess.Color, name string) string {
 		t := clock.Text(left[c])
 		// The name gives way to the clock in a narrow column.
 		nameW := min(16, max(rightW-2-len(c.Name())-2-len(t), 1))
 		s := c.Name() + " " + view.Pad(termtext.Cut(termtext.SafeLine(name), nameW), nameW) + " " + t
-		if !u.Over && r.pos.SideToMove() == c {
+		if !u.Over() && pos.SideToMove() == c {
 			return st.Title.Render("▶ " + s)
 		}
 		return "  " + s
@@ -404,7 +376,7 @@ func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool,
 		right[0], right[2] = right[2], right[0]
 	}
 	if panel == nil && width-gameBoard.Width()-2 >= gameRightMin {
-		right = append(right, moveRows(st, r, list, rightW, len(board)-len(right))...)
+		right = append(right, moveRows(st, u, list, rightW, len(board)-len(right))...)
 		moved = true
 	}
 	right = append(right, panel...)
@@ -425,6 +397,6 @@ func gameRows(st styles, u *play.Update, r replayed, at time.Time, flipped bool,
 // moveRows is the game's moves in at most height rows of width cells,
 // the newest in view (issue 33, G1: the screens showed the first moves in
 // one line cut at the screen's edge, and never the latest).
-func moveRows(st styles, r replayed, list *moveList, width, height int) []string {
-	return list.rows(st, r.sans, 0, -1, "no moves yet", width, max(height, 1))
+func moveRows(st styles, u *play.Update, list *moveList, width, height int) []string {
+	return list.rows(st, u.Replayed.SANs, 0, -1, "no moves yet", width, max(height, 1))
 }

@@ -23,7 +23,7 @@ var commands = []string{"resign", "draw", "decline", "takeback", "abort", "claim
 
 // inGame reports whether the screen shows the player's game in progress.
 func (m *playModel) inGame() bool {
-	return m.screen == atBoard && m.upd != nil && !m.upd.Over
+	return m.screen == atBoard && m.upd != nil && !m.upd.Over()
 }
 
 // mySide is the player's colour in the game shown.
@@ -41,7 +41,7 @@ func (m *playModel) leaveQuestion() string {
 	if strings.HasPrefix(opp, account.Reserved) {
 		return "leave the game? your clock runs on while you are away — y/n"
 	}
-	grace := game.Grace(m.upd.State.TimeControl)
+	grace := game.Grace(m.upd.Game.TimeControl)
 	return fmt.Sprintf("leave the game? %s can claim it after %.0f s — y/n", termtext.SafeLine(opp), grace.Seconds())
 }
 
@@ -60,7 +60,7 @@ func (m *playModel) leaveKey(k tea.KeyMsg) tea.Cmd {
 // question takes while it is asked, else the keys.
 func (m *playModel) boardHelp() string {
 	switch {
-	case m.upd.Over:
+	case m.upd.Over():
 		return m.st.Muted.Render(termtext.Cut("r review · enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
 	case m.leaving:
 		return m.st.Err.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))

@@ -278,7 +278,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if len(m.live) > 0 {
 		var rows []string
 		for _, g := range m.live[:min(len(m.live), 5)] {
-			rows = append(rows, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies))
+			rows = append(rows, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.Game.TimeControl, len(g.Game.Moves)))
 		}
 		section(m.st.Title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.Muted.Render("  (to follow one, connect with the command watch)"), rows)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/sshd"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/livecmd"
@@ -52,7 +53,7 @@ type spectatorModel struct {
 	st   styles
 	w, h int
 
-	games []play.Summary
+	games []store.GameState
 	sel   int
 
 	gameID  string
@@ -65,10 +66,8 @@ type spectatorModel struct {
 	// rather than "joining the game…" for the whole delay.
 	first    *play.Update
 	firstDue time.Time
-	rep      replayed // shown's moves replayed
 	moves    moveList // the game's, as the screen lists them
-	shownAt  time.Time
-	shownKey string // the shown position's analysis.Key
+	shownKey string   // the shown position's analysis.Key
 	analysed *analysis.Result
 	status   string
 	// players are the followed game's, from the list, then from each
@@ -125,7 +124,7 @@ func (m *spectatorModel) refresh() tea.Cmd {
 // delay is how far behind the game u is shown: Play.Delay, or by
 // play.SpectatorDelay's rule (rated games behind) when it is play.AutoDelay.
 func (m *spectatorModel) delay(u play.Update) time.Duration {
-	return play.SpectatorDelay(u.Players, u.State.TimeControl, m.p.Delay)
+	return play.SpectatorDelay(u.Players, u.Game.TimeControl, m.p.Delay)
 }
 
 func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -178,7 +177,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		u, from := msg.Value, msg.From
 		show := func(time.Time) tea.Msg { return shownMsg{from: from, u: u} }
 		next := livecmd.Recv(m.updates)
-		if u.Over {
+		if u.Over() {
 			next = nil // the channel closes after the last update
 		}
 		if m.shown == nil && m.first == nil {
@@ -191,13 +190,13 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		u := msg.u
 		m.first = nil
-		m.shown, m.shownAt, m.rep, m.players = &u, time.Now().Add(-m.delay(u)), replay(&u), u.Players
-		m.shownKey = analysis.Key(m.rep.game)
+		m.shown, m.players = &u, u.Players
+		m.shownKey = analysis.Key(u.Replayed.Game)
 		if m.analysed != nil && m.analysed.Key() != m.shownKey {
 			m.analysed = nil // the analysis of the position before: never beside this one
 		}
-		if m.analysable() && !u.Over {
-			m.p.Analysis.Analyse(m.gameID, m.rep.game)
+		if m.analysable() && !u.Over() {
+			m.p.Analysis.Analyse(m.gameID, u.Replayed.Game)
 		}
 	case analysisMsg:
 		if msg.From != m.results || !msg.OK {
@@ -257,7 +256,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch k.String() {
 	case "r":
-		if m.shown != nil && m.shown.Over {
+		if m.shown != nil && m.shown.Over() {
 			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 			if err != nil {
 				m.status = err.Error()
@@ -396,7 +395,7 @@ func (m *spectatorModel) listView(reserved int) []string {
 	top := listWindow(m.sel, len(m.games), rows)
 	for i := top; i < len(m.games) && i < top+rows; i++ {
 		g := m.games[i]
-		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.TC, g.Plies)
+		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.Game.TimeControl, len(g.Game.Moves))
 		if i == m.sel {
 			row = m.st.Selected.Render(row)
 		}
@@ -414,15 +413,15 @@ func (m *spectatorModel) listView(reserved int) []string {
 // the rows left), the result, the chat and the keys. Where rows are short
 // the chat gives way; the moves keep at least a row.
 func (m *spectatorModel) gameView(status []string) []string {
-	out, _ := gameRows(m.st, m.shown, m.rep, m.shownAt, false, m.w, m.panel(), &m.moves)
+	out, _ := gameRows(m.st, m.shown, false, m.w, m.panel(), &m.moves)
 	title := "Squall · watching"
 	if d := m.delay(*m.shown); d > 0 {
 		title += fmt.Sprintf(" · %v behind", d)
 	}
 	out[0] = m.st.Title.Render(title)
 	var end []string
-	if m.shown.Over {
-		end = append(end, m.shown.Result.String()+m.st.Muted.Render(" · r review"))
+	if m.shown.Over() {
+		end = append(end, m.shown.End.Result.String()+m.st.Muted.Render(" · r review"))
 		end = append(end, pgnLines(m.st, m.sshCmd, m.shown, m.w)...)
 	}
 	var tail []string
@@ -443,7 +442,7 @@ func (m *spectatorModel) gameView(status []string) []string {
 		out = append(out, "")
 		left--
 	}
-	out = append(out, moveRows(m.st, m.rep, &m.moves, m.w, 1+max(left, 0))...)
+	out = append(out, moveRows(m.st, m.shown, &m.moves, m.w, 1+max(left, 0))...)
 	out = append(out, end...)
 	out = append(out, chat...)
 	return append(out, tail...)
@@ -452,14 +451,14 @@ func (m *spectatorModel) gameView(status []string) []string {
 // panel is the analysis of the shown position, drawn as the board and the
 // rooms draw theirs.
 func (m *spectatorModel) panel() []string {
-	if m.p.Analysis == nil || m.shown == nil || m.shown.Over || !m.known {
+	if m.p.Analysis == nil || m.shown == nil || m.shown.Over() || !m.known {
 		return nil
 	}
 	if !m.analysable() {
 		return []string{m.st.Muted.Render("no analysis of your own game while it is played")}
 	}
-	r := m.rep
-	v := analysisview.View{Engine: "Squall", State: "analysing", Position: r.pos}
+	pos := m.shown.Replayed.Position
+	v := analysisview.View{Engine: "Squall", State: "analysing", Position: pos}
 	if a := m.analysed; a != nil {
 		if a.Done {
 			v.State = "analysed"
@@ -468,7 +467,7 @@ func (m *spectatorModel) panel() []string {
 			if v.Stats == nil {
 				v.Stats = &analysisview.Stats{Depth: in.Depth, SelDepth: in.SelDepth, Nodes: in.Nodes, NPS: in.NPS, Time: in.Time}
 			}
-			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: movelist.Line(r.pos, trimPV(in))})
+			v.Lines = append(v.Lines, &analysisview.Line{Score: in.Score, SAN: movelist.Line(pos, trimPV(in))})
 		}
 	}
 	return v.Render(m.st.Analysis(), max(m.w-gameBoard.Width()-2, gameRightMin))

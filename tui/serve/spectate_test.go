@@ -109,9 +109,20 @@ func watching(t *testing.T, handle string) (*spectatorModel, *fakeAnalysis, chan
 func show(t *testing.T, m *spectatorModel, updates chan play.Update, moves ...string) {
 	t.Helper()
 	_, uci := sans(t, moves...)
-	u := play.Update{ID: "g", Players: play.Players{White: "ann", Black: "bob"},
-		State: game.State{TimeControl: game.TimeControl{Base: 3 * time.Minute}, Moves: uci, Left: [2]time.Duration{time.Minute, time.Minute}}}
+	u := update(t, store.GameState{ID: "g", Players: play.Players{White: "ann", Black: "bob"},
+		Game: game.State{TimeControl: game.TimeControl{Base: 3 * time.Minute}, Moves: uci, Left: [2]time.Duration{time.Minute, time.Minute}}})
 	m.Update(shownMsg{from: updates, u: u})
+}
+
+// update is rec as a hub decodes it, its clocks read now.
+func update(t *testing.T, rec store.GameState) play.Update {
+	t.Helper()
+	rec.Game.Saved = time.Now()
+	u, err := play.Decode(rec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 // report hands the screen an analysis of the position after moves, at
@@ -256,9 +267,9 @@ func TestSpectatorDelayedGameShownAtOnce(t *testing.T) {
 	m, _, updates, _ := watching(t, "eve")
 	m.p.Delay = play.AutoDelay
 	_, uci := sans(t, "d4")
-	u := play.Update{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
-		State: game.State{TimeControl: game.TimeControl{Base: 5 * time.Minute}, Moves: uci, Left: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}}
-	if play.SpectatorDelay(u.Players, u.State.TimeControl, m.p.Delay) <= 0 {
+	u := update(t, store.GameState{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
+		Game: game.State{TimeControl: game.TimeControl{Base: 5 * time.Minute}, Moves: uci, Left: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}})
+	if play.SpectatorDelay(u.Players, u.Game.TimeControl, m.p.Delay) <= 0 {
 		t.Fatal("test premise: a rated 5+0 game is not shown behind")
 	}
 	m.Update(gameUpdateMsg{From: updates, Value: u, OK: true})
