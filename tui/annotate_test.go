@@ -354,3 +354,15 @@ func TestAnnotatedGameAutosaved(t *testing.T) {
 		t.Errorf("the autosave: %v\n%s", err, b)
 	}
 }
+
+// TestUndoAfterReopen: a finished game opened as analysis (u, y) has
+// nothing to undo: ctrl+z must not take the game's own moves back one by
+// one (u does that, asked for).
+func TestUndoAfterReopen(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = playAll(t, m, "f3", "e5", "g4", "Qh4#")
+	m = send(m, press("esc"), press("u"), press("y"), tea.KeyMsg{Type: tea.KeyCtrlZ})
+	if m.mode != Analysis || m.message != "nothing to undo" || len(m.tree.Mainline()) != 4 {
+		t.Errorf("ctrl+z after reopening: mode %v, %q, %d moves", m.mode, m.message, len(m.tree.Mainline()))
+	}
+}

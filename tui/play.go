@@ -329,6 +329,8 @@ func (m *Model) reopenAsAnalysis() tea.Cmd {
 	}
 	m.search.stop()
 	m.mode, m.over, m.banner = Analysis, false, ""
+	// The game's moves are not changes to undo: u takes them back, asked.
+	m.tree.edits.Clear()
 	m.markSaved(m.treeRev) // the game is in the autosave as it ended
 	m.setCur(n)
 	m.setMessage("analysis of the finished game: moves make variations")
