@@ -75,7 +75,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (ok bool, err error) {
 		release()
 		return false, fmt.Errorf("game %s: %w", id, err)
 	}
-	t := &table{id: id, white: rec.White, black: rec.Black, rated: rec.Rated, g: g, rev: rev, lease: lease, rating: rec.Ratings}
+	t := &table{id: id, Players: rec.Players, g: g, rev: rev, lease: lease, rating: rec.Ratings}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, over := g.Result(); over {
@@ -93,7 +93,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (ok bool, err error) {
 		return false, err
 	}
 	if h.onHost != nil {
-		h.onHost(id, Players{White: t.white, Black: t.black, Rated: t.rated})
+		h.onHost(id, t.Players)
 	}
 	return true, nil
 }

@@ -92,16 +92,15 @@ type Hub struct {
 // table is one game hosted here, with its players. Its mutex orders the
 // game's events and their writes to the store.
 type table struct {
-	mu           sync.Mutex
-	id           string
-	white, black string
-	rated        bool
-	g            *game.Game
-	saved        time.Time // the last write of the game's state
-	rev          uint64    // the store's revision of that write
-	lease        uint64    // the lease's revision, to renew it at
-	sub          *nats.Subscription
-	gone         bool // over, or lost to another host: no more writes
+	mu sync.Mutex
+	id string
+	Players
+	g     *game.Game
+	saved time.Time // the last write of the game's state
+	rev   uint64    // the store's revision of that write
+	lease uint64    // the lease's revision, to renew it at
+	sub   *nats.Subscription
+	gone  bool // over, or lost to another host: no more writes
 	// ended is the game's end once archived and rated: a finish whose
 	// last write failed is tried again from there, not rated again.
 	ended *Ended
@@ -195,7 +194,7 @@ func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeContro
 	h.seq++
 	id := fmt.Sprintf("%s-%s%d", now.UTC().Format("20060102T150405"), h.tag, h.seq)
 	h.mu.Unlock()
-	t := &table{id: id, white: white, black: black, rated: rated, g: game.New(tc, now)}
+	t := &table{id: id, Players: Players{White: white, Black: black, Rated: rated}, g: game.New(tc, now)}
 	var err error
 	if t.lease, err = h.leases.Acquire(ctx, id, h.node); err != nil {
 		return "", fmt.Errorf("game %s: lease: %w", id, err)
@@ -457,9 +456,9 @@ func (h *Hub) local(id string) (*table, bool) {
 // side is handle's colour in the game.
 func (t *table) side(handle string) (chess.Color, bool) {
 	switch handle {
-	case t.white:
+	case t.White:
 		return chess.White, true
-	case t.black:
+	case t.Black:
 		return chess.Black, true
 	}
 	return 0, false
@@ -467,7 +466,7 @@ func (t *table) side(handle string) (chess.Color, bool) {
 
 // record is the table's game as stored; called with t.mu held.
 func (h *Hub) record(t *table, now time.Time) store.GameState {
-	return store.GameState{ID: t.id, Players: Players{White: t.white, Black: t.black, Rated: t.rated}, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
+	return store.GameState{ID: t.id, Players: t.Players, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
 }
 
 // save stores the table's game as of now and tells its watchers; called
@@ -511,7 +510,7 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 	if r.Decided() {
 		speed := t.g.TimeControl().Speed().String()
 		event := "Casual " + speed + " game"
-		if t.rated {
+		if t.Rated {
 			// One rating update at a time, from the read of the ratings
 			// to their write: a player may end two games at once.
 			h.ratingsMu.Lock()
@@ -522,27 +521,27 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 			}
 			e.Before, e.After = t.rating.Before, t.rating.After
 		}
-		e.PGN = t.g.PGN(event, h.site, t.white, t.black)
+		e.PGN = t.g.PGN(event, h.site, t.White, t.Black)
 		if err := h.tagRatings(ctx, t, e); err != nil {
 			return nil, err
 		}
 		if err := h.st.ArchiveGame(ctx, t.id, e.PGN.String()); err != nil {
 			return nil, err
 		}
-		if t.rated {
-			for side, name := range []string{t.white, t.black} {
+		if t.Rated {
+			for side, name := range t.Handles() {
 				if err := h.st.PutRating(ctx, name, speed, e.After[side]); err != nil {
 					return nil, err
 				}
 			}
 		}
 		kind := "casual"
-		if t.rated {
+		if t.Rated {
 			kind = "rated"
 		}
 		line := fmt.Sprintf("%s  %s vs %s  %s (%s)  %s %s", t.g.State(h.now()).Started.UTC().Format("2006-01-02"),
-			t.white, t.black, r.PGN(), r.Termination, t.g.TimeControl(), kind)
-		for _, p := range []string{t.white, t.black} {
+			t.White, t.Black, r.PGN(), r.Termination, t.g.TimeControl(), kind)
+		for _, p := range t.Handles() {
 			if err := h.st.AddRecent(ctx, p, t.id, line); err != nil {
 				return nil, err
 			}
@@ -558,9 +557,9 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 // changes none); Squall's seat, which has no rating, gets no tag.
 func (h *Hub) tagRatings(ctx context.Context, t *table, e *Ended) error {
 	speed := t.g.TimeControl().Speed().String()
-	for side, name := range []string{t.white, t.black} {
+	for side, name := range t.Handles() {
 		colour := chess.Color(side).Name()
-		if t.rated {
+		if t.Rated {
 			before, after := math.Round(e.Before[side].Rating), math.Round(e.After[side].Rating)
 			e.PGN.SetTag(colour+"Elo", strconv.FormatFloat(before, 'f', 0, 64))
 			e.PGN.SetTag(colour+"RatingDiff", fmt.Sprintf("%+d", int(after-before)))
@@ -597,7 +596,7 @@ func (h *Hub) finish(ctx context.Context, t *table) (*Ended, error) {
 	h.unhost(t)
 	h.leases.Release(ctx, t.id, t.lease) // the record stays a while for the other servers' screens: see sweep
 	if h.onEnd != nil {
-		h.onEnd(*e, Players{White: t.white, Black: t.black, Rated: t.rated})
+		h.onEnd(*e, t.Players)
 	}
 	return e, nil
 }
@@ -614,7 +613,7 @@ func (h *Hub) ratings(ctx context.Context, t *table, r game.Result) error {
 	// server's, or another's after this one died — writes the same
 	// ratings, not one player's rating moved twice.
 	speed := t.g.TimeControl().Speed().String()
-	names := [2]string{t.white, t.black}
+	names := t.Handles()
 	var rt store.Ratings
 	for side := range names {
 		var err error

@@ -55,6 +55,9 @@ func (p Players) Plays(handle string) bool {
 	return handle != "" && (k == account.Key(p.White) || k == account.Key(p.Black))
 }
 
+// Handles are the two handles by colour, White's first.
+func (p Players) Handles() [2]string { return [2]string{p.White, p.Black} }
+
 // Over tells whether the record is of a game over (its End written).
 func (g GameState) Over() bool { return g.End != nil }
 
