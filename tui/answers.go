@@ -30,6 +30,7 @@ type startGameMsg struct {
 	choices   newGameChoices
 	human     chess.Color
 	base, inc time.Duration
+	start     *chess.Position // nil: the board's usual start
 }
 
 // levelMsg sets the engine's level (an index into Levels).
@@ -119,7 +120,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.newGame(msg.choices)
 	case startGameMsg:
 		m.lastNew = msg.choices
-		return m.newGameCmd(Mode(msg.choices.mode), msg.human, msg.choices.level, msg.base, msg.inc)
+		return m.newGameCmd(Mode(msg.choices.mode), msg.human, msg.choices.level, msg.base, msg.inc, msg.start)
 	case levelMsg:
 		m.setLevel(msg.level, msg.inGame)
 	case clockMsg:
@@ -188,6 +189,12 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.editComment(msg.n, msg.text)
 	case glyphMsg:
 		m.setGlyph(msg.n, msg.nag)
+	case setupPromptMsg:
+		m.dialog = newSetupDialog(m.st, m.pos)
+	case setUpMsg:
+		return m.setUp(msg.pos, msg.play)
+	case tagMsg:
+		m.setTag(msg)
 	}
 	return nil
 }

@@ -67,11 +67,19 @@ type boardScene struct {
 	last    chess.Move
 	targets chess.Bitboard // legal destinations of the selected piece
 	best    chess.Move     // the analysis's best move, shown as the hint is
+	// placement, when set, is a board being set up (setupDialog), drawn
+	// in the position's place with nothing marked.
+	placement *[64]chess.Piece
 }
 
 // render draws the board with coordinates: 8·h rows of squares plus a row
 // of file letters.
 func (b boardView) render(st *view.Styles, g boardGeom, sc boardScene) string {
+	if sc.placement != nil {
+		s := boardview.SetupScene(sc.placement)
+		s.Flipped = b.flipped
+		return st.Board.Board(s, g.size())
+	}
 	s := boardview.NewScene(sc.pos)
 	s.Flipped, s.Last, s.Hint, s.Selected, s.Targets = b.flipped, sc.last, b.hint, b.selected, sc.targets
 	if s.Hint == chess.NullMove && sc.best != chess.NullMove && sc.pos.IsLegal(sc.best) {

@@ -221,7 +221,7 @@ func TestBookLearningFromResults(t *testing.T) {
 		t.Errorf("the game ended twice and was learned twice: g4 %d", g4)
 	}
 	// A new game is learned from anew.
-	cmd := m.newGameCmd(VsEngine, chess.Black, m.level, 0, 0)
+	cmd := m.newGameCmd(VsEngine, chess.Black, m.level, 0, 0, nil)
 	if len(m.bookPlay.line) != 0 || m.bookPlay.learned {
 		t.Fatalf("new game kept %d book moves, learned %v", len(m.bookPlay.line), m.bookPlay.learned)
 	}

@@ -100,12 +100,16 @@ func (d *promotionDialog) view(st *view.Styles, width int) string {
 type newGameDialog struct {
 	row int
 	newGameChoices
+	// given says the board was started on a position of its own (--fen,
+	// --960): the usual start is that one.
+	given bool
 }
 
 // newGameChoices are the new-game dialog's fields, kept by the board
 // between games.
 type newGameChoices struct {
 	mode, color, level, tc int
+	gameStart              // newgamestart.go
 }
 
 var timeControls = []struct {
@@ -149,7 +153,7 @@ func (d *newGameDialog) fields() []dialogField {
 	for i, tc := range timeControls {
 		tcs[i] = tc.name
 	}
-	f := []dialogField{{"Mode", &d.mode, modeNames}}
+	f := []dialogField{{"Mode", &d.mode, modeNames}, d.startField()}
 	switch Mode(d.mode) {
 	case VsEngine:
 		f = append(f, dialogField{"Play as", &d.color, colorChoices}, dialogField{"Level", &d.level, levels}, dialogField{"Clock", &d.tc, tcs})
@@ -178,6 +182,10 @@ func (d *newGameDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 		*cur.val = (*cur.val + 1) % len(cur.names)
 	case "enter":
 		return true, newGameMsg{d.newGameChoices}, nil
+	default:
+		if cur.val == &d.start {
+			d.typeNumber(k)
+		}
 	}
 	return false, nil, nil
 }
@@ -198,7 +206,12 @@ func (m *Model) newGame(c newGameChoices) tea.Cmd {
 	if mode := Mode(c.mode); mode == Analysis {
 		tc = timeControls[0] // analysis has no clock
 	}
-	return m.whenSaved("start a new game", startGameMsg{choices: c, human: human, base: tc.base, inc: tc.inc})
+	start, err := c.position()
+	if err != nil {
+		m.setError(err)
+		return nil
+	}
+	return m.whenSaved("start a new game", startGameMsg{choices: c, human: human, base: tc.base, inc: tc.inc, start: start})
 }
 
 func (d *newGameDialog) view(st *view.Styles, width int) string {
@@ -212,7 +225,11 @@ func (d *newGameDialog) view(st *view.Styles, width int) string {
 		}
 		b.WriteString(fmt.Sprintf("%-8s %s\n", r.label, v))
 	}
-	b.WriteString("\n" + st.Muted.Render("↑↓ field · ←→ change\nenter start · esc cancel"))
+	keys := "↑↓ field · ←→ change\nenter start · esc cancel"
+	if cur := f[min(d.row, len(f)-1)]; cur.val == &d.start && d.start == startChess960 {
+		keys = "type 0-959 · " + keys
+	}
+	b.WriteString("\n" + st.Muted.Render(keys))
 	return st.Dialog.Render(b.String())
 }
 
@@ -270,14 +287,15 @@ func (d *levelDialog) view(st *view.Styles, width int) string {
 	return st.Dialog.Render(b.String())
 }
 
-// newGameCmd ends the current game (autosaving it) and starts another.
-func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc time.Duration) tea.Cmd {
+// newGameCmd ends the current game (autosaving it) and starts another,
+// from start (nil: the board's usual start).
+func (m *Model) newGameCmd(mode Mode, human chess.Color, level int, base, inc time.Duration, start *chess.Position) tea.Cmd {
 	var save tea.Cmd
 	if !m.over && m.mode != Analysis && m.cur.Ply() > 0 {
 		save = m.autosave() // the unfinished game stays in the file with result *
 	}
 	m.search.stop()
-	m.startGame(mode, human, level, base, inc)
+	m.startGame(mode, human, level, base, inc, start)
 	m.analysisOn = m.analysisOn || mode == Analysis
 	m.setMessage("new game: " + mode.String())
 	return tea.Sequence(save, tea.Batch(m.sync(), m.startTicking()))

@@ -13,6 +13,7 @@ type keyMap struct {
 	BookMove, BookMark                          key.Binding
 	Comment, Glyph, Promote, MainLine           key.Binding
 	DeleteVariation, DeleteAfter, Undo, Redo    key.Binding
+	SetUp, Tags                                 key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -60,6 +61,8 @@ func newKeyMap() keyMap {
 		DeleteAfter:     b([]string{"X"}, "X", "delete moves after"),
 		Undo:            b([]string{"ctrl+z"}, "ctrl+z", "undo"),
 		Redo:            b([]string{"ctrl+y"}, "ctrl+y", "redo"),
+		SetUp:           b([]string{"E"}, "E", "set up a position"),
+		Tags:            b([]string{"T"}, "T", "edit tags"),
 		Help:            b([]string{"?"}, "?", "help"),
 		Quit:            b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -105,7 +108,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
-		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.Theme, k.Quit},
+		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
 		{k.Comment, k.Glyph, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
 	}
 	if h.book {

@@ -298,7 +298,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 			m.queueDialog(newPicker(opt.Games))
 		}
 	} else {
-		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment)
+		m.startGame(opt.Mode, opt.Human, opt.Level-1, opt.Clock, opt.Increment, nil)
 		// --mode analysis is asked-for analysis: it starts analysing.
 		m.analysisOn = opt.Mode == Analysis && a != nil
 	}
@@ -349,8 +349,10 @@ func (m Model) Close() {
 }
 
 // startGame resets the board for a new game.
-func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc time.Duration) {
-	start := m.opt.Start
+func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc time.Duration, start *chess.Position) {
+	if start == nil {
+		start = m.opt.Start
+	}
 	if start == nil {
 		start = chess.NewPosition()
 	}

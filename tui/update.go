@@ -481,7 +481,11 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Takeback):
 		return m.takeback()
 	case key.Matches(k, km.New):
-		m.dialog = &newGameDialog{newGameChoices: m.lastNew}
+		m.dialog = &newGameDialog{newGameChoices: m.lastNew, given: m.opt.Start != nil}
+	case key.Matches(k, km.SetUp):
+		return m.whenSaved("set up another position", setupPromptMsg{})
+	case key.Matches(k, km.Tags):
+		m.openTags()
 	case key.Matches(k, km.Level):
 		// Mid-game too, deliberately: the engine plays its next move at
 		// the level chosen.
@@ -698,10 +702,14 @@ func (m *Model) setFEN(s string) tea.Cmd {
 		m.setError(err)
 		return nil
 	}
+	return m.setPosition(p, "position set: analysis mode")
+}
+
+// setPosition opens p for analysis, a new game of its own, saying note.
+func (m *Model) setPosition(p *chess.Position, note string) tea.Cmd {
 	m.search.stop()
-	t := NewTree(p)
-	m.loadGame(t)
-	m.setMessage("position set: analysis mode")
+	m.loadGame(NewTree(p))
+	m.setMessage(note)
 	return m.sync()
 }
 

@@ -85,6 +85,9 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 	if b := m.panel.best(); b != nil && m.analysisOn && len(b.info.PV) > 0 {
 		scene.best = b.info.PV[0] // the best move on the board, as lichess draws its arrow
 	}
+	if d, ok := m.dialog.(*setupDialog); ok {
+		scene = boardScene{placement: &d.s.Board} // the board being set up
+	}
 	boardLines := strings.Split(m.board.render(m.st, g, scene), "\n")
 	boardLines = append(boardLines, m.gameHeader(rankLabelWidth+8*g.w, bodyH-len(boardLines))...)
 	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)

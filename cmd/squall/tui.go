@@ -42,6 +42,7 @@ type boardFlags struct {
 	black, scoreSide                       bool
 	pace                                   time.Duration
 	level, multipv                         int
+	chess960                               int // -1: none
 	engine                                 spec.Flags
 	broadcast                              broadcastArgs
 }
@@ -86,6 +87,8 @@ func (f *boardFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.clock, "clock", "", "time control `MINUTES+INCREMENT`, e.g. 5+3 (default none)")
 	rangeVar(fs, &f.multipv, "multipv", 3, 1, tui.MaxMultiPV, fmt.Sprintf("analysis lines `N`, 1–%d", tui.MaxMultiPV))
 	fs.StringVar(&f.fen, "fen", "", "start from the position `FEN`")
+	rangeVar(fs, &f.chess960, "960", -1, 0, 959, "start from Chess960 position `N`, 0–959 (Scharnagl's numbers: 518 is the standard start)")
+	fs.Lookup("960").DefValue = "" // none: not "-1" in the help
 	fs.BoolVar(&f.scoreSide, "score-side", false, "show scores from the side to move (default: White's view)")
 	f.engine.Register(fs, "the engine to play and analyse with (default from config, else squall)")
 	fs.StringVar(&f.book, "book", "", "Polyglot opening book `FILE`: its moves are listed for the shown position, b/B mark them never/always in FILE.learn (default from config)")
@@ -178,6 +181,14 @@ func (f *boardFlags) options(set tui.Settings) (tui.Options, error) {
 	}
 	if f.fen != "" {
 		if opt.Start, err = chess.ParseFEN(f.fen); err != nil {
+			return opt, err
+		}
+	}
+	if f.chess960 >= 0 {
+		if f.fen != "" {
+			return opt, usagef("--960 and --fen: give one start position")
+		}
+		if opt.Start, err = chess.Chess960(f.chess960); err != nil {
 			return opt, err
 		}
 	}

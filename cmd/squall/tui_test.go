@@ -263,3 +263,37 @@ func TestModeAnyCase(t *testing.T) {
 		t.Errorf("--mode blitz: %v", err)
 	}
 }
+
+// TestChess960Flag: --960 N starts the board from Chess960 position N
+// (Scharnagl's numbers), refused beside --fen and outside 0–959.
+func TestChess960Flag(t *testing.T) {
+	parse := func(args ...string) (tui.Options, error) {
+		var f boardFlags
+		fs := pflag.NewFlagSet("squall", pflag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		f.register(fs)
+		if err := fs.Parse(args); err != nil {
+			return tui.Options{}, err
+		}
+		return f.options(tui.Settings{})
+	}
+	opt, err := parse("--960", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := opt.Start.FEN(); got != "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1" {
+		t.Errorf("--960 0: %s", got)
+	}
+	if opt, err := parse(); err != nil || opt.Start != nil {
+		t.Errorf("no --960: start %v, error %v", opt.Start, err)
+	}
+	if opt, err := parse("--960", "518"); err != nil || opt.Start.FEN() != chess.StartFEN || opt.Start.Chess960() {
+		t.Errorf("--960 518: %v, %v", opt.Start, err)
+	}
+	if _, err := parse("--960", "960"); err == nil || !strings.Contains(err.Error(), "out of range 0–959") {
+		t.Errorf("--960 960: %v", err)
+	}
+	if _, err := parse("--960", "5", "--fen", chess.StartFEN); err == nil || !strings.Contains(err.Error(), "give one start position") {
+		t.Errorf("--960 and --fen: %v", err)
+	}
+}

@@ -456,3 +456,35 @@ func TestClientGnuChess(t *testing.T) {
 		g.Moves = append(g.Moves, res.BestMove)
 	}
 }
+
+// TestClientStockfishChess960: given a Chess960 game, the client turns
+// on Stockfish's UCI_Chess960 and reads its castling (king takes rook,
+// b1h1 here) as the castling move.
+func TestClientStockfishChess960(t *testing.T) {
+	c := clientExternal(t, "/usr/games/stockfish")
+	p, err := chess.ParseFEN("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var castle chess.Move
+	var ml chess.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Slice() {
+		if p.SAN(m) == "O-O" {
+			castle = m
+		}
+	}
+	if castle == chess.NullMove || castle.UCI(true) != "b1h1" {
+		t.Fatalf("no O-O as b1h1 in %s", p.FEN())
+	}
+	res, err := c.Search(context.Background(), engine.Game{Start: p}, engine.Limits{Depth: 4, SearchMoves: []chess.Move{castle}}, func(engine.Info) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.chess960 {
+		t.Error("UCI_Chess960 not set for a Chess960 game")
+	}
+	if res.BestMove != castle {
+		t.Errorf("bestmove %s, want O-O (b1h1)", res.BestMove.UCI(true))
+	}
+}

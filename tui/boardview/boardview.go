@@ -72,6 +72,24 @@ type Scene struct {
 	Selected chess.Square   // the picked-up piece's square, or chess.NoSquare
 	Cursor   chess.Square   // the keyboard cursor, or chess.NoSquare
 	Targets  chess.Bitboard // destinations shown for the selected piece
+	// Placement, when set, is drawn in place of Position's pieces (and
+	// Position may be nil): a board being set up, which need not be a
+	// position a game could reach.
+	Placement *[64]chess.Piece
+}
+
+// SetupScene is a scene of a board being set up, seen from White's side,
+// nothing marked.
+func SetupScene(board *[64]chess.Piece) Scene {
+	return Scene{Placement: board, Check: chess.NoSquare, Selected: chess.NoSquare, Cursor: chess.NoSquare}
+}
+
+// piece is the piece drawn on s.
+func (sc *Scene) piece(s chess.Square) chess.Piece {
+	if sc.Placement != nil {
+		return sc.Placement[s]
+	}
+	return sc.Position.Piece(s)
 }
 
 // NewScene is a scene of p seen from White's side, with the king in check
@@ -260,7 +278,7 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		if p.mono && sc.Hint != chess.NullMove && (s == sc.Hint.From() || s == Landing(sc.Hint)) {
 			content[0], content[end] = '*', '*' // no colour to show the suggested move with
 		}
-		pc := sc.Position.Piece(s)
+		pc := sc.piece(s)
 		switch {
 		case pc != chess.NoPiece:
 			if pc.Color() == chess.Black || t.Outline {
