@@ -400,12 +400,12 @@ func (h *Hub) Game(id string) (Update, error) {
 
 // Games lists the records of the games in progress on every server,
 // oldest first.
-func (h *Hub) Games() []store.GameState {
-	byID := map[string]store.GameState{}
+func (h *Hub) Games() []store.GameRecord {
+	byID := map[string]store.GameRecord{}
 	h.mu.Lock()
 	for id, m := range h.mirror {
 		if !m.u.Over() {
-			byID[id] = m.u.GameState
+			byID[id] = m.u.GameRecord
 		}
 	}
 	h.mu.Unlock()
@@ -418,11 +418,11 @@ func (h *Hub) Games() []store.GameState {
 		}
 		t.mu.Unlock()
 	}
-	out := make([]store.GameState, 0, len(byID))
+	out := make([]store.GameRecord, 0, len(byID))
 	for _, g := range byID {
 		out = append(out, g)
 	}
-	slices.SortFunc(out, func(a, b store.GameState) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b store.GameRecord) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -465,8 +465,8 @@ func (t *table) side(handle string) (chess.Color, bool) {
 }
 
 // record is the table's game as stored; called with t.mu held.
-func (h *Hub) record(t *table, now time.Time) store.GameState {
-	return store.GameState{ID: t.id, Players: t.Players, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
+func (h *Hub) record(t *table, now time.Time) store.GameRecord {
+	return store.GameRecord{ID: t.id, Players: t.Players, Game: t.g.State(now), Host: h.node, Ratings: t.rating}
 }
 
 // save stores the table's game as of now and tells its watchers; called
@@ -479,7 +479,7 @@ func (h *Hub) save(ctx context.Context, t *table, now time.Time) error {
 // write stores rec as the table's game and tells the watchers; called
 // with t.mu held. The record is decoded from the game itself, not
 // replayed.
-func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time.Time) error {
+func (h *Hub) write(ctx context.Context, t *table, rec store.GameRecord, now time.Time) error {
 	rev, err := h.st.SaveGame(ctx, rec, t.rev)
 	if errors.Is(err, store.ErrStale) {
 		h.unhost(t)
@@ -495,7 +495,7 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameState, now time
 	if rec.End != nil {
 		ended = t.ended
 	}
-	h.take(Update{GameState: rec, Rev: rev, Replayed: t.g.Replayed(), Ended: ended}, true)
+	h.take(Update{GameRecord: rec, Rev: rev, Replayed: t.g.Replayed(), Ended: ended}, true)
 	return nil
 }
 

@@ -194,7 +194,7 @@ func TestRestart(t *testing.T) {
 	}
 	after, err := h2.Game(id)
 	if err != nil || strings.Join(after.Game.Moves, " ") != "e2e4 e7e5 g1f3" || after.White != "ann" {
-		t.Fatalf("after the restart: %+v %v", after.GameState, err)
+		t.Fatalf("after the restart: %+v %v", after.GameRecord, err)
 	}
 	if afterLeft := after.Clocks(clk.Now()); afterLeft != beforeLeft || beforeLeft[1] > blitz.Base-25*time.Second+blitz.Increment {
 		t.Errorf("clocks %v after the restart, %v before the crash", afterLeft, beforeLeft)

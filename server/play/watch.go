@@ -21,7 +21,7 @@ import (
 // Update: read it, do not change it. The update that says the game is
 // over (Over) is a watcher's last.
 type Update struct {
-	store.GameState
+	store.GameRecord
 	// Rev is the store's revision of the record: a watcher never gets an
 	// older one after a newer.
 	Rev uint64
@@ -36,18 +36,18 @@ type Update struct {
 // Decode is a record read from the store at revision rev, decoded as the
 // hub decodes each record it observes: a record whose moves do not
 // replay is corrupt, and an error.
-func Decode(rec store.GameState, rev uint64) (Update, error) {
+func Decode(rec store.GameRecord, rev uint64) (Update, error) {
 	r, err := rec.Game.Replay()
 	if err != nil {
 		return Update{}, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
-	return Update{GameState: rec, Rev: rev, Replayed: r, Ended: endedOf(rec.ID, rec.End)}, nil
+	return Update{GameRecord: rec, Rev: rev, Replayed: r, Ended: endedOf(rec.ID, rec.End)}, nil
 }
 
 // endPending tells the record a rated game's end writes before the
 // players' ratings (its ratings, not yet its end): the game is over by
 // its moves, and the watchers wait for the record of its end.
-func endPending(rec store.GameState) bool { return rec.End == nil && rec.Ratings != nil }
+func endPending(rec store.GameRecord) bool { return rec.End == nil && rec.Ratings != nil }
 
 // endedOf is the finished game a stored end says; nil for none.
 func endedOf(id string, e *store.End) *Ended {
@@ -200,7 +200,7 @@ func (h *Hub) take(u Update, mine bool) {
 		}
 	}
 	h.mu.Unlock()
-	if (mine || !here && !stale) && !endPending(u.GameState) {
+	if (mine || !here && !stale) && !endPending(u.GameRecord) {
 		h.publish(u)
 	}
 }

@@ -30,7 +30,7 @@ func TestCorruptRecordRefused(t *testing.T) {
 	if _, err := leases.Acquire(ctx, "bad", "elsewhere"); err != nil {
 		t.Fatal(err)
 	}
-	var rec store.GameState
+	var rec store.GameRecord
 	rec.ID, rec.White, rec.Black, rec.Host = "bad", "ann", "bob", "elsewhere"
 	rec.Game = game.State{TimeControl: blitz, Moves: []string{"e2e4", "e7e5", "e1e8", "g8f6"}, Left: [2]time.Duration{blitz.Base, blitz.Base}, Started: clk.Now(), Saved: clk.Now()}
 	if _, err := st.SaveGame(ctx, rec, 0); err != nil {

@@ -16,14 +16,14 @@ import (
 	"github.com/squall-chess/squall/server/rating"
 )
 
-// GameState is the one record of a game on the server: as its host
+// GameRecord is the one record of a game on the server: as its host
 // writes it after each of its events, as every server of a cluster
 // follows it (the games bucket is how the servers follow the games the
 // others host), and as the screens and Squall's seats get it (play.Update
 // is this record with its moves replayed, decoded once where the hub
 // writes or observes it). It holds enough to rebuild the game after a
 // crash (game.Resume).
-type GameState struct {
+type GameRecord struct {
 	ID string `json:"id"`
 	Players
 	Game game.State `json:"game"`
@@ -59,12 +59,12 @@ func (p Players) Plays(handle string) bool {
 func (p Players) Handles() [2]string { return [2]string{p.White, p.Black} }
 
 // Over tells whether the record is of a game over (its End written).
-func (g GameState) Over() bool { return g.End != nil }
+func (g GameRecord) Over() bool { return g.End != nil }
 
 // Clocks are both sides' clocks at at, the one way to read them
 // (game.State.Clocks): at is on the clock that read the record (its
 // Game.Saved).
-func (g GameState) Clocks(at time.Time) [2]time.Duration { return g.Game.Clocks(at, g.Over()) }
+func (g GameRecord) Clocks(at time.Time) [2]time.Duration { return g.Game.Clocks(at, g.Over()) }
 
 // Ratings are a rated game's ratings by colour, before and after it.
 type Ratings struct {
@@ -94,7 +94,7 @@ func gameKey(id string) string { return "game." + key(id) }
 // makes a new game (refused if the id exists); any other revision must
 // still be the game's last (ErrStale otherwise), so two servers that both
 // believe they host a game cannot both write it.
-func (s *Store) SaveGame(ctx context.Context, g GameState, rev uint64) (uint64, error) {
+func (s *Store) SaveGame(ctx context.Context, g GameRecord, rev uint64) (uint64, error) {
 	data, err := json.Marshal(g)
 	if err != nil {
 		return 0, err
@@ -112,30 +112,30 @@ func (s *Store) SaveGame(ctx context.Context, g GameState, rev uint64) (uint64, 
 
 // Game is game id's last record and its revision; found is false once it
 // is dropped.
-func (s *Store) Game(ctx context.Context, id string) (g GameState, rev uint64, found bool, err error) {
+func (s *Store) Game(ctx context.Context, id string) (g GameRecord, rev uint64, found bool, err error) {
 	e, err := s.games.Get(ctx, gameKey(id))
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return GameState{}, 0, false, nil
+		return GameRecord{}, 0, false, nil
 	}
 	if err != nil {
-		return GameState{}, 0, false, err
+		return GameRecord{}, 0, false, err
 	}
 	if err := json.Unmarshal(e.Value(), &g); err != nil {
-		return GameState{}, 0, false, fmt.Errorf("game %s: %w", id, err)
+		return GameRecord{}, 0, false, fmt.Errorf("game %s: %w", id, err)
 	}
 	return g, e.Revision(), true, nil
 }
 
 // Games are the stored games — in progress, or over and not yet dropped —
 // as last written.
-func (s *Store) Games(ctx context.Context) ([]GameState, error) {
+func (s *Store) Games(ctx context.Context) ([]GameRecord, error) {
 	keys, err := s.games.ListKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []GameState
+	var out []GameRecord
 	for k := range keys.Keys() {
-		var g GameState
+		var g GameRecord
 		if found, err := getJSON(ctx, s.games, k, &g); err != nil {
 			return nil, err
 		} else if found {
@@ -169,7 +169,7 @@ func (s *Store) DropGame(ctx context.Context, id string) error {
 type GameEvent struct {
 	ID string
 	// Game is the new record; nil when the game was dropped.
-	Game *GameState
+	Game *GameRecord
 	Rev  uint64
 }
 
@@ -188,7 +188,7 @@ func (s *Store) FollowGames(ctx context.Context, fn func(GameEvent), report func
 		}
 		ev := GameEvent{ID: string(id), Rev: e.Revision()}
 		if e.Operation() == jetstream.KeyValuePut {
-			var g GameState
+			var g GameRecord
 			if json.Unmarshal(e.Value(), &g) != nil {
 				return
 			}

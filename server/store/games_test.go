@@ -18,7 +18,7 @@ func TestFollowGames(t *testing.T) {
 	defer cancel()
 	s := open(t, t.TempDir())
 	defer s.Close()
-	g := GameState{ID: "old", Players: Players{White: "ann", Black: "bob"}, Game: game.State{Moves: []string{"e2e4"}}}
+	g := GameRecord{ID: "old", Players: Players{White: "ann", Black: "bob"}, Game: game.State{Moves: []string{"e2e4"}}}
 	oldRev, err := s.SaveGame(ctx, g, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -87,14 +87,14 @@ func TestGameRecordFormat(t *testing.T) {
 	old := `{"id":"g","white":"ann","black":"bob","rated":true,"game":{"TimeControl":{"Base":180000000000,"Increment":0},` +
 		`"Moves":["e2e4"],"MoveClocks":[180000000000],"Left":[180000000000,180000000000],"Started":"2026-11-25T12:00:00Z",` +
 		`"Saved":"2026-11-25T12:00:05Z","Offers":{"Draw":[true,false]}},"host":"a","draw_offer":[true,false],"takeback":[false,false]}`
-	var g GameState
+	var g GameRecord
 	if err := json.Unmarshal([]byte(old), &g); err != nil {
 		t.Fatal(err)
 	}
 	if want := (Players{White: "ann", Black: "bob", Rated: true}); g.Players != want || !g.Game.Offers.Draw[0] || g.Host != "a" {
 		t.Errorf("read %+v", g)
 	}
-	data, err := json.Marshal(GameState{ID: "g", Players: Players{White: "ann", Black: "bob"}})
+	data, err := json.Marshal(GameRecord{ID: "g", Players: Players{White: "ann", Black: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestStoreKeepsEverything(t *testing.T) {
 	if err := s.PutRating(ctx, "Magnus", "blitz", r); err != nil {
 		t.Fatal(err)
 	}
-	g := GameState{ID: "g1", Players: Players{White: "Magnus", Black: "ann", Rated: true}, Game: game.State{
+	g := GameRecord{ID: "g1", Players: Players{White: "Magnus", Black: "ann", Rated: true}, Game: game.State{
 		TimeControl: game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Moves: []string{"e2e4", "e7e5"},
 		MoveClocks: []time.Duration{3 * time.Minute, 3 * time.Minute}, Left: [2]time.Duration{178 * time.Second, 3 * time.Minute},
 		Started: t0, Saved: t0.Add(5 * time.Second)}}

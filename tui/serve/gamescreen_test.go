@@ -180,7 +180,7 @@ func TestMoveKeptOutOfTurn(t *testing.T) {
 	}
 	// The turn turned between the screen's update and the move's
 	// arrival: the hub's refusal puts it back too.
-	rec := bob.upd.GameState
+	rec := bob.upd.GameRecord
 	rec.Game.Moves = append(slices.Clone(rec.Game.Moves), "g1f3")
 	u, err := play.Decode(rec, bob.upd.Rev)
 	if err != nil {

@@ -87,7 +87,7 @@ type playModel struct {
 	sel   int
 	// prompt is what the lobby's input line is for: "seek" or "squall".
 	prompt string
-	live   []store.GameState // games in progress
+	live   []store.GameRecord // games in progress
 	board  []store.Standing
 	recent []string
 	speed  clock.Speed // the leaderboard's

@@ -53,7 +53,7 @@ type spectatorModel struct {
 	st   styles
 	w, h int
 
-	games []store.GameState
+	games []store.GameRecord
 	sel   int
 
 	gameID  string

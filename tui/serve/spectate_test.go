@@ -109,13 +109,13 @@ func watching(t *testing.T, handle string) (*spectatorModel, *fakeAnalysis, chan
 func show(t *testing.T, m *spectatorModel, updates chan play.Update, moves ...string) {
 	t.Helper()
 	_, uci := sans(t, moves...)
-	u := update(t, store.GameState{ID: "g", Players: play.Players{White: "ann", Black: "bob"},
+	u := update(t, store.GameRecord{ID: "g", Players: play.Players{White: "ann", Black: "bob"},
 		Game: game.State{TimeControl: game.TimeControl{Base: 3 * time.Minute}, Moves: uci, Left: [2]time.Duration{time.Minute, time.Minute}}})
 	m.Update(shownMsg{from: updates, u: u})
 }
 
 // update is rec as a hub decodes it, its clocks read now.
-func update(t *testing.T, rec store.GameState) play.Update {
+func update(t *testing.T, rec store.GameRecord) play.Update {
 	t.Helper()
 	rec.Game.Saved = time.Now()
 	u, err := play.Decode(rec, 1)
@@ -267,7 +267,7 @@ func TestSpectatorDelayedGameShownAtOnce(t *testing.T) {
 	m, _, updates, _ := watching(t, "eve")
 	m.p.Delay = play.AutoDelay
 	_, uci := sans(t, "d4")
-	u := update(t, store.GameState{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
+	u := update(t, store.GameRecord{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
 		Game: game.State{TimeControl: game.TimeControl{Base: 5 * time.Minute}, Moves: uci, Left: [2]time.Duration{5 * time.Minute, 5 * time.Minute}}})
 	if play.SpectatorDelay(u.Players, u.Game.TimeControl, m.p.Delay) <= 0 {
 		t.Fatal("test premise: a rated 5+0 game is not shown behind")
