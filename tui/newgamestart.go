@@ -60,14 +60,21 @@ func (d *newGameDialog) typeNumber(k tea.KeyMsg) {
 	if d.start != startChess960 {
 		return
 	}
-	switch s := k.String(); {
-	case s == "backspace":
+	if k.String() == "backspace" {
 		d.n960 /= 10
-	case len(s) == 1 && s[0] >= '0' && s[0] <= '9':
-		if n := d.n960*10 + int(s[0]-'0'); n <= 959 {
+		return
+	}
+	if k.Type != tea.KeyRunes {
+		return
+	}
+	for _, r := range k.Runes { // digits typed fast arrive together
+		if r < '0' || r > '9' {
+			continue
+		}
+		if n := d.n960*10 + int(r-'0'); n <= 959 {
 			d.n960 = n
 		} else {
-			d.n960 = int(s[0] - '0')
+			d.n960 = int(r - '0')
 		}
 	}
 }

@@ -80,14 +80,29 @@ func (d *setupDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 		d.in.SetValue("")
 		return d.enter(text)
 	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 {
+		// Keys typed fast, or pasted, arrive together: each is taken as
+		// if typed alone, so that Ke2ke5 puts both kings.
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, d.typed(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return false, nil, tea.Batch(cmds...)
+	}
+	return false, nil, d.typed(k)
+}
+
+// typed takes a key into the text field, doing the square command it
+// completes.
+func (d *setupDialog) typed(k tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	d.in, cmd = d.in.Update(k)
 	d.err = ""
-	if v := d.in.Value(); squareCommand.MatchString(v) {
+	if v := strings.TrimSpace(d.in.Value()); squareCommand.MatchString(v) {
 		d.apply(v)
 		d.in.SetValue("")
 	}
-	return false, nil, cmd
+	return cmd
 }
 
 // enter does what Enter asks of the text typed: nothing typed finishes,

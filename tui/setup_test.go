@@ -160,6 +160,23 @@ func TestSetupCommands(t *testing.T) {
 	}
 }
 
+// TestSetupTypedFast: keys that arrive together (typed fast, as tmux
+// send-keys delivers them, or pasted) are each taken as if typed alone —
+// a burst of Ke2ke5Re1 was one word the editor did not know.
+func TestSetupTypedFast(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, press("esc"), press("E"))
+	m, _ = typeMove(m, "clear")
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Ke2 ke5Re1")})
+	if got := m.dialog.(*setupDialog).s.FEN(); got != targetFEN {
+		t.Errorf("burst set up %s, want %s", got, targetFEN)
+	}
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Paste: true}, press("enter"))
+	if got := m.dialog.(*setupDialog).s.Side; got != chess.Black {
+		t.Errorf("pasted b: %v to move", got)
+	}
+}
+
 // TestSetupPlay: play opens the new-game dialog on the position set up,
 // and the game starts from it.
 func TestSetupPlay(t *testing.T) {
@@ -231,6 +248,13 @@ func TestNewGameChess960(t *testing.T) {
 	if pgnText := m.tree.Export().String(); !strings.Contains(pgnText, `[Variant "Chess960"]`) {
 		t.Errorf("saved without the variant:\n%s", pgnText)
 	}
+	// Digits typed fast arrive together.
+	m = send(m, press("esc"), press("n"), press("down"))
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("518")})
+	if says := ansi.Strip(m.dialog.view(m.st, 100)); !strings.Contains(says, "Chess960 #518") {
+		t.Errorf("518 typed at once:\n%s", says)
+	}
+	m = send(m, press("esc"))
 	// The next game starts where this one did, as the clock is kept.
 	m = send(m, press("esc"), press("n"))
 	if says := ansi.Strip(m.dialog.view(m.st, 100)); !strings.Contains(says, "Chess960 #959") {
