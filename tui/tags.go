@@ -80,32 +80,34 @@ func (d *tagsDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 	case "down", "j", "tab":
 		d.sel = (d.sel + 1) % max(1, len(d.tags))
 	case "enter":
-		if len(d.tags) == 0 {
-			return false, nil, nil
+		if t, ok := d.editable(); ok {
+			d.name, d.shown = t.Name, termtext.SafeLine(t.Value)
+			d.field(d.shown)
 		}
-		t := d.tags[d.sel]
-		if boardTag(t.Name) {
-			d.err = t.Name + " is set by the game itself"
-			return false, nil, nil
-		}
-		d.name, d.shown = t.Name, termtext.SafeLine(t.Value)
-		d.field(d.shown)
 	case "+", "a":
 		d.naming = true
 		d.field("")
 		d.in.Placeholder = "tag name, e.g. WhiteElo"
 	case "delete", "backspace", "d":
-		if len(d.tags) == 0 {
-			return false, nil, nil
+		if t, ok := d.editable(); ok {
+			return false, tagMsg{name: t.Name, del: true}, nil
 		}
-		t := d.tags[d.sel]
-		if boardTag(t.Name) {
-			d.err = t.Name + " is set by the game itself"
-			return false, nil, nil
-		}
-		return false, tagMsg{name: t.Name, del: true}, nil
 	}
 	return false, nil, nil
+}
+
+// editable is the tag selected, if the user may change it (else the
+// dialog says why).
+func (d *tagsDialog) editable() (pgn.Tag, bool) {
+	if len(d.tags) == 0 {
+		return pgn.Tag{}, false
+	}
+	t := d.tags[d.sel]
+	if boardTag(t.Name) {
+		d.err = t.Name + " is set by the game itself"
+		return t, false
+	}
+	return t, true
 }
 
 // editKey takes a key while a name or value is typed.
