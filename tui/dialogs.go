@@ -265,6 +265,7 @@ func (m *Model) setLevel(level int, inGame bool) {
 	when := "for the next game"
 	if inGame {
 		when = "from its next move"
+		m.tagPlayers()
 	}
 	m.setMessage("engine level " + Levels[m.level].Name + " " + when)
 }

@@ -418,6 +418,7 @@ func (m *Model) tagGame() {
 	if m.clock.Enabled() {
 		t.SetTag("TimeControl", m.clock.TimeControl().PGNTag())
 	}
+	m.tagPlayers()
 }
 
 // setCur shows node n: position, highlights and the move input's

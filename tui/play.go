@@ -104,6 +104,7 @@ func (m *Model) play(mv chess.Move, fromBook bool) tea.Cmd {
 	if inGame {
 		now := m.opt.Now()
 		m.clock.Moved(mover, m.cur.Ply(), now)
+		m.recordClock(n, mover, now)
 		if r, over := referee.Judge(m.pos); over {
 			cmds = append(cmds, m.endGame(r, judgedText(r)))
 		} else {

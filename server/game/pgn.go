@@ -29,7 +29,7 @@ func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	for i, m := range g.moves {
 		n = n.AddChild(m, g.sans[i])
 		if g.clock.Enabled() {
-			n.Commands = &pgn.Commands{Clock: g.left[i], HasClock: true}
+			n.SetClock(g.left[i])
 		}
 	}
 	if g.over && g.result.Decided() {
