@@ -18,7 +18,8 @@ import (
 // The board editor (E, issue 36): a position set up by typing, the board
 // drawing it as it grows. A square command takes effect the moment it is
 // whole, with no Enter: Ke1 puts a white king on e1 (FEN letters: upper
-// case White, lower case Black), e1 (or -e1, xe1) empties e1. The rest
+// case White, lower case Black), e1 (or -e1, xe1) empties e1; a click on
+// a square types its name. The rest
 // are words ended by Enter: w or b the side to move, KQkq (any of them)
 // or - the castling rights, ep e3 the en passant square, clear (c) or
 // start (s) the whole board, a number 0–959 that Chess960 start
@@ -80,6 +81,9 @@ func (d *setupDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 		d.in.SetValue("")
 		return d.enter(text)
 	}
+	if text := strings.TrimSpace(string(k.Runes)); k.Paste && d.in.Value() == "" && strings.Count(text, "/") == 7 {
+		return d.enter(text) // a FEN pasted: set up at once
+	}
 	if k.Type == tea.KeyRunes && len(k.Runes) > 1 {
 		// Keys typed fast, or pasted, arrive together: each is taken as
 		// if typed alone, so that Ke2ke5 puts both kings.
@@ -90,6 +94,13 @@ func (d *setupDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 		return false, nil, tea.Batch(cmds...)
 	}
 	return false, nil, d.typed(k)
+}
+
+// clicked is a click on square s: its name typed, so that K then a
+// click on e1 puts a king there, and a click alone empties the square.
+func (d *setupDialog) clicked(s chess.Square) tea.Cmd {
+	_, _, cmd := d.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s.String())})
+	return cmd
 }
 
 // typed takes a key into the text field, doing the square command it

@@ -175,6 +175,29 @@ func TestSetupTypedFast(t *testing.T) {
 	if got := m.dialog.(*setupDialog).s.Side; got != chess.Black {
 		t.Errorf("pasted b: %v to move", got)
 	}
+	// A FEN pasted is set up at once.
+	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" " + chess.StartFEN + "\n"), Paste: true})
+	if got := m.dialog.(*setupDialog).s.FEN(); got != chess.StartFEN {
+		t.Errorf("pasted the start FEN: %s", got)
+	}
+}
+
+// TestSetupClicks: a click on a square types its name: K and a click puts
+// a king there, a click alone empties the square.
+func TestSetupClicks(t *testing.T) {
+	m := newTestModel(t, Options{Mode: TwoHumans})
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("esc"), press("E"))
+	g, _ := m.geometry()
+	at := func(s chess.Square) tea.MouseMsg { // the middle of s, White at the bottom
+		return tea.MouseMsg{X: g.x0 + s.File()*g.w + g.w/2, Y: g.y0 + (7-s.Rank())*g.h + g.h/2,
+			Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	}
+	m = send(m, at(chess.E1)) // empties e1
+	m = typeText(m, "k")
+	m = send(m, at(chess.MakeSquare(3, 3))) // kd4
+	if got := m.dialog.(*setupDialog).s.FEN(); got != "rnbqkbnr/pppppppp/8/8/3k4/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1" {
+		t.Errorf("after the clicks: %s", got)
+	}
 }
 
 // TestSetupPlay: play opens the new-game dialog on the position set up,

@@ -603,7 +603,8 @@ func (m *Model) targets() chess.Bitboard {
 }
 
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || msg.Button != tea.MouseButtonLeft || m.dialog != nil {
+	_, editing := m.dialog.(*setupDialog)
+	if msg.Action != tea.MouseActionPress || msg.Button != tea.MouseButtonLeft || (m.dialog != nil && !editing) {
 		return nil
 	}
 	g, ok := m.geometry()
@@ -613,6 +614,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	s, ok := m.board.squareAt(g, msg.X, msg.Y)
 	if !ok {
 		return nil
+	}
+	if editing {
+		return m.dialog.(*setupDialog).clicked(s)
 	}
 	return m.clickSquare(s)
 }
