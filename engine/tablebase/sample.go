@@ -35,8 +35,7 @@ func (tb *Tablebase) Sample(rng *rand.Rand, material string, n, tries int, keep 
 	}
 	var ml chess.MoveList
 	for try := 0; try < tries && len(found) < n; try++ {
-		fen := randomFEN(rng, sides)
-		p, err := chess.ParseFEN(fen)
+		p, err := randomSetup(rng, sides).Position()
 		if err != nil {
 			continue // the side not to move is in check, or kings touch
 		}
@@ -59,11 +58,12 @@ func (tb *Tablebase) Sample(rng *rand.Rand, material string, n, tries int, keep 
 	return found, probes, nil
 }
 
-// randomFEN places the pieces of sides on distinct random squares (pawns
+// randomSetup places the pieces of sides on distinct random squares (pawns
 // on ranks 2-7), with a random colour for the first side and a random side
-// to move.
-func randomFEN(rng *rand.Rand, sides []string) string {
-	var board [64]chess.Piece
+// to move; the setup may be illegal (chess.Setup.Position judges it).
+func randomSetup(rng *rand.Rand, sides []string) chess.Setup {
+	set := chess.EmptySetup()
+	board := &set.Board
 	first := chess.Color(rng.IntN(2)) // the first side's colour
 	for i, s := range sides {
 		c := first
@@ -79,9 +79,8 @@ func randomFEN(rng *rand.Rand, sides []string) string {
 			board[sq] = chess.MakePiece(c, pt)
 		}
 	}
-	side := " w"
 	if rng.IntN(2) == 1 {
-		side = " b"
+		set.Side = chess.Black
 	}
-	return chess.BoardFEN(&board) + side + " - - 0 1"
+	return set
 }
