@@ -317,8 +317,9 @@ func sortCastling(b []byte) {
 
 // BoardFEN is the piece placement field of a FEN for board, indexed by
 // Square (a1 = 0), NoPiece on empty squares. Code that sets positions up
-// square by square (random endings, tests) writes a FEN with it and lets
-// ParseFEN judge whether the result is legal.
+// square by square (the board editor, random endings) does it through
+// Setup, whose Position writes the FEN with it and lets ParseFEN judge
+// whether the result is legal.
 func BoardFEN(board *[64]Piece) string {
 	var b strings.Builder
 	for r := 7; r >= 0; r-- {
