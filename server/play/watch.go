@@ -166,6 +166,11 @@ func (h *Hub) observe(ev store.GameEvent) error {
 		return nil
 	}
 	h.mu.Unlock()
+	if here && ev.Game.Host == h.node {
+		// The echo of this server's own write, which the write took
+		// itself, decoded from the game and with its clocks' time.
+		return nil
+	}
 	rec := *ev.Game
 	// The clocks are as they were when the record was written: on this
 	// server's clock, that is now (less the store's delay), whatever the
