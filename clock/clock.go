@@ -108,11 +108,17 @@ func (c *Clock) Moved(side chess.Color, plies int, now time.Time) { c.MovedLag(s
 // the move spent on the network, not the player's thinking. The mover
 // never gains time by it, only loses less.
 func (c *Clock) MovedLag(side chess.Color, plies int, now time.Time, lag time.Duration) {
+	c.MovedSpent(side, plies, now, max(now.Sub(c.since)-max(lag, 0), 0))
+}
+
+// MovedSpent is Moved charging the move spent, whatever time its clock
+// ran (a server's premove is charged a fixed time). Nothing is charged
+// while no clock runs (the free first moves).
+func (c *Clock) MovedSpent(side chess.Color, plies int, now time.Time, spent time.Duration) {
 	if !c.enabled {
 		return
 	}
 	if c.running {
-		spent := max(now.Sub(c.since)-max(lag, 0), 0)
 		c.left[side] = max(c.left[side]-spent, 0) + c.inc
 		c.running = false
 	}

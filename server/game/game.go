@@ -65,6 +65,7 @@ type Game struct {
 	clock   clock.Clock
 	turn    time.Time // when the side to move got the turn
 	offer   Offers
+	premove Premoves
 	result  Result
 	over    bool
 	started time.Time
@@ -86,6 +87,28 @@ type Offers struct {
 	// the next move).
 	TookBack [2]bool `json:",omitzero"`
 }
+
+// Premoves are the moves each side queued while the opponent was to move
+// (premoves): stored with the game, so that a premove survives a change
+// of host and every screen of the player shows it.
+type Premoves struct {
+	// Queued is the side's premove as typed, played by the opponent's
+	// move the instant it is made (Play).
+	Queued [2]string `json:",omitzero"`
+	// Dropped is the side's last premove that was not legal when its
+	// turn came, to be said to the player until the side moves or
+	// queues another.
+	Dropped [2]string `json:",omitzero"`
+}
+
+// PremoveCharge is what a premove costs its mover's clock, as lichess
+// charges one: exactly this (then the increment), whatever the lag
+// allowance — a premove is played at the instant of the opponent's move,
+// so no time of its own passes.
+const PremoveCharge = 100 * time.Millisecond
+
+// MaxPremove bounds a premove's text (a move as typed is a few letters).
+const MaxPremove = 16
 
 // New starts a game of time control tc from the initial position at now.
 func New(tc TimeControl, now time.Time) *Game {
@@ -133,9 +156,14 @@ func (g *Game) Result() (r Result, ok bool) { return g.result, g.over }
 // Offers are the offers standing and answered since the last move.
 func (g *Game) Offers() Offers { return g.offer }
 
+// Premoves are the premoves queued, and the last dropped.
+func (g *Game) Premoves() Premoves { return g.premove }
+
 // Play makes side's move m (UCI, SAN, or as typed: chess.ParseTyped) at
-// now. A side whose time ran out before it loses on time instead (the
-// error says so).
+// now, then the opponent's premove if one is queued, at the same instant
+// (charged PremoveCharge): dropped, and said in Premoves.Dropped, if it
+// is not legal then. A side whose time ran out before it loses on time
+// instead (the error says so).
 func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	if g.Tick(now) {
 		return ErrOver
@@ -143,6 +171,22 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	if side != g.Turn() {
 		return ErrNotYourTurn
 	}
+	if err := g.move(side, m, now, false); err != nil {
+		return err
+	}
+	other := side.Other()
+	if q := g.premove.Queued[other]; q != "" && !g.over {
+		g.premove.Queued[other] = ""
+		if err := g.move(other, q, now, true); err != nil {
+			g.premove.Dropped[other] = q
+		}
+	}
+	return nil
+}
+
+// move plays side's move m at now, on side's turn: charged its time less
+// the lag allowance, or PremoveCharge for a premove.
+func (g *Game) move(side chess.Color, m string, now time.Time, premove bool) error {
 	mv, err := g.pos.ParseTyped(m) // as every screen reads a typed move
 	if err != nil {
 		return illegal{err}
@@ -151,16 +195,48 @@ func (g *Game) Play(side chess.Color, m string, now time.Time) error {
 	var u chess.Undo
 	g.pos.MakeMove(mv, &u)
 	g.moves = append(g.moves, mv)
-	g.clock.MovedLag(side, len(g.moves), now, LagAllowance)
+	if premove {
+		g.clock.MovedSpent(side, len(g.moves), now, PremoveCharge)
+	} else {
+		g.clock.MovedLag(side, len(g.moves), now, LagAllowance)
+	}
 	g.left = append(g.left, g.clock.Remaining(side, now))
 	g.turn = now
 	// Moving declines the opponent's offers; the mover's own stand. What
 	// was declined may be asked again, and a takeback is no longer news.
 	g.offer = Offers{Draw: g.offer.Draw, Takeback: g.offer.Takeback}
 	g.offer.Draw[side.Other()], g.offer.Takeback[side.Other()] = false, false
+	g.premove.Dropped[side] = ""
 	if r, over := referee.Judge(g.pos); over {
 		g.end(r, now)
 	}
+	return nil
+}
+
+// Premove queues side's move m, to be played the instant the opponent's
+// move is (Play), replacing any queued before; on side's own turn it is
+// a move, played at once (played). Its legality is judged when it is
+// played: the opponent's move decides what is legal.
+func (g *Game) Premove(side chess.Color, m string, now time.Time) (played bool, err error) {
+	if g.Tick(now) {
+		return false, ErrOver
+	}
+	if side == g.Turn() {
+		return true, g.Play(side, m, now)
+	}
+	if m == "" || len(m) > MaxPremove {
+		return false, illegal{fmt.Errorf("premove %.*q: not a move", MaxPremove, m)}
+	}
+	g.premove.Queued[side], g.premove.Dropped[side] = m, ""
+	return false, nil
+}
+
+// CancelPremove takes side's queued premove back.
+func (g *Game) CancelPremove(side chess.Color) error {
+	if g.premove.Queued[side] == "" {
+		return ErrNothing
+	}
+	g.premove.Queued[side] = ""
 	return nil
 }
 
@@ -298,6 +374,7 @@ func (g *Game) takeBack(side chess.Color, now time.Time) {
 	g.turn = now
 	g.offer = Offers{}
 	g.offer.TookBack[side] = true
+	g.premove = Premoves{} // queued for a position no longer on the board
 }
 
 // ClaimVictory ends the game won by side when the opponent has been gone
@@ -326,4 +403,5 @@ func (g *Game) end(r Result, now time.Time) {
 	g.clock.Stop(now)
 	g.result, g.over = r, true
 	g.offer = Offers{}
+	g.premove = Premoves{}
 }

@@ -27,11 +27,13 @@ type State struct {
 	Saved time.Time
 	// Offers are the offers standing and answered since the last move.
 	Offers Offers `json:",omitzero"`
+	// Premoves are the premoves queued and the last dropped.
+	Premoves Premoves `json:",omitzero"`
 }
 
 // State is the game's state at now.
 func (g *Game) State(now time.Time) State {
-	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer}
+	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer, Premoves: g.premove}
 	for _, m := range g.moves {
 		st.Moves = append(st.Moves, m.UCI(false))
 	}
@@ -134,7 +136,7 @@ func Resume(st State, now time.Time) (*Game, error) {
 	g.clock = st.clock(now, g.over)
 	g.turn = now
 	if !g.over {
-		g.offer = st.Offers
+		g.offer, g.premove = st.Offers, st.Premoves
 	}
 	return g, nil
 }

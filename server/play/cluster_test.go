@@ -273,3 +273,47 @@ func TestClusterNATSNodeDies(t *testing.T) {
 		return err
 	})
 }
+
+// TestClusterPremove: a premove made on a server that does not host the
+// game is queued at the host (Hub.Premove goes there as any action does)
+// and played there in the write of the opponent's move; a cancel from the
+// other server reaches it too.
+func TestClusterPremove(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a three-node NATS cluster")
+	}
+	_, urls := storetest.Cluster(t, 3)
+	a := startNode(t, "a", urls)
+	b := startNode(t, "b", []string{urls[1], urls[2], urls[0]})
+	ctx := context.Background()
+	id, err := a.hub.Start(ctx, "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(_ *play.Ended, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(a.hub.Move(ctx, id, "ann", "e4"))
+	must(b.hub.Move(ctx, id, "bob", "e5"))
+	must(b.hub.Premove(ctx, id, "bob", "Nc6"))
+	must(b.hub.CancelPremove(ctx, id, "bob"))
+	must(a.hub.Move(ctx, id, "ann", "Nf3"))
+	must(b.hub.Move(ctx, id, "bob", "Nf6"))
+	must(b.hub.Premove(ctx, id, "bob", "Nc6"))
+	if rec, _, _, err := a.st.Game(ctx, id); err != nil || rec.Game.Premoves.Queued[1] != "Nc6" {
+		t.Fatalf("the premove is not in the host's record when Premove returns: %+v %v", rec.Game.Premoves, err)
+	}
+	// Ann's move is answered once stored: with the premove played in it
+	// (TestPremove pins the same write with the store's revisions).
+	must(a.hub.Move(ctx, id, "ann", "Bc4"))
+	rec, _, _, err := a.st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rec.Game.Moves, " "); got != "e2e4 e7e5 g1f3 g8f6 f1c4 b8c6" {
+		t.Errorf("the store holds %q: want the cancelled Nc6 not played, the second played with ann's move", got)
+	}
+}

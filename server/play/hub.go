@@ -217,6 +217,22 @@ func (h *Hub) Move(ctx context.Context, id, handle, move string) (*Ended, error)
 	return h.act(ctx, id, handle, action{Kind: actMove, Move: move})
 }
 
+// Premove queues handle's move in game id while the opponent is to move:
+// the host plays it the instant the opponent's move comes, in the same
+// write (game.Game.Play), charged game.PremoveCharge; a premove not legal
+// then is dropped and said in the record (game.Premoves.Dropped). On
+// handle's own turn it is a move, played now. The premove is stored
+// before Premove returns.
+func (h *Hub) Premove(ctx context.Context, id, handle, move string) (*Ended, error) {
+	return h.act(ctx, id, handle, action{Kind: actPremove, Move: move})
+}
+
+// CancelPremove takes handle's queued premove back; stored before it
+// returns, so a premove cancelled is never played.
+func (h *Hub) CancelPremove(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, action{Kind: actCancelPremove})
+}
+
 // Resign ends game id, handle losing.
 func (h *Hub) Resign(ctx context.Context, id, handle string) (*Ended, error) {
 	return h.act(ctx, id, handle, action{Kind: actResign})
@@ -261,13 +277,15 @@ type action struct {
 
 // The kinds of action.
 const (
-	actMove     = "move"
-	actResign   = "resign"
-	actDraw     = "draw"
-	actDecline  = "decline"
-	actTakeback = "takeback"
-	actClaim    = "claim"
-	actAbort    = "abort"
+	actMove          = "move"
+	actPremove       = "premove"
+	actCancelPremove = "cancel-premove"
+	actResign        = "resign"
+	actDraw          = "draw"
+	actDecline       = "decline"
+	actTakeback      = "takeback"
+	actClaim         = "claim"
+	actAbort         = "abort"
 )
 
 // apply plays the action on g for side.
@@ -276,6 +294,10 @@ func (a action) apply(g *game.Game, side chess.Color, now time.Time) error {
 	switch a.Kind {
 	case actMove:
 		err = g.Play(side, a.Move, now)
+	case actPremove:
+		_, err = g.Premove(side, a.Move, now)
+	case actCancelPremove:
+		err = g.CancelPremove(side)
 	case actResign:
 		err = g.Resign(side, now)
 	case actDraw:

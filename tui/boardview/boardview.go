@@ -67,7 +67,7 @@ type Scene struct {
 	Position *chess.Position
 	Flipped  bool       // Black at the bottom
 	Last     chess.Move // the move that led here, or chess.NullMove
-	Hint     chess.Move // a suggested move (the engine's, a puzzle's), or chess.NullMove
+	Hint     chess.Move // a move not on the board: suggested (the engine's, a puzzle's) or queued (a premove), or chess.NullMove
 	Check    chess.Square
 	Selected chess.Square   // the picked-up piece's square, or chess.NoSquare
 	Cursor   chess.Square   // the keyboard cursor, or chess.NoSquare

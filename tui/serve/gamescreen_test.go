@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
-	"github.com/squall-chess/squall/server/play"
 )
 
 // boardModel is handle's screen of game id on p, w columns wide, with the
@@ -168,28 +167,49 @@ func TestLeavingAsks(t *testing.T) {
 	wantOnScreen(t, "ann", ann, "takeback   ask to take back your last move", "decline    turn down")
 }
 
-// TestMoveKeptOutOfTurn is issue 33's G14 on the screen: a move typed
-// while it is not the player's turn (Squall thinking) stays in the move
-// line with a word, not refused and lost.
-func TestMoveKeptOutOfTurn(t *testing.T) {
+// TestPremoveOnScreen (issue 37): a move typed while the opponent is to
+// move is queued at the host as a premove (it replaced issue 33's G14
+// keeping it in the move line): said under the board with its squares
+// marked, cancelled by esc on an empty line, played the instant the
+// opponent's move arrives; one not legal then is dropped with a word.
+func TestPremoveOnScreen(t *testing.T) {
 	_, p := startPlayServer(t)
-	_, bob := startGame(t, p)
-	enter(bob, "Nc6")
-	if v := bob.input.Value(); v != "Nc6" || !strings.Contains(bob.status, "not your turn yet — it stays here") || bob.isErr {
-		t.Errorf("a move typed out of turn: line %q, status %q (error %v)", v, bob.status, bob.isErr)
+	ann, bob := startGame(t, p)
+	enter(bob, "Nc6", ann) // ann to move
+	if v := bob.input.Value(); v != "" || bob.isErr {
+		t.Errorf("the premove stayed in the line %q (error %v: %s)", v, bob.isErr, bob.status)
 	}
-	// The turn turned between the screen's update and the move's
-	// arrival: the hub's refusal puts it back too.
-	rec := bob.upd.GameRecord
-	rec.Game.Moves = append(slices.Clone(rec.Game.Moves), "g1f3")
-	u, err := play.Decode(rec, bob.upd.Rev)
-	if err != nil {
-		t.Fatal(err)
+	wantOnScreen(t, "bob", bob, "premove Nc6 queued: played as ann moves · esc cancels")
+	if mv := bob.premoveShown(); mv == chess.NullMove || mv.From().String() != "b8" || mv.To().String() != "c6" {
+		t.Errorf("the premove's squares: %v", mv)
 	}
-	bob.upd = &u
-	enter(bob, "Nc6")
-	if v := bob.input.Value(); v != "Nc6" || !strings.Contains(bob.status, "not your turn yet") {
-		t.Errorf("a move the hub refused out of turn: line %q, status %q", v, bob.status)
+	// esc on an empty line cancels it, at the host.
+	_, cmd := bob.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if cmd == nil {
+		t.Fatal("esc did not cancel the premove")
+	}
+	bob.Update(cmd())
+	catchUp(bob)
+	if q := bob.upd.Game.Premoves.Queued; q != [2]string{} || strings.Contains(screen(bob), "premove Nc6 queued") {
+		t.Errorf("after esc: queued %q, screen:\n%s", q, screen(bob))
+	}
+	enter(ann, "Nf3", bob)
+	if n := len(bob.upd.Game.Moves); n != 3 {
+		t.Fatalf("the cancelled premove was played: %v", bob.upd.Replayed.SANs)
+	}
+	enter(bob, "Nc6", ann)
+	// Queued, then played the instant ann moves.
+	enter(bob, "Bc5", ann)
+	enter(ann, "Bc4", bob)
+	if sans := strings.Join(bob.upd.Replayed.SANs, " "); sans != "e4 e5 Nf3 Nc6 Bc4 Bc5" {
+		t.Errorf("after ann's move with bob's premove queued: %s", sans)
+	}
+	// Not legal after ann's move (d4 blocks the bishop): dropped, said.
+	enter(bob, "Bxf2+", ann)
+	enter(ann, "d4", bob)
+	wantOnScreen(t, "bob", bob, "your premove Bxf2+ was not legal after ann's move: dropped")
+	if n := len(bob.upd.Game.Moves); n != 7 {
+		t.Errorf("moves after the dropped premove: %v", bob.upd.Replayed.SANs)
 	}
 }
 

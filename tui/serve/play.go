@@ -48,12 +48,10 @@ type (
 		chat   bool
 	}
 	// doneMsg is the end of an action run as a command (a store write);
-	// note is said on success. keep is a move refused because it was not
-	// the player's turn: it goes back into the empty move line.
+	// note is said on success.
 	doneMsg struct {
 		note string
 		err  error
-		keep string
 	}
 	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
 	// player's recent games.
@@ -211,9 +209,6 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.say(msg.err)
 		if msg.err == nil && msg.note != "" {
 			m.status = msg.note
-		}
-		if msg.keep != "" && m.screen == atBoard && m.input.Value() == "" {
-			m.keepMove(msg.keep)
 		}
 		if m.screen == inLobby {
 			return m, m.refresh()

@@ -82,6 +82,12 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case k.Type == tea.KeyF1 || (empty && k.String() == "?"):
 		m.help = !m.help
 		return m, nil
+	case k.Type == tea.KeyEsc && empty && !over && m.premove() != "":
+		hub, id, handle := m.p.Hub, m.gameID, m.handle
+		return m, action(func(ctx context.Context) (string, error) {
+			_, err := hub.CancelPremove(ctx, id, handle)
+			return "premove cancelled", err
+		})
 	case k.Type == tea.KeyEsc:
 		m.input.Reset()
 		m.help = false
@@ -112,7 +118,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	var do func(ctx context.Context) (*play.Ended, error)
-	var note, keep string
+	var note string
 	opp := ""
 	if m.upd != nil {
 		opp, _ = m.opponent()
@@ -143,12 +149,13 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		draw := text == "claimdraw"
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Claim(ctx, id, handle, since, draw) }
 	default:
+		// A move on the player's turn, a premove on the opponent's: the
+		// host tells which as the move arrives (the screen's turn may be
+		// a moment old).
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Premove(ctx, id, handle, text) }
 		if m.upd != nil && m.upd.Replayed.Position.SideToMove() != m.mySide() {
-			m.keepMove(text)
-			return m, nil
+			note = "premove " + termtext.SafeLine(text) + " queued: played as " + opp + " moves · esc cancels"
 		}
-		do = func(ctx context.Context) (*play.Ended, error) { return hub.Move(ctx, id, handle, text) }
-		keep = text // if the turn was not the player's after all
 	}
 	if m.upd != nil {
 		// Offering back accepts, and asking back agrees: the game's next
@@ -162,13 +169,7 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
 		_, err := do(ctx) // the end, if it came, arrives as the game's last update
-		if err == nil {
-			return doneMsg{note: note}
-		}
-		if !errors.Is(err, game.ErrNotYourTurn) {
-			keep = ""
-		}
-		return doneMsg{err: err, keep: keep}
+		return doneMsg{note: note, err: err}
 	}
 }
 
@@ -186,7 +187,7 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.Muted.Render("joining the game…")}
 	}
-	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.w, nil, &m.moves)
+	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves)
 	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+" · "+m.handle)
 	var status []string
 	if m.status != "" {
@@ -317,6 +318,8 @@ func (m *playModel) notes() []string {
 		{o.TakebackDeclined[c], "you declined " + name + "'s takeback"},
 		{o.TookBack[me], name + " agreed: your last move was taken back"},
 		{o.TookBack[c], "you agreed: " + name + "'s last move was taken back"},
+		{m.premove() != "", "premove " + termtext.SafeLine(m.premove()) + " queued: played as " + name + " moves · esc cancels"},
+		{m.upd.Game.Premoves.Dropped[me] != "", "your premove " + termtext.SafeLine(m.upd.Game.Premoves.Dropped[me]) + " was not legal after " + name + "'s move: dropped"},
 	} {
 		if n.on {
 			out = append(out, m.st.Title.Render(termtext.Cut(n.text, max(m.w, 20))))
@@ -347,16 +350,18 @@ const (
 var gameBoard = boardview.Size{W: 3, H: 1}
 
 // gameRows draws game u: a title row, a blank, and the board (from
-// Black's side when flipped) with both clocks beside it, as they read now
+// Black's side when flipped, premove's squares marked as boardview marks
+// a move not on the board yet) with both clocks beside it, as they read now
 // (the one way, the record's Clocks), and under the clocks panel, if any
 // (the spectators' analysis), or else the moves from list, newest in
 // view. moved tells whether the moves are there; if not, the caller puts
 // them under the board (moveRows).
-func gameRows(st styles, u *play.Update, flipped bool, width int, panel []string, list *moveList) (rows []string, moved bool) {
+func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width int, panel []string, list *moveList) (rows []string, moved bool) {
 	pos := u.Replayed.Position
 	sc := boardview.NewScene(pos)
 	sc.Last = u.Replayed.Last()
 	sc.Flipped = flipped
+	sc.Hint = premove
 	board := strings.Split(st.Board.Board(sc, gameBoard), "\n")
 	left := u.Clocks(time.Now())
 	rightW := max(width-gameBoard.Width()-2, gameRightMin)

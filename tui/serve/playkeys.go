@@ -15,8 +15,9 @@ import (
 // The game screen's keys beside the move line (issue 33, G4): leaving a
 // game in progress asks first (ctrl+c, or q on an empty line: the
 // opponent may claim a game its player left), F1 or ? shows the
-// commands, tab completes one, esc clears the line, and the help line
-// always names them.
+// commands, tab completes one, esc clears the line (on an empty line it
+// cancels the player's premove, issue 37), and the help line always
+// names them.
 
 // commands are the words the move line takes besides moves, for tab.
 var commands = []string{"resign", "draw", "decline", "takeback", "abort", "claim", "claimdraw", "say ", "mute", "unmute"}
@@ -65,13 +66,18 @@ func (m *playModel) boardHelp() string {
 	case m.leaving:
 		return m.st.Err.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))
 	}
-	return m.st.Muted.Render(termtext.Cut("enter play · tab complete · F1 help · esc clear · q or ctrl+c leave", max(m.w, 20)))
+	esc := "esc clear"
+	if m.premove() != "" && m.input.Value() == "" {
+		esc = "esc cancel premove"
+	}
+	return m.st.Muted.Render(termtext.Cut("enter play · tab complete · F1 help · "+esc+" · q or ctrl+c leave", max(m.w, 20)))
 }
 
 // helpLines are the commands the move line takes (F1).
 func (m *playModel) helpLines() []string {
 	lines := []string{
 		"e4, Nf3, exd5, O-O, e7e8q   a move (SAN or UCI)",
+		"a move on your opponent's turn is a premove: esc cancels it",
 		"draw       offer a draw, or accept the one offered",
 		"takeback   ask to take back your last move, or agree to it",
 		"decline    turn down a draw offer or a takeback",
@@ -115,11 +121,29 @@ func (m *playModel) complete() {
 	}
 }
 
-// keepMove puts a move typed before the player's turn back into the move
-// line, saying why it was not played (issue 33, G14: it was refused and
-// lost while Squall thought).
-func (m *playModel) keepMove(move string) {
-	m.input.SetValue(move)
-	m.input.CursorEnd()
-	m.status, m.isErr = "not your turn yet — it stays here", false
+// premove is the player's premove queued in the game shown ("" for none).
+func (m *playModel) premove() string {
+	if !m.inGame() {
+		return ""
+	}
+	return m.upd.Game.Premoves.Queued[m.mySide()]
+}
+
+// premoveShown is the queued premove as a move of the player's on the
+// board as it stands (the turn passed to them), for its squares; NullMove
+// when it names none there yet (a capture of a piece still to come): the
+// note under the board says it all the same.
+func (m *playModel) premoveShown() chess.Move {
+	text := m.premove()
+	if text == "" {
+		return chess.NullMove
+	}
+	pos := m.upd.Replayed.Position.Clone()
+	var u chess.Undo
+	pos.MakeNullMove(&u)
+	mv, err := pos.ParseTyped(text)
+	if err != nil {
+		return chess.NullMove
+	}
+	return mv
 }
