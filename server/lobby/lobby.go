@@ -58,13 +58,16 @@ func (c Color) String() string { return [...]string{"random", "white", "black"}[
 
 // Seek is an open offer to play.
 type Seek struct {
-	ID      string           `json:"id"`
-	Handle  string           `json:"handle"`
-	TC      game.TimeControl `json:"tc"`
-	Color   Color            `json:"color"`
-	Rated   bool             `json:"rated"`
-	To      string           `json:"to,omitempty"` // a challenge's addressee; "" for an open seek
-	Created time.Time        `json:"created"`
+	ID     string           `json:"id"`
+	Handle string           `json:"handle"`
+	TC     game.TimeControl `json:"tc"`
+	Color  Color            `json:"color"`
+	Rated  bool             `json:"rated"`
+	To     string           `json:"to,omitempty"` // a challenge's addressee; "" for an open seek
+	// Rematch is the finished game a challenge asks to play again (its
+	// id); "" for any other seek.
+	Rematch string    `json:"rematch,omitempty"`
+	Created time.Time `json:"created"`
 }
 
 // Starter starts a game between two handles (the play hub).
@@ -186,9 +189,15 @@ func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c 
 			return Seek{}, err
 		}
 	}
+	return l.open(ctx, Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to})
+}
+
+// open stores seek s, its id and time of creation given here, within
+// its seeker's MaxSeeks.
+func (l *Lobby) open(ctx context.Context, s Seek) (Seek, error) {
 	n := 0
-	for _, s := range l.all() {
-		if s.Handle == handle {
+	for _, o := range l.all() {
+		if o.Handle == s.Handle {
 			n++
 		}
 	}
@@ -196,7 +205,7 @@ func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c 
 		return Seek{}, ErrTooMany
 	}
 	l.mu.Lock()
-	s := Seek{ID: fmt.Sprintf("%s-%d", l.tag, l.next), Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Created: l.now()}
+	s.ID, s.Created = fmt.Sprintf("%s-%d", l.tag, l.next), l.now()
 	l.next++
 	l.mu.Unlock()
 	data, err := json.Marshal(s)
@@ -212,6 +221,39 @@ func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c 
 	l.mu.Unlock()
 	l.mirror.Note(store.Record{Key: s.ID, Value: data, Rev: rev}) // listed at once, before the bucket's echo
 	return s, nil
+}
+
+// ErrRematch refuses a rematch of a game the player did not play.
+var ErrRematch = errors.New("a rematch is of a game you played")
+
+// Rematch asks for game of's return game for handle, one of its players:
+// colours swapped, the same control, rated as it was. It is a challenge
+// to the opponent marked with the game (Seek.Rematch), listed and
+// accepted as any challenge is — or, where the opponent asked first, the
+// acceptance of theirs, which starts the game at once (gameID; "" while
+// the opponent has not answered).
+func (l *Lobby) Rematch(ctx context.Context, handle string, of store.GameRecord) (gameID string, err error) {
+	c, opp := Black, of.Players.Black // handle played White: Black now
+	switch handle {
+	case of.Players.White:
+	case of.Players.Black:
+		c, opp = White, of.Players.White
+	default:
+		return "", ErrRematch
+	}
+	for _, s := range l.all() {
+		if s.Rematch == of.ID && s.Handle == opp && s.To == handle {
+			gameID, _, err := l.Accept(ctx, handle, s.ID)
+			if !errors.Is(err, ErrNoSeek) { // withdrawn meanwhile: ask instead
+				return gameID, err
+			}
+		}
+		if s.Rematch == of.ID && s.Handle == handle {
+			return "", nil // asked already
+		}
+	}
+	_, err = l.open(ctx, Seek{Handle: handle, TC: of.Game.TimeControl, Color: c, Rated: of.Players.Rated, To: opp, Rematch: of.ID})
+	return "", err
 }
 
 // Seeks are the open seeks and the challenges to or from handle, oldest

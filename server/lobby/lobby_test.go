@@ -279,3 +279,36 @@ func TestRatedLeastControl(t *testing.T) {
 		}
 	}
 }
+
+// TestRematch (issue 37): a rematch is a challenge to the opponent marked
+// with the finished game: colours swapped, the same control, rated as it
+// was; asked twice it is one challenge; the opponent asking back accepts
+// it and the game starts at once; a stranger cannot ask.
+func TestRematch(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHub{}
+	l := newLobby(t, h, 1)
+	of := store.GameRecord{ID: "g1", Players: store.Players{White: "ann", Black: "bob", Rated: true}, Game: game.State{TimeControl: blitz}}
+	if _, err := l.Rematch(ctx, "cid", of); !errors.Is(err, ErrRematch) {
+		t.Errorf("a stranger's rematch: %v", err)
+	}
+	for range 2 {
+		if id, err := l.Rematch(ctx, "ann", of); id != "" || err != nil {
+			t.Fatalf("ann asks: %q %v", id, err)
+		}
+	}
+	seeks := l.Seeks("bob")
+	if len(seeks) != 1 {
+		t.Fatalf("bob sees %+v", seeks)
+	}
+	if s := seeks[0]; s.Handle != "ann" || s.To != "bob" || s.Color != Black || s.TC != blitz || !s.Rated || s.Rematch != "g1" {
+		t.Errorf("the rematch challenge: %+v", s)
+	}
+	id, err := l.Rematch(ctx, "bob", of)
+	if err != nil || id != "1" || len(h.games) != 1 || h.games[0] != [2]string{"bob", "ann"} {
+		t.Fatalf("bob accepts: %q %v, games %v", id, err, h.games)
+	}
+	if len(l.Seeks("bob")) != 0 {
+		t.Error("the accepted rematch is still listed")
+	}
+}

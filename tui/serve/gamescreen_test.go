@@ -213,6 +213,47 @@ func TestPremoveOnScreen(t *testing.T) {
 	}
 }
 
+// TestRematchOnScreen (issue 37): m on the end screen asks for the
+// return game; the opponent's end screen says so with its terms; their m
+// accepts, and both screens move to the new game at once — colours
+// swapped, the same control.
+func TestRematchOnScreen(t *testing.T) {
+	_, p := startPlayServer(t)
+	ann, bob := startGame(t, p)
+	old := ann.gameID
+	enter(ann, "resign", bob)
+	wantOnScreen(t, "ann", ann, "m rematch")
+	press := func(m *playModel) {
+		t.Helper()
+		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("m")})
+		if cmd == nil {
+			t.Fatalf("m on %s's end screen did nothing: %s", m.handle, m.status)
+		}
+		m.Update(cmd())
+	}
+	tick := func(m *playModel) { m.Update(clockTickMsg{}); catchUp(m) }
+	press(ann)
+	tick(ann)
+	tick(bob)
+	wantOnScreen(t, "ann", ann, "rematch asked of bob", "you asked bob for a rematch: waiting for the answer")
+	wantOnScreen(t, "bob", bob, "ann asks for a rematch (5+0 casual, you white): m to accept")
+	press(bob)
+	tick(bob)
+	tick(ann)
+	for _, m := range []*playModel{ann, bob} {
+		if m.gameID == old || m.upd == nil || m.upd.Over() {
+			t.Fatalf("%s's screen did not move to the rematch: game %q (old %q)", m.handle, m.gameID, old)
+		}
+	}
+	if ann.gameID != bob.gameID || ann.upd.Players.White != "bob" || ann.upd.Players.Black != "ann" || ann.upd.Game.TimeControl != (game.TimeControl{Base: 5 * time.Minute}) || ann.upd.Players.Rated {
+		t.Errorf("the rematch: %+v, %v", ann.upd.Players, ann.upd.Game.TimeControl)
+	}
+	enter(bob, "d4", ann)
+	if n := len(ann.upd.Game.Moves); n != 1 {
+		t.Errorf("the rematch's first move on ann's screen: %v", ann.upd.Replayed.SANs)
+	}
+}
+
 // TestSpectatorHandleChosenMeanwhile is issue 33's G8: a watch session
 // begun before its key had a handle notices one chosen meanwhile (in a
 // play session beside it) when its spectator asks to chat; it said

@@ -107,6 +107,11 @@ type playModel struct {
 	// and the screen asks whether they mean it. help: the game's keys and
 	// commands are shown (F1, ?).
 	leaving, help bool
+	// rematching: the player asked for the finished game's rematch, or
+	// accepted it, and the screen moves to the new game as it starts;
+	// rematches are the requests of the game shown (rematch.go).
+	rematching bool
+	rematches  []lobby.Seek
 }
 
 func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -204,7 +209,13 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case doneMsg:
 		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
-			return m, nil // the result stays on the status line
+			if msg.err != nil || msg.note != "" {
+				m.say(msg.err) // a rematch's answer
+				if msg.err == nil {
+					m.status = msg.note
+				}
+			}
+			return m, nil // else the result stays on the status line
 		}
 		m.say(msg.err)
 		if msg.err == nil && msg.note != "" {
@@ -225,6 +236,11 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockTickMsg:
 		if m.screen == atBoard && m.p.Chats != nil {
 			m.chat = m.p.Chats.Room(m.gameID).Lines(true, chatRows)
+		}
+		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
+			if cmd := m.rematchTick(); cmd != nil {
+				return m, cmd // the new game's screen ticks on its own
+			}
 		}
 		if m.screen == atBoard {
 			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })

@@ -69,9 +69,11 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case over && empty && k.String() == "r":
 		return m, m.openReview()
+	case over && empty && k.String() == "m":
+		return m, m.rematch()
 	case over && empty && (k.Type == tea.KeyEnter || k.Type == tea.KeyEsc):
 		m.life.watch()
-		m.gameID, m.updates, m.chat, m.help = "", nil, nil, false
+		m.gameID, m.updates, m.chat, m.help, m.rematching, m.rematches = "", nil, nil, false, false, nil
 		return m, m.toLobby()
 	case empty && k.String() == "q":
 		if over {
@@ -297,7 +299,7 @@ func (m *playModel) opponentGone() (time.Time, bool) {
 // type.
 func (m *playModel) notes() []string {
 	if m.upd.Over() {
-		return nil
+		return m.rematchNotes()
 	}
 	opp, c := m.opponent()
 	me := c.Other()
