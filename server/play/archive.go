@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/squall-chess/squall/pgn"
-	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -46,32 +43,27 @@ func GamePGN(ctx context.Context, st *store.Store, id string, w io.Writer) error
 // PlayerPGN writes handle's finished games to w, newest first: those
 // begun on since's day or later (UTC, as the PGN Date tag; the zero time:
 // all of them). It returns how many it wrote; a handle nobody holds and
-// no game names is an error.
+// no game names is an error. The games are found by the player's index
+// (store.PlayedBy), each read from the archive by its id.
 func PlayerPGN(ctx context.Context, st *store.Store, handle string, since time.Time, w io.Writer) (int, error) {
-	want := account.Key(handle)
-	day := ""
-	if !since.IsZero() {
-		since = since.UTC().Truncate(24 * time.Hour)
-		day = since.Format("2006.01.02")
+	games, err := st.PlayedBy(ctx, handle)
+	if err != nil {
+		return 0, err
 	}
+	since = since.UTC().Truncate(24 * time.Hour)
 	n := 0
-	for a, err := range st.ArchivedSince(ctx, since) {
+	for _, g := range games {
+		if g.Started.Before(since) {
+			continue
+		}
+		text, found, err := st.ArchivedGame(ctx, g.ID)
 		if err != nil {
 			return n, err
 		}
-		e, err := pgn.NewReader(strings.NewReader(a.PGN), a.ID).NextEntry()
-		if err != nil {
-			continue // not a game this server wrote
+		if !found {
+			continue // deleted from the archive by hand
 		}
-		if account.Key(e.Tag("White")) != want && account.Key(e.Tag("Black")) != want {
-			continue
-		}
-		// The archive's Date is the day the game began (YYYY.MM.DD, which
-		// sorts as the dates do).
-		if day != "" && e.Tag("Date") < day {
-			continue
-		}
-		if _, err := io.WriteString(w, a.PGN); err != nil {
+		if _, err := io.WriteString(w, text); err != nil {
 			return n, err
 		}
 		n++

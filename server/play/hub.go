@@ -150,6 +150,9 @@ func NewHub(ctx context.Context, st *store.Store, c Config) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := indexArchive(ctx, st); err != nil {
+		return nil, err
+	}
 	var tag [2]byte
 	rand.Read(tag[:])
 	return &Hub{
@@ -522,7 +525,8 @@ func (h *Hub) write(ctx context.Context, t *table, rec store.GameRecord, now tim
 }
 
 // conclude archives a game over, rates it and adds it to both players'
-// recent games: everything its end needs before the final record. A rated
+// index of games (store.Played): everything its end needs before the
+// final record. A rated
 // game's ratings are computed and stored with the game first (see
 // ratings), so that the archive has both players' ratings before the game
 // and the rating changes, and the ratings are written after it.
@@ -557,19 +561,31 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 				}
 			}
 		}
-		kind := "casual"
-		if t.Rated {
-			kind = "rated"
-		}
-		line := fmt.Sprintf("%s  %s vs %s  %s (%s)  %s %s", t.g.State(h.now()).Started.UTC().Format("2006-01-02"),
-			t.White, t.Black, r.PGN(), r.Termination, t.g.TimeControl(), kind)
-		for _, p := range t.Handles() {
-			if err := h.st.AddRecent(ctx, p, t.id, line); err != nil {
-				return nil, err
-			}
+		if err := h.index(ctx, t, r, e); err != nil {
+			return nil, err
 		}
 	}
 	return e, nil
+}
+
+// index adds the decided game e to both players' index of games.
+func (h *Hub) index(ctx context.Context, t *table, r game.Result, e *Ended) error {
+	st := t.g.State(h.now())
+	for side, name := range t.Handles() {
+		p := store.Played{
+			ID: t.id, Handle: name, Opponent: t.Handles()[1-side], White: side == int(chess.White),
+			Score: r.Score(chess.Color(side)), Result: r.PGN(), Termination: string(r.Termination),
+			TimeControl: st.TimeControl.String(), Speed: st.TimeControl.Speed().String(), Rated: t.Rated,
+			Started: st.Started.UTC(), Ended: h.now().UTC(),
+		}
+		if t.Rated {
+			p.Before, p.After = e.Before[side], e.After[side]
+		}
+		if err := h.st.AddPlayed(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tagRatings adds the players' ratings before the game to its PGN, as

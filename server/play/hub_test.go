@@ -113,7 +113,7 @@ func TestRatedGame(t *testing.T) {
 // ratings, before its last record, leaves the game over by its moves and
 // without an end. The server that finishes it writes the ratings the host
 // computed — each player's moved once, not twice — and notes the game
-// once in each player's recent games.
+// once in each player's index of games.
 func TestFinishAfterHostDied(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -153,8 +153,8 @@ func TestFinishAfterHostDied(t *testing.T) {
 		if r, err := st2.Rating(ctx, handle, "blitz"); err != nil || r != ended.After[side] {
 			t.Errorf("%s's rating %+v (%v), want %+v: the game applied again", handle, r, err, ended.After[side])
 		}
-		if recent, err := st2.Recent(ctx, handle); err != nil || len(recent) != 1 {
-			t.Errorf("%s's recent games %q, %v", handle, recent, err)
+		if played, err := st2.PlayedBy(ctx, handle); err != nil || len(played) != 1 || played[0].After != ended.After[side] {
+			t.Errorf("%s's games %+v, %v", handle, played, err)
 		}
 	}
 	if rec, _, found, err := st2.Game(ctx, id); err != nil || !found || rec.End == nil || rec.End.After != ended.After {

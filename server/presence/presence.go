@@ -133,6 +133,15 @@ func (p *Presence) Gone(handle string) (since time.Time, ok bool) {
 	return since, ok
 }
 
+// Online reports whether handle has a session on any server now (a
+// profile's "online now").
+func (p *Presence) Online(handle string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.look()
+	return p.here[handle]
+}
+
 // look brings here and gone up to date with the records and this
 // server's sessions; called with p.mu held.
 func (p *Presence) look() {

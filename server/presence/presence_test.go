@@ -47,6 +47,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // TestTwoServers: a player connected to server a is here for server b
 // too; two sessions on a keep them here until both end; once gone, b
 // says since when; a player never seen is not gone until marked Away.
+// Online says who has a session now, on either server.
 func TestTwoServers(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
@@ -66,6 +67,9 @@ func TestTwoServers(t *testing.T) {
 	a.Join("ann")
 	a.Join("ann")
 	waitUntil(t, "ann here on b", func() bool { _, gone := b.Gone("ann"); return !gone })
+	if !a.Online("ann") || !b.Online("ann") || b.Online("bob") {
+		t.Errorf("online now: ann on a %v, on b %v; bob on b %v", a.Online("ann"), b.Online("ann"), b.Online("bob"))
+	}
 	clk.Advance(5 * time.Second) // less than a TTL: the records are live
 	a.Leave("ann")
 	time.Sleep(200 * time.Millisecond)
@@ -78,6 +82,9 @@ func TestTwoServers(t *testing.T) {
 	}
 	left := clk.Now()
 	waitUntil(t, "ann gone on b", func() bool { _, gone := b.Gone("ann"); return gone })
+	if b.Online("ann") {
+		t.Error("ann online on b after her last session")
+	}
 	if since, _ := b.Gone("ann"); since.Before(left) {
 		t.Errorf("on b, gone since %v, before she left at %v", since, left)
 	}

@@ -7,7 +7,10 @@
 // test reproduces the paper's worked example.
 package rating
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Scale converts between the Glicko scale (1500 ± RD) and Glicko-2's
 // internal one (0 ± φ).
@@ -41,6 +44,17 @@ func New() Rating { return Rating{Rating: 1500, RD: MaxRD, Volatility: 0.06} }
 // Provisional reports whether the rating is still too uncertain to rank
 // (lichess: RD above 110).
 func (r Rating) Provisional() bool { return r.RD > 110 }
+
+// Shown is the rating as the screens and commands show it, rounded:
+// "1612", and "1500?" for a provisional one (lichess's mark). (Not
+// String: a Rating printed with %v keeps its deviation and volatility.)
+func (r Rating) Shown() string {
+	s := strconv.FormatFloat(math.Round(r.Rating), 'f', 0, 64)
+	if r.Provisional() {
+		s += "?"
+	}
+	return s
+}
 
 // Result is one game of a rating period: the opponent's rating before it
 // and the score (1 win, 0.5 draw, 0 loss).

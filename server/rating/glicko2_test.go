@@ -53,3 +53,20 @@ func TestDirections(t *testing.T) {
 		t.Error("provisional flags")
 	}
 }
+
+// TestShown: a rating is shown rounded, marked "?" while provisional
+// (RD above 110).
+func TestShown(t *testing.T) {
+	for _, c := range []struct {
+		r    Rating
+		want string
+	}{
+		{New(), "1500?"},
+		{Rating{Rating: 1612.5, RD: 110}, "1613"},
+		{Rating{Rating: 1612.4, RD: 110.1}, "1612?"},
+	} {
+		if got := c.r.Shown(); got != c.want {
+			t.Errorf("%+v shown as %q, want %q", c.r, got, c.want)
+		}
+	}
+}

@@ -3,9 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -86,8 +84,10 @@ func (s *Store) PutRating(ctx context.Context, handle, speed string, r rating.Ra
 	return putJSON(ctx, s.ratings, ratingKey(handle, speed), Standing{Handle: handle, Speed: speed, Rating: r})
 }
 
-// Leaderboard is the n best established ratings at a speed (a provisional
-// rating is not ranked, as on lichess), best first.
+// Leaderboard is the n best ratings at a speed, best first: the
+// established ones, then the provisional ones (rating.Provisional), which
+// lichess leaves out — a new server's leaderboard would stay empty until
+// someone's deviation fell below 110.
 func (s *Store) Leaderboard(ctx context.Context, speed string, n int) ([]Standing, error) {
 	keys, err := s.ratings.ListKeys(ctx)
 	if err != nil {
@@ -102,70 +102,20 @@ func (s *Store) Leaderboard(ctx context.Context, speed string, n int) ([]Standin
 		var st Standing
 		if found, err := getJSON(ctx, s.ratings, k, &st); err != nil {
 			return nil, err
-		} else if found && !st.Rating.Provisional() {
+		} else if found {
 			out = append(out, st)
 		}
 	}
-	slices.SortFunc(out, func(a, b Standing) int { return cmp.Compare(b.Rating.Rating, a.Rating.Rating) })
+	slices.SortFunc(out, func(a, b Standing) int {
+		if pa, pb := a.Rating.Provisional(), b.Rating.Provisional(); pa != pb {
+			if pa {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(b.Rating.Rating, a.Rating.Rating)
+	})
 	return out[:min(n, len(out))], nil
 }
 
 func ratingKey(handle, speed string) string { return key(account.Key(handle)) + "." + key(speed) }
-
-// MaxRecent is how many of a handle's finished games Recent keeps.
-const MaxRecent = 10
-
-// recentGame is one of Recent's lines, with the game it is about.
-type recentGame struct {
-	ID   string `json:"id"`
-	Line string `json:"line"`
-}
-
-// AddRecent notes game id, finished, among handle's recent games (line is
-// what the lobby shows). A game noted already is not noted again: a server
-// that finishes a game after its host died repeats what the host did.
-func (s *Store) AddRecent(ctx context.Context, handle, id, line string) error {
-	recent, err := s.recent(ctx, handle)
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(recent, func(r recentGame) bool { return r.ID == id }) {
-		return nil
-	}
-	recent = append([]recentGame{{ID: id, Line: line}}, recent...)
-	return putJSON(ctx, s.accounts, recentKey(handle), recent[:min(len(recent), MaxRecent)])
-}
-
-// Recent are handle's last finished games, newest first.
-func (s *Store) Recent(ctx context.Context, handle string) ([]string, error) {
-	recent, err := s.recent(ctx, handle)
-	var lines []string
-	for _, r := range recent {
-		lines = append(lines, r.Line)
-	}
-	return lines, err
-}
-
-// recent reads handle's recent games; a list stored before the games'
-// ids were (plain lines) reads as lines without ids.
-func (s *Store) recent(ctx context.Context, handle string) ([]recentGame, error) {
-	var raw json.RawMessage
-	if found, err := getJSON(ctx, s.accounts, recentKey(handle), &raw); err != nil || !found {
-		return nil, err
-	}
-	var recent []recentGame
-	if err := json.Unmarshal(raw, &recent); err == nil {
-		return recent, nil
-	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil {
-		return nil, fmt.Errorf("recent games of %s: %w", handle, err)
-	}
-	recent = nil // what the failed read left
-	for _, l := range lines {
-		recent = append(recent, recentGame{Line: l})
-	}
-	return recent, nil
-}
-
-func recentKey(handle string) string { return "recent." + key(account.Key(handle)) }

@@ -9,7 +9,8 @@
 // The buckets: accounts (SSH key → account, and each handle's claim),
 // ratings (handle and speed → Glicko-2 rating), games (game id → live
 // state), chats (game id → its chat's lines and mute); the stream archive
-// holds finished games as PGN, in the order they ended.
+// holds finished games as PGN, in the order they ended, and the stream
+// played each player's finished games (one line each, played.go).
 package store
 
 import (
@@ -57,6 +58,7 @@ type Store struct {
 	games    jetstream.KeyValue
 	chats    jetstream.KeyValue // game id → its chat (chats.go)
 	archive  jetstream.Stream
+	played   jetstream.Stream // each player's finished games (played.go)
 	replicas int
 }
 
@@ -178,17 +180,29 @@ func (s *Store) setUp(ctx context.Context) error {
 		// recognised by its id for this long.
 		Duplicates: 24 * time.Hour,
 	}
-	s.archive, err = retrySetUp(ctx, func(ctx context.Context) (jetstream.Stream, error) {
+	if s.archive, err = s.stream(ctx, cfg); err != nil {
+		return err
+	}
+	if s.played, err = s.stream(ctx, playedStreamConfig); err != nil {
+		return err
+	}
+	return nil
+}
+
+// stream opens the stream cfg names, making it (or bringing it to cfg) on
+// the way, with the store's replicas: 0 keeps those it has.
+func (s *Store) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	st, err := retrySetUp(ctx, func(ctx context.Context) (jetstream.Stream, error) {
 		var err error
-		if cfg.Replicas, err = s.replicasOf(ctx, archiveStream); err != nil {
+		if cfg.Replicas, err = s.replicasOf(ctx, cfg.Name); err != nil {
 			return nil, err
 		}
 		return s.js.CreateOrUpdateStream(ctx, cfg)
 	})
 	if err != nil {
-		return fmt.Errorf("stream %s: %w", archiveStream, err)
+		return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
 	}
-	return nil
+	return st, nil
 }
 
 // bucket opens the key-value bucket cfg names, making it (or bringing it

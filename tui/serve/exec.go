@@ -15,7 +15,7 @@ import (
 )
 
 // The server's commands: `ssh host COMMAND`. The screens need a terminal;
-// pgn, games and help print to the client's standard output and need none,
+// pgn, games, profile and help print to the client's standard output and need none,
 // so that `ssh host pgn ID > game.pgn` works from a script.
 
 // command is one SSH command.
@@ -45,6 +45,7 @@ func commandTable() []command {
 		{name: "leaderboard", what: "the best ratings at each speed", games: true},
 		{name: "pgn", args: "GAME_ID", what: "print a finished game's PGN", minArgs: 1, maxArgs: 1, games: true, run: (*Screens).printGame},
 		{name: "games", args: "HANDLE [--since YYYY-MM-DD]", what: "print a player's games, newest first", minArgs: 1, maxArgs: 3, games: true, run: (*Screens).printGames},
+		{name: "profile", args: "HANDLE", what: "print a player's ratings, results and recent games", minArgs: 1, maxArgs: 1, games: true, run: (*Screens).printProfile},
 		{name: "help", what: "this list", run: (*Screens).printHelp},
 	}
 }

@@ -65,6 +65,11 @@ func TestServerScreensFit(t *testing.T) {
 	games.refresh()
 	board := newLeaderboardModel(p.Store, testRenderer(), 80, 24)
 	board.Update(board.Init()())
+	for range 12 { // a history longer than the rows
+		playGame(t, p, "a_player_with_history", "an_opponent_of_theirs", "f3", "e5", "g4", "Qh4#")
+	}
+	profile := newProfileModel(p, testRenderer(), nil, "", "a_player_with_history", "", 80, 24)
+	profile.Update(profile.Init()())
 
 	hub := room.NewRooms(nil, 1)
 	defer hub.Close("")
@@ -89,7 +94,7 @@ func TestServerScreensFit(t *testing.T) {
 		m    tea.Model
 	}{
 		{"lobby", lob}, {"play", ann}, {"games in progress", games}, {"spectate", spec},
-		{"leaderboard", board}, {"rooms", roomList}, {"room", room}, {"review", &reviewModel{v: rv}},
+		{"leaderboard", board}, {"profile", profile}, {"rooms", roomList}, {"room", room}, {"review", &reviewModel{v: rv}},
 	} {
 		for _, size := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
 			w, h := size[0], size[1]

@@ -16,7 +16,7 @@ import (
 )
 
 // screenFunc makes the screen a command names — its words: "play",
-// "watch", "rooms", "room NAME", "leaderboard" — w×h cells large, and what
+// "watch", "rooms", "room NAME", "leaderboard", "profile" — w×h cells large, and what
 // ends the screen's watches (rooms, games, reviews) when it is left.
 type screenFunc func(cmd []string, w, h int) (m tea.Model, release func(), err error)
 
@@ -31,6 +31,7 @@ var homeItems = []homeItem{
 	{"w", "watch games", "follow the games in progress, with Squall's analysis", []string{"watch"}},
 	{"r", "analysis rooms", "live analysis boards", []string{"rooms"}},
 	{"l", "leaderboard", "the best ratings at each speed", []string{"leaderboard"}},
+	{"i", "profiles", "your ratings and games, or any player's", []string{"profile"}},
 	{"?", "help", "the commands, also from your shell", nil},
 }
 

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/rating"
+	"github.com/squall-chess/squall/server/store"
 )
 
 // TestHomeOverSSH (issue 33, E1): bare `ssh host` opens a home screen
@@ -18,7 +20,7 @@ func TestHomeOverSSH(t *testing.T) {
 	ts, _ := startPlayServer(t)
 	c := connect(t, ts.addr, newSigner(t), "", true)
 	c.waitFor(t, "Squall · home")
-	for _, want := range []string{"p play", "w watch", "r analysis rooms", "l leaderboard", "? help", "q quit"} {
+	for _, want := range []string{"p play", "w watch", "r analysis rooms", "l leaderboard", "i profiles", "? help", "q quit"} {
 		c.waitFor(t, want)
 	}
 	// Each key opens its screen, whose q comes back home.
@@ -28,12 +30,13 @@ func TestHomeOverSSH(t *testing.T) {
 		{"l", "Squall · leaderboard"},
 		{"?", "pgn GAME_ID"},
 		{"p", "Choose the handle"},
+		{"i", "player: "}, // a key without an account: whose profile?
 	} {
 		n := len(c.out.String())
 		c.send(t, step.key)
 		waitUntil(t, step.key+" to open "+step.screen, func() bool { return strings.Contains(c.out.String()[n:], step.screen) })
 		n = len(c.out.String())
-		if step.key == "p" {
+		if step.key == "p" || step.key == "i" {
 			c.send(t, "\x03") // the handle prompt types q
 		} else {
 			c.send(t, "q")
@@ -61,7 +64,7 @@ func TestHomeOverSSH(t *testing.T) {
 	if code != 1 || out != "" {
 		t.Errorf("foo: exit %d, stdout %q", code, out)
 	}
-	for _, want := range []string{`unknown command "foo"`, "play ", "watch ", "room NAME", "rooms ", "leaderboard ", "pgn GAME_ID", "games HANDLE", "help "} {
+	for _, want := range []string{`unknown command "foo"`, "play ", "watch ", "room NAME", "rooms ", "leaderboard ", "pgn GAME_ID", "games HANDLE", "profile HANDLE", "help "} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("foo: stderr lacks %q:\n%s", want, errOut)
 		}
@@ -202,13 +205,14 @@ func TestHomeFitsSmallTerminals(t *testing.T) {
 	}
 }
 
-// TestLeaderboardFits: the leaderboard's lines, its note when nobody is
-// ranked included, are whole within a narrow window.
+// TestLeaderboardFits: the leaderboard's lines, its note on provisional
+// ratings included, are whole within a narrow window.
 func TestLeaderboardFits(t *testing.T) {
 	m := newLeaderboardModel(nil, testRenderer(), 40, 12)
-	m.Update(boardMsg{speed: m.speed})
+	m.Update(boardMsg{speed: m.speed, board: []store.Standing{{Handle: "ann", Rating: rating.New()}}})
 	v := ansi.Strip(m.View())
-	if !strings.Contains(strings.ReplaceAll(v, "\n", " "), "deviation is below 110)") || !strings.Contains(v, "q quit") {
+	if !strings.Contains(strings.ReplaceAll(v, "\n", " "), "(deviation above 110), ranked after the established ones") ||
+		!strings.Contains(v, "ann") || !strings.Contains(v, "1500? ±350") || !strings.Contains(v, "q quit") {
 		t.Errorf("at 40×12:\n%s", v)
 	}
 	for _, l := range strings.Split(v, "\n") {

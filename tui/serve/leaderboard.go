@@ -26,6 +26,12 @@ type boardMsg struct {
 	err   error
 }
 
+// standingRow is the i-th (from 0) of a leaderboard: rank, handle,
+// rating (marked ? while provisional) and deviation.
+func standingRow(i int, b store.Standing) string {
+	return fmt.Sprintf("%2d. %-20s %5s ±%.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Shown(), b.Rating.RD)
+}
+
 // leaderboardModel is the best established ratings at each speed
 // (`ssh -t host leaderboard`, or l at home), as the store keeps them.
 type leaderboardModel struct {
@@ -36,6 +42,11 @@ type leaderboardModel struct {
 	board []store.Standing
 	read  bool // the speed's board has been read
 	err   error
+	sel   int // the chosen row: enter opens its profile
+	// profile makes the profile screen of a handle (nil: none from here);
+	// prof is the one open.
+	profile func(handle string) *profileModel
+	prof    *profileModel
 	quitKey
 }
 
@@ -58,12 +69,22 @@ func (m *leaderboardModel) load() tea.Cmd {
 }
 
 func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		m.w, m.h = ws.Width, ws.Height
+	}
+	if _, done := msg.(profileDoneMsg); done {
+		m.prof = nil
+		return m, nil
+	}
+	if _, ours := msg.(boardMsg); m.prof != nil && !ours {
+		_, cmd := m.prof.Update(msg)
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
 	case boardMsg:
 		if msg.speed == m.speed {
 			m.board, m.err, m.read = msg.board, msg.err, true
+			m.sel = min(m.sel, max(len(m.board)-1, 0))
 		}
 	case sshd.ClosingMsg:
 		//lint:ignore ST1005 shown as a sentence on the screen, as the other screens' shutdown line
@@ -81,12 +102,25 @@ func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.load()
 		case "r":
 			return m, m.load()
+		case "up", "k":
+			m.sel = max(m.sel-1, 0)
+		case "down", "j":
+			m.sel = max(min(m.sel+1, len(m.board)-1), 0)
+		case "enter":
+			if m.profile != nil && m.sel < len(m.board) {
+				m.prof = m.profile(m.board[m.sel].Handle)
+				m.prof.within = true
+				return m, m.prof.Init()
+			}
 		}
 	}
 	return m, nil
 }
 
 func (m *leaderboardModel) View() string {
+	if m.prof != nil {
+		return m.prof.View()
+	}
 	var speeds []string
 	for s := clock.Bullet; s <= clock.Classical; s++ {
 		if s == m.speed {
@@ -96,23 +130,34 @@ func (m *leaderboardModel) View() string {
 		}
 	}
 	out := []string{m.sty.Title.Render("Squall · leaderboard"), strings.Join(speeds, " "), ""}
-	help := wrapHelp([]string{"←/→ speed", "r refresh", m.quitHelp()}, m.w)
-	rows := len(m.board)
-	if m.h > 0 {
-		rows = min(rows, max(m.h-len(out)-len(help)-1, 0))
+	keys := []string{"←/→ speed", "r refresh", m.quitHelp()}
+	if m.profile != nil && len(m.board) > 0 {
+		keys = []string{"←/→ speed", "↑/↓ choose", "enter profile", "r refresh", m.quitHelp()}
 	}
+	help := wrapHelp(keys, m.w)
 	switch {
 	case m.err != nil:
 		out = append(out, m.sty.Err.Render(termtext.SafeLine(m.err.Error())))
 	case !m.read:
 		out = append(out, m.sty.Muted.Render("reading…"))
 	case len(m.board) == 0:
-		for _, l := range wrapped("nobody ranked at "+m.speed.String()+" yet (a rating is ranked once its deviation is below 110)", m.w) {
+		out = append(out, m.sty.Muted.Render("nobody rated at "+m.speed.String()+" yet"))
+	default:
+		for _, l := range wrapped("? a provisional rating (deviation above 110), ranked after the established ones", m.w) {
 			out = append(out, m.sty.Muted.Render(l))
 		}
 	}
-	for i, b := range m.board[:rows] {
-		out = append(out, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+	rows := len(m.board)
+	if m.h > 0 {
+		rows = min(rows, max(m.h-len(out)-len(help)-1, 0))
+	}
+	top := listWindow(m.sel, len(m.board), rows)
+	for i := top; i < top+rows; i++ {
+		row := standingRow(i, m.board[i])
+		if m.profile != nil && i == m.sel {
+			row = m.sty.Selected.Render(row)
+		}
+		out = append(out, row)
 	}
 	out = append(out, "")
 	for _, l := range help {

@@ -100,6 +100,8 @@ type playModel struct {
 	// review is the finished game's review view while open (its search
 	// and engine end with it: lifetime.review).
 	review view.View
+	// prof is a player's profile open over the lobby (i).
+	prof *profileModel
 	// sshCmd is how the client connects ("ssh -p PORT HOST"): the end
 	// screen shows the command that prints the game's PGN.
 	sshCmd string
@@ -175,6 +177,16 @@ func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd,
 	return cmd, true
 }
 
+// playOwn tells the session's own messages from those of a review or a
+// profile open over it.
+func playOwn(msg tea.Msg) bool {
+	switch msg.(type) {
+	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg:
+		return true
+	}
+	return false
+}
+
 // release ends the session's lifetime (its watch of a game, its review,
 // its seeks and presence); the server calls it when the SSH session ends,
 // however the program ended.
@@ -185,14 +197,12 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = ws.Width, ws.Height
 	}
 	if m.review != nil {
-		var own bool
-		switch msg.(type) {
-		case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg:
-			own = true
-		}
-		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
+		if cmd, taken := updateReview(&m.review, msg, playOwn(msg), m.life.endReview); taken {
 			return m, cmd
 		}
+	}
+	if cmd, taken := m.updateProfile(msg); taken {
+		return m, cmd
 	}
 	switch msg := msg.(type) {
 	case accountMsg:
@@ -327,6 +337,9 @@ func (m *playModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 func (m *playModel) View() string {
 	if m.review != nil {
 		return m.review.View(m.w, m.h)
+	}
+	if m.prof != nil && m.screen == inLobby {
+		return m.prof.View()
 	}
 	if m.screen == atBoard {
 		return fitScreen(m.boardView(), m.w, m.h, gameMinWidth, gameMinRows, "game screen", "q leaves")

@@ -104,7 +104,7 @@ func TestPlayOverSSH(t *testing.T) {
 	bob.waitFor(t, "r review")
 	ann.send(t, "\r")
 	ann.waitFor(t, "no open seeks")
-	ann.waitFor(t, "ann vs bob  0-1 (checkmate)")
+	ann.waitFor(t, "lost 0-1     1+0   rated  white vs bob")
 }
 
 // TestPlaySquall: a player sits against Squall from the lobby; Squall

@@ -42,7 +42,11 @@ func (m *playModel) lobbyInfo() tea.Cmd {
 		if err != nil {
 			return lobbyInfoMsg{err: err}
 		}
-		recent, err := st.Recent(ctx, handle)
+		played, err := st.PlayedBy(ctx, handle)
+		var recent []string
+		for _, g := range played[:min(len(played), 5)] {
+			recent = append(recent, playedLine(g))
+		}
 		return lobbyInfoMsg{board: board, recent: recent, err: err}
 	}
 }
@@ -105,6 +109,11 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.prompt, m.input.Prompt, m.input.Placeholder = "squall", "against Squall: ", fmt.Sprintf("level 1-%d and time control, e.g. 4 5+3 (white|black)", len(level.All))
 		m.input.Focus()
+	case "i":
+		if m.sel < len(m.seeks) {
+			return m, m.openProfile(m.seeks[m.sel].Handle)
+		}
+		return m, m.openProfile(m.handle)
 	case "up", "k":
 		m.sel = max(m.sel-1, 0)
 	case "down", "j":
@@ -231,7 +240,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "↑/↓ choose", m.quitHelp()}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "i profile", "↑/↓ choose", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved
@@ -284,12 +293,10 @@ func (m *playModel) lobbyView(reserved int) []string {
 	}
 	var board []string
 	if len(m.board) == 0 {
-		for _, l := range wrapped("nobody ranked yet (a rating is ranked once its deviation is below 110)", m.w) {
-			board = append(board, m.st.Muted.Render(l))
-		}
+		board = append(board, m.st.Muted.Render("nobody rated yet"))
 	}
 	for i, b := range m.board {
-		board = append(board, fmt.Sprintf("%2d. %-20s %4.0f", i+1, termtext.SafeLine(b.Handle), b.Rating.Rating))
+		board = append(board, standingRow(i, b))
 	}
 	section(m.st.Title.Render("Leaderboard · "+m.speed.String())+m.st.Muted.Render("  (l: another speed)"), board)
 	if len(m.recent) > 0 {

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/room"
@@ -42,6 +43,14 @@ func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role
 	return hm, hm.release, nil
 }
 
+// fingerprint names the account of an SSH key ("" for none: a guest).
+func fingerprint(key ssh.PublicKey) string {
+	if key == nil {
+		return ""
+	}
+	return gossh.FingerprintSHA256(key)
+}
+
 // screens makes the screens of sess (Exec has checked its command): for
 // the command it names, or from the home screen.
 func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role) screenFunc {
@@ -64,7 +73,15 @@ func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role
 			sm.sshCmd = sshCmd
 			return sm, sm.release, nil
 		case "leaderboard":
-			return newLeaderboardModel(s.cfg.Games.Store, r, w, h), func() {}, nil
+			life := &lifetime{}
+			lb := newLeaderboardModel(s.cfg.Games.Store, r, w, h)
+			lb.profile = func(handle string) *profileModel {
+				return newProfileModel(s.cfg.Games, r, life, fingerprint(key), handle, sshCmd, lb.w, lb.h)
+			}
+			return lb, life.end, nil
+		case "profile":
+			pm := newProfileModel(s.cfg.Games, r, nil, fingerprint(key), "", sshCmd, w, h)
+			return pm, pm.release, nil
 		}
 		sm, err := newSessionModel(s.cfg.Rooms, r, role, cmd, w, h)
 		if err != nil {
