@@ -22,7 +22,7 @@ import (
 type noScreens struct{}
 
 func (noScreens) Exec(ssh.Session) bool { return true }
-func (noScreens) Program(ssh.Session, *lipgloss.Renderer, sshd.Role) (tea.Model, func(), error) {
+func (noScreens) Program(ssh.Session, *lipgloss.Renderer, func(), sshd.Role) (tea.Model, func(), error) {
 	return nil, nil, nil
 }
 

@@ -120,9 +120,12 @@ type Handler interface {
 	Exec(sess ssh.Session) bool
 	// Program is the model of sess's screen, drawn with r (the session's
 	// own renderer), for a client of role, and release, which the server
-	// calls when the SSH session ends however the program ended. An error
-	// refuses the session, telling the client why.
-	Program(sess ssh.Session, r *lipgloss.Renderer, role Role) (m tea.Model, release func(), err error)
+	// calls when the SSH session ends however the program ended. bell
+	// rings the client's terminal (a BEL byte between two of the
+	// program's frames, never inside one; it may block on a slow client:
+	// call it from a command, not in Update). An error refuses the
+	// session, telling the client why.
+	Program(sess ssh.Session, r *lipgloss.Renderer, bell func(), role Role) (m tea.Model, release func(), err error)
 }
 
 // ClosingMsg is sent to every session's program when the server shuts
@@ -408,7 +411,8 @@ func (s *Server) requirePTY(next ssh.Handler) ssh.Handler {
 func (s *Server) program(sess ssh.Session) *tea.Program {
 	in := newSessionInput(sess, sess.Context().Done())
 	r := sessionRenderer(sess, in, termenv.Ascii)
-	m, release, err := s.handler.Program(sess, r, s.roleOf(sess))
+	out := &output{w: sess}
+	m, release, err := s.handler.Program(sess, r, out.bell, s.roleOf(sess))
 	if err != nil {
 		wish.Fatalln(sess, "squall: "+err.Error())
 		return nil
@@ -416,7 +420,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	// Without the signal handler: a program would otherwise take the
 	// server's own SIGINT/SIGTERM as its viewer's, and die before the
 	// graceful shutdown could tell the viewer why.
-	opts := []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithoutSignalHandler()}
+	opts := []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen(), tea.WithoutSignalHandler()}
 	p := tea.NewProgram(m, opts...)
 	s.mu.Lock()
 	if s.closing {
@@ -435,6 +439,24 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}()
 	return p
 }
+
+// output is a session's screen output: the program's writes (each frame
+// one write) and the bell, one write at a time. An SSH channel splits a
+// long write into packets and another write may come between them: a
+// bell inside a frame could fall inside an escape sequence.
+type output struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.w.Write(p)
+}
+
+// bell rings the client's terminal: the BEL byte alone, drawn in no cell.
+func (o *output) bell() { o.Write([]byte{'\a'}) }
 
 // exec lets the handler run the commands that need no terminal; the
 // screens go on to the middlewares after it.

@@ -114,6 +114,11 @@ type playModel struct {
 	// rematches are the requests of the game shown (rematch.go).
 	rematching bool
 	rematches  []lobby.Seek
+	// bell rings the client's terminal (nil: none); bellOff is the
+	// player's setting, lowAbove and lowRung the low-time bell's state in
+	// the game shown (playbell.go).
+	bell                       func()
+	bellOff, lowAbove, lowRung bool
 }
 
 func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -253,7 +258,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		if m.screen == atBoard {
-			return m, tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })
+			return m, tea.Batch(m.lowTimeBell(time.Now()), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
 		}
 	case gameUpdateMsg:
 		if msg.From != m.updates {
@@ -264,6 +269,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.Value
+		bell := m.moveBell(m.upd, u)
 		m.upd = &u
 		if u.Over() {
 			m.leaving = false // nothing to leave now: the question goes
@@ -271,9 +277,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if e := u.Ended; e != nil && e.After[0].Rating != 0 {
 				m.status = u.End.Result.String() + " · " + ratingNote(e)
 			}
-			return m, nil
+			return m, bell
 		}
-		return m, livecmd.Recv(m.updates)
+		return m, tea.Batch(bell, livecmd.Recv(m.updates))
 	case sshd.ClosingMsg:
 		m.release()
 		m.review = nil

@@ -55,6 +55,7 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	}
 	m.life.watch(stop)
 	m.screen, m.gameID, m.updates, m.upd = atBoard, id, updates, nil
+	m.newGameBell()
 	m.status = ""
 	m.input.Reset()
 	m.input.Placeholder = "a move (e4, Nf3), draw, takeback, resign, say TEXT · F1 help"
@@ -128,6 +129,9 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch text {
 	case "":
+		return m, nil
+	case "bell":
+		m.toggleBell()
 		return m, nil
 	case "resign":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Resign(ctx, id, handle) }

@@ -20,7 +20,7 @@ import (
 // names them.
 
 // commands are the words the move line takes besides moves, for tab.
-var commands = []string{"resign", "draw", "decline", "takeback", "abort", "claim", "claimdraw", "say ", "mute", "unmute"}
+var commands = []string{"resign", "draw", "decline", "takeback", "abort", "claim", "claimdraw", "say ", "mute", "unmute", "bell"}
 
 // inGame reports whether the screen shows the player's game in progress.
 func (m *playModel) inGame() bool {
@@ -84,6 +84,7 @@ func (m *playModel) helpLines() []string {
 		"resign · abort (before both sides have moved)",
 		"claim · claimdraw   when your opponent has left",
 		"say TEXT   chat · mute, unmute   the spectators' chat",
+		"bell       the terminal bell off or on (your opponent's move, low time)",
 		"q (empty line) or ctrl+c   leave the game (asks first)",
 	}
 	for i, l := range lines {

@@ -55,7 +55,7 @@ func (m *playModel) lobbyInfo() tea.Cmd {
 // the player's was accepted.
 func (m *playModel) refresh() tea.Cmd {
 	if id, ok := m.p.Hub.GameOf(m.handle); ok {
-		return m.toBoard(id)
+		return tea.Batch(m.ring(), m.toBoard(id)) // a seek accepted
 	}
 	m.seeks = m.p.Lobby.Seeks(m.handle)
 	m.live = m.p.Hub.Games()
@@ -96,6 +96,8 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "n":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black) (casual), then enter"
 		m.input.Focus()
+	case "b":
+		m.toggleBell()
 	case "l":
 		m.speed = (m.speed + 1) % (clock.Classical + 1)
 		return m, m.lobbyInfo()
@@ -240,7 +242,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "i profile", "↑/↓ choose", m.quitHelp()}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "i profile", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved

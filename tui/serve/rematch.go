@@ -62,7 +62,7 @@ func (m *playModel) rematchTick() tea.Cmd {
 	}
 	m.rematching, m.rematches, m.chat, m.help, m.review = false, nil, nil, false, nil
 	m.life.endReview()
-	return m.toBoard(id)
+	return tea.Batch(m.ring(), m.toBoard(id)) // their answer came
 }
 
 // rematchNotes say the rematch requests of the finished game shown.

@@ -33,9 +33,9 @@ func NewScreens(cfg Config) *Screens { return &Screens{cfg: cfg} }
 
 // Program is the session's screen: the one its command names, or the
 // home screen on a server with games.
-func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role) (tea.Model, func(), error) {
+func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, bell func(), role sshd.Role) (tea.Model, func(), error) {
 	pty, _, _ := sess.Pty()
-	screen := s.screens(sess, r, role)
+	screen := s.screens(sess, r, bell, role)
 	if cmd := sess.Command(); len(cmd) > 0 || s.cfg.Games == nil {
 		return screen(cmd, pty.Window.Width, pty.Window.Height)
 	}
@@ -52,8 +52,9 @@ func fingerprint(key ssh.PublicKey) string {
 }
 
 // screens makes the screens of sess (Exec has checked its command): for
-// the command it names, or from the home screen.
-func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role) screenFunc {
+// the command it names, or from the home screen; bell rings the client's
+// terminal (the player's screen rings it, playbell.go).
+func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, bell func(), role sshd.Role) screenFunc {
 	key, sshCmd := sess.PublicKey(), s.sshCommand(sess)
 	return func(cmd []string, w, h int) (tea.Model, func(), error) {
 		name := ""
@@ -66,7 +67,7 @@ func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, role sshd.Role
 			if err != nil {
 				return nil, nil, err
 			}
-			pm.sshCmd = sshCmd
+			pm.sshCmd, pm.bell = sshCmd, bell
 			return pm, pm.release, nil
 		case "watch":
 			sm := newSpectatorModel(s.cfg.Games, r, key, w, h)
