@@ -235,7 +235,7 @@ func TestRematchOnScreen(t *testing.T) {
 	press(ann)
 	tick(ann)
 	tick(bob)
-	wantOnScreen(t, "ann", ann, "rematch asked of bob", "you asked bob for a rematch: waiting for the answer")
+	wantOnScreen(t, "ann", ann, "Black wins by resignation", "you asked bob for a rematch: waiting for the answer")
 	wantOnScreen(t, "bob", bob, "ann asks for a rematch (5+0 casual, you white): m to accept")
 	press(bob)
 	tick(bob)

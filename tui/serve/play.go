@@ -224,11 +224,8 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case doneMsg:
 		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
-			if msg.err != nil || msg.note != "" {
-				m.say(msg.err) // a rematch's answer
-				if msg.err == nil {
-					m.status = msg.note
-				}
+			if msg.err != nil {
+				m.say(msg.err) // a rematch refused
 			}
 			return m, nil // else the result stays on the status line
 		}

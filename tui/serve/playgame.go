@@ -158,10 +158,8 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		// A move on the player's turn, a premove on the opponent's: the
 		// host tells which as the move arrives (the screen's turn may be
 		// a moment old).
+		// A queued premove is said under the board while it stands.
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Premove(ctx, id, handle, text) }
-		if m.upd != nil && m.upd.Replayed.Position.SideToMove() != m.mySide() {
-			note = "premove " + termtext.SafeLine(text) + " queued: played as " + opp + " moves · esc cancels"
-		}
 	}
 	if m.upd != nil {
 		// Offering back accepts, and asking back agrees: the game's next

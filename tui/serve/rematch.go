@@ -31,13 +31,10 @@ func (m *playModel) rematch() tea.Cmd {
 		return nil
 	}
 	m.rematching = true
-	lb, handle, rec, name := m.p.Lobby, m.handle, m.upd.GameRecord, termtext.SafeLine(opp)
+	lb, handle, rec := m.p.Lobby, m.handle, m.upd.GameRecord
 	return action(func(ctx context.Context) (string, error) {
-		id, err := lb.Rematch(ctx, handle, rec)
-		if id != "" {
-			return "", err
-		}
-		return "rematch asked of " + name, err
+		_, err := lb.Rematch(ctx, handle, rec) // the request is said under the board (rematchNotes)
+		return "", err
 	})
 }
 
