@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -68,6 +69,9 @@ type Seek struct {
 	// id); "" for any other seek.
 	Rematch string    `json:"rematch,omitempty"`
 	Created time.Time `json:"created"`
+	// Rating is the seeker's at the control's speed as the seek was
+	// opened, shown beside it (zero in a seek from before it was kept).
+	Rating rating.Rating `json:"rating,omitzero"`
 }
 
 // Starter starts a game between two handles (the play hub).
@@ -78,6 +82,7 @@ type Starter interface {
 // Lobby holds the seeks. Its methods are safe for concurrent use.
 type Lobby struct {
 	hub    Starter
+	st     *store.Store // the seekers' ratings
 	seeks  *store.Ephemeral
 	mirror *store.Mirror
 	now    func() time.Time
@@ -106,7 +111,7 @@ func New(ctx context.Context, hub Starter, st *store.Store, now func() time.Time
 	var tag [3]byte
 	rand.Read(tag[:])
 	return &Lobby{
-		hub: hub, seeks: seeks, mirror: store.NewMirror(SeekTTL, now), now: now, tag: hex.EncodeToString(tag[:]),
+		hub: hub, st: st, seeks: seeks, mirror: store.NewMirror(SeekTTL, now), now: now, tag: hex.EncodeToString(tag[:]),
 		next: 1, own: map[string]uint64{}, rng: mrand.New(mrand.NewPCG(seed, seed^0x10bb1)),
 	}, nil
 }
@@ -204,6 +209,11 @@ func (l *Lobby) open(ctx context.Context, s Seek) (Seek, error) {
 	if n >= MaxSeeks {
 		return Seek{}, ErrTooMany
 	}
+	r, err := l.st.Rating(ctx, s.Handle, s.TC.Speed().String())
+	if err != nil {
+		return Seek{}, fmt.Errorf("seek: %w", err)
+	}
+	s.Rating = r
 	l.mu.Lock()
 	s.ID, s.Created = fmt.Sprintf("%s-%d", l.tag, l.next), l.now()
 	l.next++

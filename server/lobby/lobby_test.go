@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/server/game"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -310,5 +311,30 @@ func TestRematch(t *testing.T) {
 	}
 	if len(l.Seeks("bob")) != 0 {
 		t.Error("the accepted rematch is still listed")
+	}
+}
+
+// TestSeekRating: a seek carries its seeker's rating at its control's
+// speed as it was opened, as every server lists it.
+func TestSeekRating(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	l := runLobby(t, &fakeHub{}, st, 1)
+	r := rating.Rating{Rating: 1712, RD: 80, Volatility: 0.06}
+	if err := st.PutRating(ctx, "ann", "blitz", r); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := l.Seek(ctx, "ann", blitz, Random, true, ""); err != nil || s.Rating != r {
+		t.Fatalf("ann's blitz seek: %+v %v", s, err)
+	}
+	if s, err := l.Seek(ctx, "ann", game.TimeControl{Base: time.Minute}, Random, true, ""); err != nil || s.Rating != rating.New() {
+		t.Errorf("ann's bullet seek (no bullet rating): %+v %v", s, err)
+	}
+	if seeks := l.Seeks("bob"); len(seeks) != 2 || seeks[0].Rating != r {
+		t.Errorf("the seeks bob is shown: %+v", seeks)
 	}
 }

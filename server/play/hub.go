@@ -198,6 +198,16 @@ func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeContro
 	id := fmt.Sprintf("%s-%s%d", now.UTC().Format("20060102T150405"), h.tag, h.seq)
 	h.mu.Unlock()
 	t := &table{id: id, Players: Players{White: white, Black: black, Rated: rated}, g: game.New(tc, now)}
+	for side, p := range t.Handles() {
+		if strings.HasPrefix(p, account.Reserved) {
+			continue // Squall's seat has no rating
+		}
+		r, err := h.st.Rating(ctx, p, tc.Speed().String())
+		if err != nil {
+			return "", fmt.Errorf("game %s: %w", id, err)
+		}
+		t.AtStart[side] = r
+	}
 	var err error
 	if t.lease, err = h.leases.Acquire(ctx, id, h.node); err != nil {
 		return "", fmt.Errorf("game %s: lease: %w", id, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -122,5 +123,24 @@ func TestIndexArchive(t *testing.T) {
 	var b strings.Builder
 	if n, err := PlayerPGN(ctx, st3, "bob", time.Time{}, &b); n != 1 || err != nil || b.String() != ended.PGN.String() {
 		t.Errorf("bob's PGN (%d, %v):\n%s", n, err, b.String())
+	}
+}
+
+// TestStartRatings: a game's record holds both players' ratings at its
+// speed as it began, for the screens (none for Squall's seat).
+func TestStartRatings(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	h, st := newHub(t, t.TempDir(), clk)
+	r := rating.Rating{Rating: 1712, RD: 80, Volatility: 0.06}
+	if err := st.PutRating(ctx, "ann", "blitz", r); err != nil {
+		t.Fatal(err)
+	}
+	id, err := h.Start(ctx, "ann", "bob", blitz, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := h.Game(id); err != nil || g.Players.AtStart != [2]rating.Rating{r, rating.New()} {
+		t.Errorf("the players' ratings at the start: %+v %v", g.Players, err)
 	}
 }

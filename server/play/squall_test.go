@@ -8,6 +8,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server/rating"
 )
 
 func fakeEngines() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 2}, nil }
@@ -25,8 +26,9 @@ func TestStartAgainstSquall(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, err := h.Game(id)
-	if err != nil || g.Players != (Players{White: "ann", Black: SquallHandle(4)}) {
-		t.Fatalf("the game's players: %+v %v; want ann against Squall-L4, casual", g.Players, err)
+	want := Players{White: "ann", Black: SquallHandle(4), AtStart: [2]rating.Rating{rating.New()}} // Squall has no rating
+	if err != nil || g.Players != want {
+		t.Fatalf("the game's players: %+v %v; want ann (1500?) against Squall-L4, casual", g.Players, err)
 	}
 	updates, stop, err := h.Watch(id)
 	if err != nil {

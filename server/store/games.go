@@ -44,6 +44,10 @@ type Players struct {
 	White string `json:"white"`
 	Black string `json:"black"`
 	Rated bool   `json:"rated"`
+	// AtStart are both players' ratings at the game's speed as it began,
+	// by colour, for the screens (zero for Squall's seat, and in a record
+	// from before they were kept).
+	AtStart [2]rating.Rating `json:"at_start,omitzero"`
 }
 
 // Plays tells whether handle is one of the players, as handles are told

@@ -380,7 +380,8 @@ func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width
 		return "  " + s
 	}
 	// A player's own clock is nearer them, at the board's near side.
-	right := []string{side(chess.Black, u.Players.Black), "", side(chess.White, u.Players.White), ""}
+	right := []string{side(chess.Black, ratedName(u.Players.Black, u.Players.AtStart[chess.Black])), "",
+		side(chess.White, ratedName(u.Players.White, u.Players.AtStart[chess.White])), ""}
 	if flipped {
 		right[0], right[2] = right[2], right[0]
 	}

@@ -261,7 +261,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 		if s.Rated {
 			kind = "rated"
 		}
-		row := fmt.Sprintf("%-20s %6s  %-6s %s", termtext.SafeLine(s.Handle), s.TC, kind, colourFor(s, m.handle))
+		row := fmt.Sprintf("%-26s %6s  %-6s %s", ratedName(s.Handle, s.Rating), s.TC, kind, colourFor(s, m.handle))
 		switch {
 		case s.Handle == m.handle && s.To != "":
 			row += " (your challenge to " + termtext.SafeLine(s.To) + ")"
@@ -289,7 +289,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if len(m.live) > 0 {
 		var rows []string
 		for _, g := range m.live[:min(len(m.live), 5)] {
-			rows = append(rows, fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.Game.TimeControl, len(g.Game.Moves)))
+			rows = append(rows, liveRow(g))
 		}
 		section(m.st.Title.Render(fmt.Sprintf("Games in progress · %d", len(m.live)))+m.st.Muted.Render("  (to follow one, connect with the command watch)"), rows)
 	}

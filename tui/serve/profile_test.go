@@ -167,8 +167,12 @@ func TestProfileScreen(t *testing.T) {
 	defer pm.release()
 	pm.handle = "ann"
 	pm.toLobby()
-	if v := ansi.Strip(pm.View()); !strings.Contains(v, "i profile") {
-		t.Errorf("the lobby's keys lack i:\n%s", v)
+	bobs, err := p.Store.Rating(context.Background(), "bob", "blitz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := ansi.Strip(pm.View()); !strings.Contains(v, "i profile") || !strings.Contains(v, "bob "+bobs.Shown()) {
+		t.Errorf("the lobby lacks i, or bob's rating %s beside his seek:\n%s", bobs.Shown(), v)
 	}
 	_, cmd = pm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("i")})
 	pm.Update(cmd())
@@ -180,5 +184,24 @@ func TestProfileScreen(t *testing.T) {
 	pm.Update(cmd())
 	if v := ansi.Strip(pm.View()); !strings.Contains(v, "Squall · lobby") {
 		t.Errorf("q on the profile did not go back to the lobby:\n%s", v)
+	}
+
+	// The game's header: both players with their ratings.
+	id, err := p.Hub.Start(context.Background(), "ann", "bob", game.TimeControl{Base: 3 * time.Minute}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	updates, stop, err := p.Hub.Watch(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	u := <-updates
+	rows, _ := gameRows(sessionStyles(testRenderer()), &u, false, 0, 80, nil, &moveList{})
+	header := ansi.Strip(strings.Join(rows, "\n"))
+	for _, want := range []string{"White ann " + u.Players.AtStart[0].Shown(), "Black bob " + bobs.Shown()} {
+		if !strings.Contains(header, want) {
+			t.Errorf("the game's header lacks %q:\n%s", want, header)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
@@ -60,6 +61,24 @@ func playedLine(g store.Played) string {
 		line += fmt.Sprintf(" %.0f→%.0f", g.Before.Rating, g.After.Rating)
 	}
 	return line + " " + termtext.SafeLine(g.Termination)
+}
+
+// ratedName is a handle with its rating beside it, as the lobby, the
+// games' lists and the game's header show a player: "ann 1612", "bob
+// 1500?"; the handle alone where no rating is known (Squall's seat, a
+// record from before ratings were kept with it).
+func ratedName(handle string, r rating.Rating) string {
+	if r.RD == 0 {
+		return termtext.SafeLine(handle)
+	}
+	return termtext.SafeLine(handle) + " " + r.Shown()
+}
+
+// liveRow is a game in progress as the lobby and the spectators' list
+// show it: both players with their ratings, the control, the plies.
+func liveRow(g store.GameRecord) string {
+	return fmt.Sprintf("%-26s %-26s %6s  %3d plies", ratedName(g.Players.White, g.Players.AtStart[0]),
+		ratedName(g.Players.Black, g.Players.AtStart[1]), g.Game.TimeControl, len(g.Game.Moves))
 }
 
 // profileRecent is how many games `profile` prints.

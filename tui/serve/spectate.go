@@ -395,7 +395,7 @@ func (m *spectatorModel) listView(reserved int) []string {
 	top := listWindow(m.sel, len(m.games), rows)
 	for i := top; i < len(m.games) && i < top+rows; i++ {
 		g := m.games[i]
-		row := fmt.Sprintf("%-20s %-20s %6s  %3d plies", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), g.Game.TimeControl, len(g.Game.Moves))
+		row := liveRow(g)
 		if i == m.sel {
 			row = m.st.Selected.Render(row)
 		}
