@@ -58,7 +58,7 @@ func evalCommand() *cobra.Command {
 		}
 		var acc nnue.Accumulator
 		net.Refresh(&acc, p)
-		v := net.Evaluate(&acc, p.SideToMove())
+		v := net.Evaluate(&acc, p)
 		hce := e.Evaluate(p)
 		if p.SideToMove() == chess.Black {
 			v, hce = -v, -hce

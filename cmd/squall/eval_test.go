@@ -30,7 +30,7 @@ func TestEvalCommandEndsWithTotal(t *testing.T) {
 	}
 	var acc nnue.Accumulator
 	nnue.Default().Refresh(&acc, p)
-	net := -nnue.Default().Evaluate(&acc, p.SideToMove())
+	net := -nnue.Default().Evaluate(&acc, p)
 	wantNet := fmt.Sprintf("network %s: %+.2f (hand-crafted %+.2f), White's view", nnue.DefaultName, float64(net)/100, float64(-eval.New().Evaluate(p))/100)
 	if last := lines[len(lines)-1]; last != wantNet {
 		t.Errorf("last line %q, want %q", last, wantNet)

@@ -44,6 +44,8 @@ func trainCommand() *cobra.Command {
 	seed := fs.Uint64("seed", 1, "random `SEED` of the initial weights and of each epoch's order")
 	ckPath := fs.String("checkpoint", "", "the trainer state `FILE`, saved after each epoch and resumed from if it exists")
 	initPath := fs.String("init", "", "start from the weights of the network `FILE` (an earlier round's) instead of random ones; a checkpoint that exists wins")
+	hidden := minFlag(fs, "hidden", 256, nnue.HiddenStep, "hidden width `N` of a new network: a multiple of 16 up to 512 (--init: the network's)")
+	buckets := minFlag(fs, "buckets", 1, 1, "`N` output buckets of a new network, by material: 1, 2, 4, 8, 16 or 32 (--init: the network's)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if *data == "" || *out == "" {
@@ -71,7 +73,10 @@ func trainCommand() *cobra.Command {
 			return usagef("--wdl-scale %v: want a positive number of centipawns", scale)
 		}
 		opt := train.Options{Lambda: *lambda, WDLScale: scale, Mirror: *mirror, LR: *lr, LRDrop: *lrDrop, BatchSize: *batch, Threads: *threads, Seed: *seed}
-		model := train.NewModel(nnue.Hidden, *seed)
+		if _, err := nnue.NewNet(*hidden, *buckets); err != nil || 32%*buckets != 0 {
+			return usagef("--hidden %d --buckets %d: want a multiple of %d up to %d, and a divisor of 32", *hidden, *buckets, nnue.HiddenStep, nnue.MaxHidden)
+		}
+		model := train.NewModel(*hidden, *buckets, *seed)
 		if *initPath != "" {
 			data, err := os.ReadFile(*initPath)
 			if err != nil {
@@ -80,6 +85,12 @@ func trainCommand() *cobra.Command {
 			net, err := nnue.Parse(data)
 			if err != nil {
 				return fmt.Errorf("%s: %w", *initPath, err)
+			}
+			shaped := cmd.Flags().Changed("hidden") || cmd.Flags().Changed("buckets")
+			if shaped && (net.Hidden != *hidden || net.Buckets != *buckets) {
+				// A wider network or more buckets start afresh: the
+				// trained one's hidden units mean nothing to new ones.
+				return usagef("--init %s is %d wide with %d output buckets, not --hidden %d --buckets %d", termtext.SafeLine(*initPath), net.Hidden, net.Buckets, *hidden, *buckets)
 			}
 			model = train.FromNet(net)
 			fmt.Fprintf(stdout, "starting from the weights of %s\n", termtext.SafeLine(*initPath))

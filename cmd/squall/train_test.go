@@ -58,6 +58,24 @@ func TestTrainFromDatagen(t *testing.T) {
 	if b2, err := os.ReadFile(again); err != nil || !bytes.Equal(b, b2) || !strings.Contains(stdout.String(), "starting from the weights of "+net) {
 		t.Errorf("--init, no epochs: a different network (%v); it said:\n%s", err, stdout.String())
 	}
+	// A network of another shape (issue 35): --hidden and --buckets; an
+	// --init network of another shape than they ask is refused.
+	wide := filepath.Join(dir, "w.sqnn")
+	if err := execute("train", []string{"--data", data, "--out", wide, "--epochs", "1", "--batch", "64", "--hidden", "32", "--buckets", "8"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = os.ReadFile(wide); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := nnue.Parse(b); err != nil || n.Hidden != 32 || n.Buckets != 8 {
+		t.Errorf("--hidden 32 --buckets 8 wrote a network that reads as %v", err)
+	}
+	for _, bad := range [][]string{{"--init", net, "--hidden", "32"}, {"--hidden", "40"}, {"--buckets", "3"}} {
+		err := execute("train", append([]string{"--data", data, "--out", wide, "--epochs", "0"}, bad...), &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "--hidden") {
+			t.Errorf("train %v: %v, want a usage error", bad, err)
+		}
+	}
 }
 
 // TestNNUEPipeline is docs/NNUE.md's pipeline in small: datagen writes

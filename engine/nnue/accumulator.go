@@ -1,28 +1,46 @@
 package nnue
 
-import "github.com/squall-chess/squall/engine/chess"
+import (
+	"slices"
+
+	"github.com/squall-chess/squall/engine/chess"
+)
 
 // Accumulator is the first layer's output before activation, for each
-// side's perspective (indexed by chess.Color).
+// side's perspective (indexed by chess.Color): the first Net.Hidden lanes
+// of each half are the network's, the rest unused. Fixed-size, so that the
+// search keeps one per ply without allocating.
 type Accumulator struct {
-	Values [2][Hidden]int16
+	Values [2][MaxHidden]int16
 }
 
 // Refresh computes acc from scratch for position p.
 func (n *Net) Refresh(acc *Accumulator, p *chess.Position) {
+	h := n.Hidden
 	for persp := chess.White; persp <= chess.Black; persp++ {
-		v := &acc.Values[persp]
-		*v = n.FeatureBias
+		v := acc.Values[persp][:h]
+		copy(v, n.FeatureBias)
 		for occ := p.Occupied(); occ != 0; {
 			sq := occ.PopLSB()
-			w := &n.FeatureWeights[Feature(persp, p.Piece(sq), sq)]
+			w := n.Column(Feature(persp, p.Piece(sq), sq))
 			if useAVX2 {
-				addSubAVX2(v, v, w, &zeroColumn) // v += w: the loop reads each lane before it writes it
+				addSubAVX2(&v[0], &v[0], &w[0], &zeroColumn[0], h) // v += w: the loop reads each lane before it writes it
 				continue
 			}
 			addColumn(v, w)
 		}
 	}
+}
+
+// Same reports whether a and b hold the same accumulator for n (their
+// unused lanes aside).
+func (n *Net) Same(a, b *Accumulator) bool {
+	for persp := range a.Values {
+		if !slices.Equal(a.Values[persp][:n.Hidden], b.Values[persp][:n.Hidden]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Update sets to to from with move m applied: the position of from is
@@ -55,46 +73,49 @@ func (n *Net) Update(to, from *Accumulator, m chess.Move) {
 			sub[1], ns = feature{c, sq}, 2
 		}
 	}
+	h := n.Hidden
 	for persp := chess.White; persp <= chess.Black; persp++ {
-		dst, src := &to.Values[persp], &from.Values[persp]
-		col := func(f feature) *[Hidden]int16 { return &n.FeatureWeights[Feature(persp, f.pc, f.sq)] }
+		dst, src := to.Values[persp][:h], from.Values[persp][:h]
+		col := func(f feature) *int16 { return &n.FeatureWeights[Feature(persp, f.pc, f.sq)*h] }
 		if useAVX2 {
 			// One pass over the accumulator for each kind of move.
 			switch {
 			case na == 1 && ns == 1:
-				addSubAVX2(dst, src, col(add[0]), col(sub[0]))
+				addSubAVX2(&dst[0], &src[0], col(add[0]), col(sub[0]), h)
 			case na == 1:
-				addSubSubAVX2(dst, src, col(add[0]), col(sub[0]), col(sub[1]))
+				addSubSubAVX2(&dst[0], &src[0], col(add[0]), col(sub[0]), col(sub[1]), h)
 			default:
-				addAddSubSubAVX2(dst, src, col(add[0]), col(add[1]), col(sub[0]), col(sub[1]))
+				addAddSubSubAVX2(&dst[0], &src[0], col(add[0]), col(add[1]), col(sub[0]), col(sub[1]), h)
 			}
 			continue
 		}
-		*dst = *src
+		copy(dst, src)
 		for _, f := range add[:na] {
-			addColumn(dst, col(f))
+			addColumn(dst, n.Column(Feature(persp, f.pc, f.sq)))
 		}
 		for _, f := range sub[:ns] {
-			subColumn(dst, col(f))
+			subColumn(dst, n.Column(Feature(persp, f.pc, f.sq)))
 		}
 	}
 }
 
 // zeroColumn is subtracted where a loop of Update serves Refresh.
-var zeroColumn [Hidden]int16
+var zeroColumn [MaxHidden]int16
 
 type feature struct {
 	pc chess.Piece
 	sq chess.Square
 }
 
-func addColumn(v, w *[Hidden]int16) {
+func addColumn(v, w []int16) {
+	w = w[:len(v)]
 	for i := range v {
 		v[i] += w[i]
 	}
 }
 
-func subColumn(v, w *[Hidden]int16) {
+func subColumn(v, w []int16) {
+	w = w[:len(v)]
 	for i := range v {
 		v[i] -= w[i]
 	}

@@ -4,28 +4,41 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// randomNet is a network with small random weights: sums over 32 pieces
-// stay far inside int16.
-func randomNet(seed uint64) *Net {
+// randomNet is a network of today's shape (256 wide, one output bucket)
+// with small random weights.
+func randomNet(seed uint64) *Net { return randomShape(seed, 256, 1) }
+
+// shapes are the widths and bucket counts the tests run on: today's, the
+// widths issue 35 asks for with 8 material buckets, and the smallest.
+var shapes = []struct{ hidden, buckets int }{{256, 1}, {384, 8}, {512, 8}, {HiddenStep, 2}}
+
+// randomShape is a network of the given shape with small random weights:
+// sums over 32 pieces stay far inside int16.
+func randomShape(seed uint64, hidden, buckets int) *Net {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e37))
-	n := &Net{QB: QB}
-	for f := range n.FeatureWeights {
-		for i := range n.FeatureWeights[f] {
-			n.FeatureWeights[f][i] = int16(rng.IntN(161) - 80)
-		}
+	n, err := NewNet(hidden, buckets)
+	if err != nil {
+		panic(err)
+	}
+	for i := range n.FeatureWeights {
+		n.FeatureWeights[i] = int16(rng.IntN(161) - 80)
 	}
 	for i := range n.FeatureBias {
 		n.FeatureBias[i] = int16(rng.IntN(201) - 100)
-		n.OutputWeights[0][i] = int16(rng.IntN(2*MaxOutputWeight+1) - MaxOutputWeight)
-		n.OutputWeights[1][i] = int16(rng.IntN(2*MaxOutputWeight+1) - MaxOutputWeight)
 	}
-	n.OutputBias = int32(rng.IntN(2001) - 1000)
+	for i := range n.OutputWeights {
+		n.OutputWeights[i] = int16(rng.IntN(2*MaxOutputWeight+1) - MaxOutputWeight)
+	}
+	for i := range n.OutputBias {
+		n.OutputBias[i] = int32(rng.IntN(2001) - 1000)
+	}
 	return n
 }
 
@@ -33,7 +46,12 @@ func randomNet(seed uint64) *Net {
 // en passant and promotions included — and checks after every move that
 // the accumulator updated move by move equals one computed from scratch.
 func TestUpdateMatchesRefresh(t *testing.T) {
-	n := randomNet(1)
+	for _, sh := range shapes {
+		updateMatchesRefresh(t, randomShape(1, sh.hidden, sh.buckets))
+	}
+}
+
+func updateMatchesRefresh(t *testing.T, n *Net) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	starts := []string{
 		chess.NewPosition().FEN(),
@@ -72,7 +90,7 @@ func TestUpdateMatchesRefresh(t *testing.T) {
 				p.MakeMove(m, &u)
 				n.Refresh(&fresh, p)
 				if next != fresh {
-					t.Fatalf("after %s in %s: updated accumulator differs from a refresh", m.UCI(p.Chess960()), fen)
+					t.Fatalf("%d wide, after %s in %s: updated accumulator differs from a refresh", n.Hidden, m.UCI(p.Chess960()), fen)
 				}
 				acc = next
 			}
@@ -89,23 +107,39 @@ func TestUpdateMatchesRefresh(t *testing.T) {
 // the straightforward formula's result wherever that does not overflow.
 func TestEvaluateReference(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
-		n := randomNet(seed)
+		sh := shapes[int(seed)%len(shapes)]
+		n := randomShape(seed, sh.hidden, sh.buckets)
 		for _, fen := range []string{chess.NewPosition().FEN(), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1", "8/8/4k3/8/8/3K4/8/7R w - - 0 1"} {
 			p, _ := chess.ParseFEN(fen)
 			var acc Accumulator
 			n.Refresh(&acc, p)
 			stm := p.SideToMove()
+			b := OutputBucket(p.Occupied().Count(), n.Buckets)
+			o := n.Output(b)
 			var sum int64
 			for k, persp := range []chess.Color{stm, stm.Other()} {
-				for i, v := range acc.Values[persp] {
+				for i, v := range acc.Values[persp][:n.Hidden] {
 					a := int64(min(max(v, 0), QA))
-					sum += a * a * int64(n.OutputWeights[k][i])
+					sum += a * a * int64(o[k*n.Hidden+i])
 				}
 			}
-			want := int((sum/QA + int64(n.OutputBias)) * Scale / (QA * int64(n.QB)))
-			if got := n.Evaluate(&acc, stm); got != want {
+			want := int((sum/QA + int64(n.OutputBias[b])) * Scale / (QA * int64(n.QB)))
+			if got := n.Evaluate(&acc, p); got != want {
 				t.Errorf("seed %d, %s: %d, want %d", seed, fen, got, want)
 			}
+		}
+	}
+}
+
+// TestOutputBucket: 8 buckets split the 30 pieces beside the kings in
+// fours, one bucket is always 0, and counts no game reaches stay inside.
+func TestOutputBucket(t *testing.T) {
+	for _, c := range []struct{ pieces, buckets, want int }{
+		{2, 8, 0}, {5, 8, 0}, {6, 8, 1}, {17, 8, 3}, {32, 8, 7}, {33, 8, 7}, {64, 8, 7}, {0, 8, 0},
+		{2, 1, 0}, {32, 1, 0}, {64, 1, 0}, {17, 2, 0}, {18, 2, 1}, {32, 32, 30},
+	} {
+		if got := OutputBucket(c.pieces, c.buckets); got != c.want {
+			t.Errorf("OutputBucket(%d, %d) = %d, want %d", c.pieces, c.buckets, got, c.want)
 		}
 	}
 }
@@ -113,7 +147,7 @@ func TestEvaluateReference(t *testing.T) {
 // TestMirrorSymmetry: a position and its colour-flipped mirror are the same
 // position for the side to move, so the network scores them alike.
 func TestMirrorSymmetry(t *testing.T) {
-	n := randomNet(9)
+	n := randomShape(9, 384, 8)
 	for _, fen := range []string{
 		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 		"rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
@@ -127,7 +161,7 @@ func TestMirrorSymmetry(t *testing.T) {
 		var a, b Accumulator
 		n.Refresh(&a, p)
 		n.Refresh(&b, q)
-		if x, y := n.Evaluate(&a, p.SideToMove()), n.Evaluate(&b, q.SideToMove()); x != y {
+		if x, y := n.Evaluate(&a, p), n.Evaluate(&b, q); x != y {
 			t.Errorf("%s scores %d, its mirror %d", fen, x, y)
 		}
 	}
@@ -163,21 +197,26 @@ func mirrorFEN(fen string) string {
 }
 
 func TestFormat(t *testing.T) {
+	for _, sh := range shapes {
+		n := randomShape(3, sh.hidden, sh.buckets)
+		var b bytes.Buffer
+		if err := n.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if b.Len() != FileSize(sh.hidden, sh.buckets) {
+			t.Fatalf("%d bytes written, FileSize %d", b.Len(), FileSize(sh.hidden, sh.buckets))
+		}
+		m, err := Parse(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m, n) {
+			t.Fatalf("%d×%d: the network read back differs", sh.hidden, sh.buckets)
+		}
+	}
 	n := randomNet(3)
 	var b bytes.Buffer
-	if err := n.Write(&b); err != nil {
-		t.Fatal(err)
-	}
-	if b.Len() != FileSize {
-		t.Fatalf("%d bytes written, FileSize %d", b.Len(), FileSize)
-	}
-	m, err := Parse(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *m != *n {
-		t.Fatal("the network read back differs")
-	}
+	_ = n.Write(&b)
 	for _, c := range []struct {
 		name string
 		edit func([]byte) []byte
@@ -185,7 +224,10 @@ func TestFormat(t *testing.T) {
 	}{
 		{"damaged", func(d []byte) []byte { d[1000] ^= 1; return d }, "checksum"},
 		{"short", func(d []byte) []byte { return d[:len(d)-10] }, "bytes"},
-		{"other width", func(d []byte) []byte { d[12] = 128; d[13] = 0; return d }, "hidden 128"},
+		{"other width", func(d []byte) []byte { d[12] = 200; d[13] = 0; return d }, "hidden width 200"},
+		{"too wide", func(d []byte) []byte { d[12] = 0; d[13] = 4; return d }, "hidden 1024"},
+		{"no buckets", func(d []byte) []byte { d[28] = 0; return d }, "0 output buckets"},
+		{"other version", func(d []byte) []byte { d[4] = 3; return d }, "version 3"},
 		{"not a net", func(d []byte) []byte { copy(d, "PK\x03\x04"); return d }, "no SQNN header"},
 	} {
 		d := c.edit(bytes.Clone(b.Bytes()))
@@ -193,10 +235,10 @@ func TestFormat(t *testing.T) {
 			t.Errorf("%s: %v, want ErrFormat with %q", c.name, err, c.want)
 		}
 	}
-	n.OutputWeights[1][7] = MaxOutputWeight + 1
+	n.OutputWeights[n.Hidden+7] = MaxOutputWeight + 1
 	b.Reset()
 	_ = n.Write(&b)
-	if _, err := Parse(b.Bytes()); err == nil || !strings.Contains(err.Error(), "output weight 7") {
+	if _, err := Parse(b.Bytes()); err == nil || !strings.Contains(err.Error(), "output weight 263") {
 		t.Errorf("an output weight beyond ±%d: %v", MaxOutputWeight, err)
 	}
 }
@@ -213,19 +255,32 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestNoAllocations: the search's per-node steps allocate nothing.
+// TestNoAllocations: the search's per-node steps allocate nothing, on
+// either path and at every shape.
 func TestNoAllocations(t *testing.T) {
-	n := randomNet(2)
-	p := chess.NewPosition()
-	var acc, next Accumulator
-	n.Refresh(&acc, p)
-	m, _ := p.ParseUCI("e2e4")
-	if a := testing.AllocsPerRun(100, func() {
-		n.Update(&next, &acc, m)
-		_ = n.Evaluate(&next, chess.Black)
-		n.Refresh(&acc, p)
-	}); a != 0 {
-		t.Errorf("%v allocations per update+evaluate+refresh", a)
+	defer func(avx2 bool) { setAVX2(avx2) }(useAVX2)
+	for _, avx2 := range []bool{false, true} {
+		if avx2 && !hasAVX2 {
+			continue
+		}
+		setAVX2(avx2)
+		for _, sh := range shapes {
+			n := randomShape(2, sh.hidden, sh.buckets)
+			p := chess.NewPosition()
+			var acc, next Accumulator
+			n.Refresh(&acc, p)
+			m, _ := p.ParseUCI("e2e4")
+			var u chess.Undo
+			if a := testing.AllocsPerRun(100, func() {
+				n.Update(&next, &acc, m)
+				p.MakeMove(m, &u)
+				_ = n.Evaluate(&next, p)
+				p.UnmakeMove(m, &u)
+				n.Refresh(&acc, p)
+			}); a != 0 {
+				t.Errorf("AVX2 %v, %d×%d: %v allocations per update+evaluate+refresh", avx2, sh.hidden, sh.buckets, a)
+			}
+		}
 	}
 }
 
@@ -243,10 +298,31 @@ func BenchmarkUpdate(b *testing.B) {
 func BenchmarkEvaluate(b *testing.B) {
 	n := randomNet(2)
 	var acc Accumulator
-	n.Refresh(&acc, chess.NewPosition())
+	p := chess.NewPosition()
+	n.Refresh(&acc, p)
 	for b.Loop() {
-		_ = n.Evaluate(&acc, chess.White)
+		_ = n.Evaluate(&acc, p)
 	}
+}
+
+// BenchmarkWide times Update and Evaluate of a 512-wide, 8-bucket network
+// (issue 35's widest).
+func BenchmarkWide(b *testing.B) {
+	n := randomShape(2, 512, 8)
+	p := chess.NewPosition()
+	var acc, next Accumulator
+	n.Refresh(&acc, p)
+	m, _ := p.ParseUCI("g1f3")
+	b.Run("Update", func(b *testing.B) {
+		for b.Loop() {
+			n.Update(&next, &acc, m)
+		}
+	})
+	b.Run("Evaluate", func(b *testing.B) {
+		for b.Loop() {
+			_ = n.Evaluate(&acc, p)
+		}
+	})
 }
 
 func BenchmarkRefresh(b *testing.B) {
@@ -267,7 +343,10 @@ func TestDefault(t *testing.T) {
 	var acc Accumulator
 	p := chess.NewPosition()
 	n.Refresh(&acc, p)
-	if v := n.Evaluate(&acc, p.SideToMove()); v < -100 || v > 100 {
+	if n.Hidden != 256 || n.Buckets != 1 {
+		t.Errorf("the built-in network is %d wide with %d buckets, a version 1 file's 256 and 1", n.Hidden, n.Buckets)
+	}
+	if v := n.Evaluate(&acc, p); v < -100 || v > 100 {
 		t.Errorf("the built-in network scores the start position %d cp", v)
 	}
 	if Default() != n {

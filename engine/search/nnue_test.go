@@ -36,16 +36,17 @@ func TestCancelledSearchMoves(t *testing.T) {
 func netFile(t *testing.T) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	n := &nnue.Net{QB: nnue.QB}
-	for f := range n.FeatureWeights {
-		for i := range n.FeatureWeights[f] {
-			n.FeatureWeights[f][i] = int16(rng.IntN(121) - 60)
-		}
+	n, err := nnue.NewNet(256, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n.FeatureWeights {
+		n.FeatureWeights[i] = int16(rng.IntN(121) - 60)
 	}
 	for i := range n.FeatureBias {
 		n.FeatureBias[i] = int16(rng.IntN(101) - 20)
-		n.OutputWeights[0][i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
-		n.OutputWeights[1][i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
+		n.OutputWeights[i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
+		n.OutputWeights[n.Hidden+i] = int16(rng.IntN(2*nnue.MaxOutputWeight+1) - nnue.MaxOutputWeight)
 	}
 	var b bytes.Buffer
 	if err := n.Write(&b); err != nil {

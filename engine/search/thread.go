@@ -73,13 +73,13 @@ func (t *thread) evaluate(ply int) int {
 	if t.net != nil {
 		if t.checkNNUE {
 			var fresh nnue.Accumulator
-			if t.net.Refresh(&fresh, t.p); fresh != t.acc[ply] {
+			if t.net.Refresh(&fresh, t.p); !t.net.Same(&fresh, &t.acc[ply]) {
 				panic("search: accumulator at ply " + strconv.Itoa(ply) + " differs from a refresh of " + t.p.FEN())
 			}
 		}
 		// The network, corrected by the endgame knowledge its games
 		// seldom teach it (KPK, the mating drives, no winning material).
-		v = t.ev.Knowledge(t.p, t.net.Evaluate(&t.acc[ply], t.p.SideToMove()))
+		v = t.ev.Knowledge(t.p, t.net.Evaluate(&t.acc[ply], t.p))
 	} else {
 		v = t.ev.Evaluate(t.p)
 	}

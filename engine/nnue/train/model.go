@@ -7,6 +7,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -19,38 +20,38 @@ import (
 // that 32 pieces' sum stays inside int16 (32 × 1.98 × 255 < 32767).
 const clipWeight = 1.98
 
-// Model is the float network: (768 → H) × 2 → 1, SCReLU, the output σ'd
-// into a win probability. Its output y is in units of 400 centipawns, so
-// that the quantised network's Scale of 400 gives centipawns.
+// Model is the float network: (768 → H) × 2 → 1 of K output buckets,
+// SCReLU, the output σ'd into a win probability. Its output y is in units
+// of 400 centipawns, so that the quantised network's Scale of 400 gives
+// centipawns. A position's bucket is nnue.OutputBucket of its piece
+// count, as the quantised network's.
 type Model struct {
-	H int
-	// P holds every parameter; W, B, O and OB (its last element) are
-	// views of it, so that the optimiser and the gradient sums see one
-	// slice.
-	P []float64
-	W []float64 // Inputs × H, feature by feature
-	B []float64 // H
-	O []float64 // 2H: side to move's half first
+	H, K int
+	// P holds every parameter; W, B, O and OB are views of it, so that
+	// the optimiser and the gradient sums see one slice.
+	P  []float64
+	W  []float64 // Inputs × H, feature by feature
+	B  []float64 // H
+	O  []float64 // K × 2H: bucket by bucket, each the side to move's half first
+	OB []float64 // K output biases
 }
 
-// newShape returns a zero model of width h.
-func newShape(h int) *Model {
-	m := &Model{H: h, P: make([]float64, nnue.Inputs*h+h+2*h+1)}
+// newShape returns a zero model of width h with k output buckets.
+func newShape(h, k int) *Model {
+	m := &Model{H: h, K: k, P: make([]float64, nnue.Inputs*h+h+2*h*k+k)}
 	m.W = m.P[:nnue.Inputs*h]
 	m.B = m.P[nnue.Inputs*h : nnue.Inputs*h+h]
-	m.O = m.P[nnue.Inputs*h+h : nnue.Inputs*h+3*h]
+	m.O = m.P[nnue.Inputs*h+h : nnue.Inputs*h+h+2*h*k]
+	m.OB = m.P[nnue.Inputs*h+h+2*h*k:]
 	return m
 }
 
-// OB is the output bias.
-func (m *Model) OB() *float64 { return &m.P[len(m.P)-1] }
-
-// NewModel returns a model with hidden width h and weights drawn from
-// seed: feature weights uniform in ±1/√32 (about 32 pieces are active),
-// output weights uniform in ±1/√(2h), biases zero.
-func NewModel(h int, seed uint64) *Model {
+// NewModel returns a model with hidden width h, k output buckets and
+// weights drawn from seed: feature weights uniform in ±1/√32 (about 32
+// pieces are active), output weights uniform in ±1/√(2h), biases zero.
+func NewModel(h, k int, seed uint64) *Model {
 	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-	m := newShape(h)
+	m := newShape(h, k)
 	a := 1 / math.Sqrt(32)
 	for i := range m.W {
 		m.W[i] = (2*rng.Float64() - 1) * a
@@ -67,18 +68,19 @@ func NewModel(h int, seed uint64) *Model {
 // data is gone with its machine; the network is in the repository). The
 // quantisation's rounding stays in the weights, which training smooths out.
 func FromNet(n *nnue.Net) *Model {
-	m := newShape(nnue.Hidden)
-	for f := range nnue.Inputs {
-		for i := range m.H {
-			m.W[f*m.H+i] = float64(n.FeatureWeights[f][i]) / nnue.QA
-		}
+	m := newShape(n.Hidden, n.Buckets)
+	for i, w := range n.FeatureWeights {
+		m.W[i] = float64(w) / nnue.QA
 	}
-	for i := range m.H {
-		m.B[i] = float64(n.FeatureBias[i]) / nnue.QA
-		m.O[i] = float64(n.OutputWeights[0][i]) / float64(n.QB)
-		m.O[m.H+i] = float64(n.OutputWeights[1][i]) / float64(n.QB)
+	for i, b := range n.FeatureBias {
+		m.B[i] = float64(b) / nnue.QA
 	}
-	*m.OB() = float64(n.OutputBias) / (nnue.QA * float64(n.QB))
+	for i, w := range n.OutputWeights {
+		m.O[i] = float64(w) / float64(n.QB)
+	}
+	for i, b := range n.OutputBias {
+		m.OB[i] = float64(b) / (nnue.QA * float64(n.QB))
+	}
 	return m
 }
 
@@ -102,7 +104,7 @@ type scratch struct {
 
 func (m *Model) newScratch() *scratch {
 	return &scratch{h: [2][]float64{make([]float64, m.H), make([]float64, m.H)},
-		grad: newShape(m.H)}
+		grad: newShape(m.H, m.K)}
 }
 
 func screlu(v float64) float64 {
@@ -113,8 +115,9 @@ func screlu(v float64) float64 {
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
 // forward computes the output y of r (side to move's view), leaving the
-// hidden layer and active features in s.
-func (m *Model) forward(r *Position, s *scratch) (y float64, n int) {
+// hidden layer and active features in s; n is the number of pieces, out
+// b its output bucket.
+func (m *Model) forward(r *Position, s *scratch) (y float64, n, b int) {
 	n = features(r, &s.fs)
 	for persp := range 2 {
 		h := s.h[persp]
@@ -127,19 +130,20 @@ func (m *Model) forward(r *Position, s *scratch) (y float64, n int) {
 		}
 	}
 	stm := int(r.STM)
-	y = *m.OB()
+	b = nnue.OutputBucket(n, m.K)
+	y = m.OB[b]
 	for k, persp := range [2]int{stm, stm ^ 1} {
-		o := m.O[k*m.H : (k+1)*m.H]
+		o := m.O[(2*b+k)*m.H : (2*b+k+1)*m.H]
 		for i, v := range s.h[persp] {
 			y += o[i] * screlu(v)
 		}
 	}
-	return y, n
+	return y, n, b
 }
 
 // Eval is the model's score of r in centipawns, side to move's view.
 func (m *Model) Eval(r *Position) float64 {
-	y, _ := m.forward(r, m.newScratch())
+	y, _, _ := m.forward(r, m.newScratch())
 	return y * nnue.Scale
 }
 
@@ -147,15 +151,15 @@ func (m *Model) Eval(r *Position) float64 {
 // (σ(y·c) − target)², c being nnue.Scale/WDLScale: the output's win
 // probability on the scale of the target's scores.
 func (m *Model) lossGrad(r *Position, target, c float64, s *scratch) float64 {
-	y, n := m.forward(r, s)
+	y, n, b := m.forward(r, s)
 	p := sigmoid(y * c)
 	g := 2 * (p - target) * p * (1 - p) * c // dL/dy
 	gr := s.grad
-	*gr.OB() += g
+	gr.OB[b] += g
 	stm := int(r.STM)
 	for k, persp := range [2]int{stm, stm ^ 1} {
-		o := m.O[k*m.H : (k+1)*m.H]
-		og := gr.O[k*m.H : (k+1)*m.H]
+		o := m.O[(2*b+k)*m.H : (2*b+k+1)*m.H]
+		og := gr.O[(2*b+k)*m.H : (2*b+k+1)*m.H]
 		h := s.h[persp]
 		for i, v := range h {
 			og[i] += g * screlu(v)
@@ -179,26 +183,28 @@ func (m *Model) lossGrad(r *Position, target, c float64, s *scratch) float64 {
 	return (p - target) * (p - target)
 }
 
-// Quantise returns the int16 network. The model's width must be the
-// network's (nnue.Hidden).
+// Quantise returns the int16 network. The model's shape must be one a
+// network may have (nnue.NewNet).
 func (m *Model) Quantise() (*nnue.Net, error) {
-	if m.H != nnue.Hidden {
-		return nil, errWidth(m.H)
+	n, err := nnue.NewNet(m.H, m.K)
+	if err != nil {
+		return nil, fmt.Errorf("train: quantising the model: %w", err)
 	}
-	n := &nnue.Net{QB: m.outputScale()}
+	n.QB = m.outputScale()
 	q := func(v, scale, lim float64) int16 { return int16(max(min(math.Round(v*scale), lim), -lim)) }
 	qb := float64(n.QB)
-	for f := range nnue.Inputs {
-		for i := range m.H {
-			n.FeatureWeights[f][i] = q(m.W[f*m.H+i], nnue.QA, 32767)
-		}
+	for i, w := range m.W {
+		n.FeatureWeights[i] = q(w, nnue.QA, 32767)
 	}
-	for i := range m.H {
-		n.FeatureBias[i] = q(m.B[i], nnue.QA, 32767)
-		n.OutputWeights[0][i] = q(m.O[i], qb, nnue.MaxOutputWeight)
-		n.OutputWeights[1][i] = q(m.O[m.H+i], qb, nnue.MaxOutputWeight)
+	for i, b := range m.B {
+		n.FeatureBias[i] = q(b, nnue.QA, 32767)
 	}
-	n.OutputBias = int32(math.Round(*m.OB() * nnue.QA * qb))
+	for i, w := range m.O {
+		n.OutputWeights[i] = q(w, qb, nnue.MaxOutputWeight)
+	}
+	for i, b := range m.OB {
+		n.OutputBias[i] = int32(math.Round(b * nnue.QA * qb))
+	}
 	return n, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -53,17 +54,29 @@ func randomPositions(n int, seed uint64) []Position {
 // TestGradientCheck compares lossGrad's gradient with central finite
 // differences of the loss, for every kind of parameter.
 func TestGradientCheck(t *testing.T) {
-	m := NewModel(4, 11)
+	m := NewModel(4, 8, 11)
 	for i := range m.B {
 		m.B[i] = 0.3 // most activations inside (0, 1), where SCReLU has a slope
 	}
-	ps := randomPositions(6, 3)
+	// Positions from several output buckets: every 10th of random games'.
+	var ps []Position
+	buckets := map[int]bool{}
+	for i, r := range randomPositions(60, 3) {
+		if i%10 == 9 {
+			ps = append(ps, r)
+			_, n, b := m.forward(&r, m.newScratch())
+			buckets[b] = n > 0
+		}
+	}
+	if len(buckets) < 2 {
+		t.Fatalf("the positions are all of one output bucket: %v", buckets)
+	}
 	const scale float64 = 160 // a WDL scale other than nnue.Scale, so its factor is checked too
 	loss := func() float64 {
 		s := m.newScratch()
 		sum := 0.0
 		for i := range ps {
-			y, _ := m.forward(&ps[i], s)
+			y, _, _ := m.forward(&ps[i], s)
 			d := sigmoid(y*nnue.Scale/scale) - ps[i].Target(0.3, scale)
 			sum += d * d
 		}
@@ -75,7 +88,10 @@ func TestGradientCheck(t *testing.T) {
 	}
 	// Parameters worth checking: every bias and output weight, and the
 	// feature weights of the first position's pieces.
-	idx := []int{len(m.P) - 1}
+	var idx []int
+	for i := range m.OB {
+		idx = append(idx, len(m.P)-m.K+i)
+	}
 	for i := range m.B {
 		idx = append(idx, nnue.Inputs*m.H+i)
 	}
@@ -112,7 +128,7 @@ func TestGradientCheck(t *testing.T) {
 func TestLossFalls(t *testing.T) {
 	ps := randomPositions(4000, 5)
 	train, valid := Split(ps, 10)
-	tr := New(NewModel(32, 1), Options{Lambda: 0.1, LR: 0.01, BatchSize: 128, Threads: 2, Seed: 1})
+	tr := New(NewModel(32, 1, 1), Options{Lambda: 0.1, LR: 0.01, BatchSize: 128, Threads: 2, Seed: 1})
 	before := tr.Loss(valid)
 	for range 15 {
 		tr.Epoch(train)
@@ -130,10 +146,10 @@ func TestLossFalls(t *testing.T) {
 func TestDeterministicAndResumable(t *testing.T) {
 	ps := randomPositions(1500, 9)
 	opt := Options{Lambda: 0.5, WDLScale: 150, Mirror: true, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 42}
-	whole := New(NewModel(8, 2), opt)
+	whole := New(NewModel(8, 1, 2), opt)
 	whole.Epoch(ps)
 	whole.Epoch(ps)
-	again := New(NewModel(8, 2), opt)
+	again := New(NewModel(8, 1, 2), opt)
 	again.Epoch(ps)
 	var ck bytes.Buffer
 	if err := again.Save(&ck); err != nil {
@@ -147,7 +163,7 @@ func TestDeterministicAndResumable(t *testing.T) {
 	if !slices.Equal(whole.Model.P, resumed.Model.P) {
 		t.Error("a resumed run differs from the whole run")
 	}
-	other := New(NewModel(8, 2), Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 43})
+	other := New(NewModel(8, 1, 2), Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 43})
 	other.Epoch(ps)
 	other.Epoch(ps)
 	if slices.Equal(whole.Model.P, other.Model.P) {
@@ -159,7 +175,7 @@ func TestDeterministicAndResumable(t *testing.T) {
 // model's weights lie on the quantisation grid (then only the integer
 // divisions of Evaluate differ); and quantising does put them there.
 func TestQuantise(t *testing.T) {
-	m := NewModel(nnue.Hidden, 4)
+	m := NewModel(256, 1, 4)
 	rng := rand.New(rand.NewPCG(4, 4))
 	for i := range m.O {
 		m.O[i] = (rng.Float64() - 0.5) * 0.9
@@ -167,7 +183,7 @@ func TestQuantise(t *testing.T) {
 	for i := range m.B {
 		m.B[i] = 0.2
 	}
-	*m.OB() = 0.05
+	m.OB[0] = 0.05
 	snap := func(xs []float64, scale float64) {
 		for i, x := range xs {
 			xs[i] = math.Round(x*scale) / scale
@@ -189,12 +205,12 @@ func TestQuantise(t *testing.T) {
 		var acc nnue.Accumulator
 		p := r.position(t)
 		net.Refresh(&acc, p)
-		got, want := float64(net.Evaluate(&acc, p.SideToMove())), m.Eval(&r)
+		got, want := float64(net.Evaluate(&acc, p)), m.Eval(&r)
 		if math.Abs(got-want) > 1.05 { // the two truncating divisions: < 1 cp + 400/(QA·QB)
 			t.Errorf("%s: quantised %v, model %.2f", p.FEN(), got, want)
 		}
 	}
-	if _, err := NewModel(8, 1).Quantise(); err == nil {
+	if _, err := NewModel(8, 1, 1).Quantise(); err == nil {
 		t.Error("an 8-wide model quantised")
 	}
 }
@@ -286,7 +302,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 20; c9 "1-0";
 // TestFromNet: the float model of a network quantises back to the same
 // network, so training can go on from a network without losing it.
 func TestFromNet(t *testing.T) {
-	net, err := NewModel(nnue.Hidden, 9).Quantise()
+	net, err := NewModel(256, 1, 9).Quantise()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +310,7 @@ func TestFromNet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *back != *net {
+	if !reflect.DeepEqual(back, net) {
 		t.Error("FromNet then Quantise changed the network")
 	}
 }
@@ -303,7 +319,7 @@ func TestFromNet(t *testing.T) {
 func TestLRDrop(t *testing.T) {
 	ps := randomPositions(2000, 6)
 	step := func(drop int) float64 {
-		tr := New(NewModel(32, 1), Options{Lambda: 0.1, LR: 0.01, LRDrop: drop, BatchSize: 128, Threads: 1, Seed: 1})
+		tr := New(NewModel(32, 1, 1), Options{Lambda: 0.1, LR: 0.01, LRDrop: drop, BatchSize: 128, Threads: 1, Seed: 1})
 		tr.Epoch(ps)
 		before := append([]float64(nil), tr.Model.P...)
 		tr.Epoch(ps) // epoch 1: dropped when drop is 1
@@ -357,7 +373,7 @@ func TestQuantiseTolerance(t *testing.T) {
 		p := r.position(t)
 		net.Refresh(&acc, p)
 		f := m.Eval(&r)
-		d := math.Abs(float64(net.Evaluate(&acc, p.SideToMove())) - f)
+		d := math.Abs(float64(net.Evaluate(&acc, p)) - f)
 		worst, sum, size = max(worst, d), sum+d, size+math.Abs(f)
 		if math.Abs(f) < 150 {
 			near, nNear = near+d, nNear+1
@@ -420,5 +436,55 @@ func TestMirrored(t *testing.T) {
 		if m.Score != r.Score || m.Result != r.Result || m.STM != r.STM || m.Game != r.Game {
 			t.Fatalf("mirrored %+v to %+v", r, m)
 		}
+	}
+}
+
+// TestWideBucketsEndToEnd: a model of 8 output buckets, trained on a few
+// hundred positions of several buckets, quantised, written in the file
+// format and read back by engine/nnue, scores as the float model does
+// within the quantisation's error (its rounding moves each weight by up
+// to half a step; the integer evaluation truncates twice).
+func TestWideBucketsEndToEnd(t *testing.T) {
+	ps := randomPositions(600, 31)
+	tr := New(NewModel(32, 8, 5), Options{Lambda: 0.5, LR: 0.01, BatchSize: 64, Threads: 2, Seed: 5, WDLScale: 400})
+	before := tr.Loss(ps)
+	for range 4 {
+		tr.Epoch(ps)
+	}
+	if after := tr.Loss(ps); after >= before {
+		t.Errorf("training did not lower the loss: %.5f, then %.5f", before, after)
+	}
+	m := tr.Model
+	q, err := m.Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := q.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	net, err := nnue.Parse(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if net.Hidden != 32 || net.Buckets != 8 {
+		t.Fatalf("read back %d wide with %d buckets", net.Hidden, net.Buckets)
+	}
+	var worst, sum float64
+	used := map[int]bool{}
+	for _, r := range ps {
+		var acc nnue.Accumulator
+		p := r.position(t)
+		net.Refresh(&acc, p)
+		used[nnue.OutputBucket(p.Occupied().Count(), net.Buckets)] = true
+		d := math.Abs(float64(net.Evaluate(&acc, p)) - m.Eval(&r))
+		worst, sum = max(worst, d), sum+d
+	}
+	t.Logf("%d buckets seen; quantised against float: mean %.2f cp, worst %.2f cp", len(used), sum/float64(len(ps)), worst)
+	if len(used) < 3 {
+		t.Errorf("the positions reached only %d buckets", len(used))
+	}
+	if worst > 30 || sum/float64(len(ps)) > 6 {
+		t.Errorf("quantised network off the float model by %.2f cp at worst, %.2f on average", worst, sum/float64(len(ps)))
 	}
 }

@@ -185,7 +185,7 @@ func (t *Trainer) rate() float64 {
 // Loss is the mean loss over data, without training.
 func (t *Trainer) Loss(data []Position) float64 {
 	sum := t.each(data, func(*scratch) {}, func(r *Position, s *scratch) float64 {
-		y, _ := t.Model.forward(r, s)
+		y, _, _ := t.Model.forward(r, s)
 		d := sigmoid(y*t.Opt.outScale()) - r.Target(t.Opt.Lambda, t.Opt.WDLScale)
 		return d * d
 	})
@@ -195,6 +195,7 @@ func (t *Trainer) Loss(data []Position) float64 {
 // checkpoint is a Trainer's saved state.
 type checkpoint struct {
 	H             int
+	K             int // output buckets; 0 in a checkpoint from before them, which had 1
 	P, M, V       []float64
 	Step, Epochs  int
 	Opt           Options
@@ -205,7 +206,7 @@ const checkpointVersion = 1
 
 // Save writes the trainer's state (gob).
 func (t *Trainer) Save(w io.Writer) error {
-	return gob.NewEncoder(w).Encode(checkpoint{H: t.Model.H, P: t.Model.P, M: t.M, V: t.V, Step: t.Step, Epochs: t.Epochs, Opt: t.Opt, FormatVersion: checkpointVersion})
+	return gob.NewEncoder(w).Encode(checkpoint{H: t.Model.H, K: t.Model.K, P: t.Model.P, M: t.M, V: t.V, Step: t.Step, Epochs: t.Epochs, Opt: t.Opt, FormatVersion: checkpointVersion})
 }
 
 // Load reads a state written by Save.
@@ -217,9 +218,9 @@ func Load(r io.Reader) (*Trainer, error) {
 	if c.FormatVersion != checkpointVersion {
 		return nil, fmt.Errorf("train: checkpoint version %d, this build reads %d", c.FormatVersion, checkpointVersion)
 	}
-	m := newShape(c.H)
+	m := newShape(c.H, max(c.K, 1))
 	if len(c.P) != len(m.P) || len(c.M) != len(m.P) || len(c.V) != len(m.P) {
-		return nil, fmt.Errorf("train: checkpoint of a %d-wide model holds %d parameters, want %d", c.H, len(c.P), len(m.P))
+		return nil, fmt.Errorf("train: checkpoint of a %d-wide model of %d buckets holds %d parameters, want %d", c.H, m.K, len(c.P), len(m.P))
 	}
 	copy(m.P, c.P)
 	t := New(m, c.Opt)
