@@ -86,13 +86,25 @@ func trainCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", *initPath, err)
 			}
-			shaped := cmd.Flags().Changed("hidden") || cmd.Flags().Changed("buckets")
-			if shaped && (net.Hidden != *hidden || net.Buckets != *buckets) {
-				// A wider network or more buckets start afresh: the
-				// trained one's hidden units mean nothing to new ones.
-				return usagef("--init %s is %d wide with %d output buckets, not --hidden %d --buckets %d", termtext.SafeLine(*initPath), net.Hidden, net.Buckets, *hidden, *buckets)
-			}
 			model = train.FromNet(net)
+			// Its shape, unless --hidden or --buckets ask otherwise: then
+			// only its one bucket split into several can start the run
+			// (new hidden units have no trained start).
+			if !cmd.Flags().Changed("hidden") {
+				*hidden = net.Hidden
+			}
+			if !cmd.Flags().Changed("buckets") {
+				*buckets = net.Buckets
+			}
+			if net.Hidden != *hidden || (net.Buckets != *buckets && net.Buckets != 1) {
+				return usagef("--init %s is %d wide with %d output buckets: it cannot start --hidden %d --buckets %d", termtext.SafeLine(*initPath), net.Hidden, net.Buckets, *hidden, *buckets)
+			}
+			if *buckets != net.Buckets {
+				if model, err = model.SplitBuckets(*buckets); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "its output layer split into %d buckets\n", *buckets)
+			}
 			fmt.Fprintf(stdout, "starting from the weights of %s\n", termtext.SafeLine(*initPath))
 		}
 		t := train.New(model, opt)

@@ -70,7 +70,22 @@ func TestTrainFromDatagen(t *testing.T) {
 	if n, err := nnue.Parse(b); err != nil || n.Hidden != 32 || n.Buckets != 8 {
 		t.Errorf("--hidden 32 --buckets 8 wrote a network that reads as %v", err)
 	}
-	for _, bad := range [][]string{{"--init", net, "--hidden", "32"}, {"--hidden", "40"}, {"--buckets", "3"}} {
+	// One bucket splits into several: no epoch, the same scores.
+	stdout.Reset()
+	split := filepath.Join(dir, "s.sqnn")
+	if err := execute("train", []string{"--data", data, "--out", split, "--epochs", "0", "--init", net, "--buckets", "4"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "split into 4 buckets") {
+		t.Errorf("--init --buckets 4 said:\n%s", stdout.String())
+	}
+	if b, err = os.ReadFile(split); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := nnue.Parse(b); err != nil || n.Buckets != 4 {
+		t.Errorf("--init --buckets 4 wrote a network that reads as %v", err)
+	}
+	for _, bad := range [][]string{{"--init", net, "--hidden", "32"}, {"--init", wide, "--buckets", "4"}, {"--hidden", "40"}, {"--buckets", "3"}} {
 		err := execute("train", append([]string{"--data", data, "--out", wide, "--epochs", "0"}, bad...), &stdout, &stderr)
 		if err == nil || !strings.Contains(err.Error(), "--hidden") {
 			t.Errorf("train %v: %v, want a usage error", bad, err)

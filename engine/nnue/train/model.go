@@ -84,6 +84,25 @@ func FromNet(n *nnue.Net) *Model {
 	return m
 }
 
+// SplitBuckets returns a model of k output buckets that scores as m, of
+// one, does: each bucket starts as m's output layer, and training then
+// fits each to its material. This is how a network of one bucket carries
+// its learning into one of several (squall train --init --buckets); a
+// wider hidden layer has no such start, its new units meaning nothing yet.
+func (m *Model) SplitBuckets(k int) (*Model, error) {
+	if m.K != 1 {
+		return nil, fmt.Errorf("train: a model of %d output buckets cannot be split", m.K)
+	}
+	s := newShape(m.H, k)
+	copy(s.W, m.W)
+	copy(s.B, m.B)
+	for b := range k {
+		copy(s.O[2*b*m.H:], m.O)
+		s.OB[b] = m.OB[0]
+	}
+	return s, nil
+}
+
 // features lists r's active inputs for each perspective.
 func features(r *Position, fs *[2][32]int) int {
 	n := 0

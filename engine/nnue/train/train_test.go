@@ -488,3 +488,22 @@ func TestWideBucketsEndToEnd(t *testing.T) {
 		t.Errorf("quantised network off the float model by %.2f cp at worst, %.2f on average", worst, sum/float64(len(ps)))
 	}
 }
+
+// TestSplitBuckets: a model of one bucket split into 8 scores every
+// position as before, and a model of several does not split.
+func TestSplitBuckets(t *testing.T) {
+	m := NewModel(16, 1, 3)
+	m.OB[0] = 0.1
+	s, err := m.SplitBuckets(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range randomPositions(300, 4) {
+		if a, b := m.Eval(&r), s.Eval(&r); a != b {
+			t.Fatalf("split model scores %v, the model %v", b, a)
+		}
+	}
+	if _, err := s.SplitBuckets(2); err == nil {
+		t.Error("a model of 8 buckets split")
+	}
+}
