@@ -110,10 +110,10 @@ func (n *Net) Output(b int) []int16 { return n.OutputWeights[b*2*n.Hidden : (b+1
 
 // OutputBucket is the output layer of a position with pieces pieces (both
 // kings included) in a network of buckets buckets: the pieces beyond the
-// kings, counted in steps of 32/buckets — (pieces−2)/(32/buckets), the
-// material buckets of bullet's MaterialCount and of most engines that
-// use them. A count outside 2–33 (a set-up position) takes the nearest
-// bucket.
+// kings, counted in steps of ⌈32/buckets⌉ — (pieces−2)/⌈32/buckets⌉, the
+// trainer bullet's MaterialCount<N> output buckets (divisor (32+N−1)/N),
+// which most engines with output buckets use. A count outside 2–33 (a
+// set-up position) takes the nearest bucket.
 func OutputBucket(pieces, buckets int) int {
 	b := (pieces - 2) / ((32 + buckets - 1) / buckets)
 	return min(max(b, 0), buckets-1)
