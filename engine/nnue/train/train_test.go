@@ -141,15 +141,15 @@ func TestLossFalls(t *testing.T) {
 }
 
 // TestDeterministicAndResumable: the same seed gives the same weights, and
-// a run stopped after an epoch and resumed from its checkpoint ends where
-// the whole run does.
+// a run stopped after an epoch and resumed from its checkpoint (of a model
+// with output buckets) ends where the whole run does.
 func TestDeterministicAndResumable(t *testing.T) {
 	ps := randomPositions(1500, 9)
 	opt := Options{Lambda: 0.5, WDLScale: 150, Mirror: true, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 42}
-	whole := New(NewModel(8, 1, 2), opt)
+	whole := New(NewModel(8, 4, 2), opt)
 	whole.Epoch(ps)
 	whole.Epoch(ps)
-	again := New(NewModel(8, 1, 2), opt)
+	again := New(NewModel(8, 4, 2), opt)
 	again.Epoch(ps)
 	var ck bytes.Buffer
 	if err := again.Save(&ck); err != nil {
@@ -159,11 +159,14 @@ func TestDeterministicAndResumable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if resumed.Model.K != 4 {
+		t.Fatalf("a checkpoint of 4 output buckets resumed with %d", resumed.Model.K)
+	}
 	resumed.Epoch(ps)
 	if !slices.Equal(whole.Model.P, resumed.Model.P) {
 		t.Error("a resumed run differs from the whole run")
 	}
-	other := New(NewModel(8, 1, 2), Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 43})
+	other := New(NewModel(8, 4, 2), Options{Lambda: 0.5, LR: 0.005, BatchSize: 100, Threads: 3, Seed: 43})
 	other.Epoch(ps)
 	other.Epoch(ps)
 	if slices.Equal(whole.Model.P, other.Model.P) {
