@@ -42,9 +42,10 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 		Use:   "serve",
 		Short: "Serve Squall over SSH: play people, watch their games, share live analysis",
 		Long: "Serves rooms of live analysis over SSH until SIGINT or SIGTERM.\n" +
-			"`ssh -p PORT host` opens the home screen: play, watch games, analysis rooms, leaderboard, help;\n" +
+			"`ssh -p PORT host` opens the home screen: play, watch games, analysis rooms, leaderboard, profiles, help;\n" +
 			"each is also a command (`ssh -t -p PORT host play`, `watch`, `rooms`, `room NAME`, `leaderboard`),\n" +
-			"and `ssh -p PORT host pgn ID > game.pgn` or `games HANDLE` print finished games (`help` lists them).",
+			"`ssh -p PORT host pgn ID > game.pgn` or `games HANDLE` print finished games, and `profile HANDLE`\n" +
+			"a player's ratings and results (`help` lists them).",
 		// An argument can only be a misspelt subcommand (serve exprot).
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {

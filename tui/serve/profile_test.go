@@ -12,6 +12,8 @@ import (
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/tui/view"
 )
 
@@ -203,5 +205,14 @@ func TestProfileScreen(t *testing.T) {
 		if !strings.Contains(header, want) {
 			t.Errorf("the game's header lacks %q:\n%s", want, header)
 		}
+	}
+}
+
+// TestProfileHeadOneGame: one game is "1 game", not "1 games" (found in
+// tmux).
+func TestProfileHeadOneGame(t *testing.T) {
+	head := strings.Join(profileHead(play.Profile{Handle: "ann", Games: []store.Played{{Score: 1}}, Won: 1}, false), "\n")
+	if !strings.Contains(head, "1 game: 1 won, 0 drawn, 0 lost") {
+		t.Errorf("the head of a profile of one game:\n%s", head)
 	}
 }

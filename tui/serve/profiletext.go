@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/ssh"
 
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -41,7 +42,7 @@ func profileHead(p play.Profile, online bool) []string {
 		}
 		out = append(out, line)
 	}
-	return append(out, "", fmt.Sprintf("%d games: %d won, %d drawn, %d lost", len(p.Games), p.Won, p.Drawn, p.Lost))
+	return append(out, "", fmt.Sprintf("%s: %d won, %d drawn, %d lost", plural.Count(len(p.Games), "game"), p.Won, p.Drawn, p.Lost))
 }
 
 // playedLine is one of a player's games from their side, what matters
@@ -77,8 +78,8 @@ func ratedName(handle string, r rating.Rating) string {
 // liveRow is a game in progress as the lobby and the spectators' list
 // show it: both players with their ratings, the control, the plies.
 func liveRow(g store.GameRecord) string {
-	return fmt.Sprintf("%-26s %-26s %6s  %3d plies", ratedName(g.Players.White, g.Players.AtStart[0]),
-		ratedName(g.Players.Black, g.Players.AtStart[1]), g.Game.TimeControl, len(g.Game.Moves))
+	return fmt.Sprintf("%-26s %-26s %6s  %9s", ratedName(g.Players.White, g.Players.AtStart[0]),
+		ratedName(g.Players.Black, g.Players.AtStart[1]), g.Game.TimeControl, plural.Count(len(g.Game.Moves), "ply"))
 }
 
 // profileRecent is how many games `profile` prints.
