@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/clock"
-	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/engine/enginetest"
 	"github.com/squall-chess/squall/engine/match"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/referee"
@@ -17,21 +17,8 @@ import (
 // termination tags, and its ending as a comment the pgn reader gives back,
 // braces and all.
 func TestMatchGamePGN(t *testing.T) {
-	start, err := chess.ParseFEN("4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := start.Clone()
-	var moves []chess.Move
-	var u chess.Undo
-	for _, s := range []string{"Kd7", "e4", "Kc6"} {
-		m, err := p.ParseSAN(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.MakeMove(m, &u)
-		moves = append(moves, m)
-	}
+	played := enginetest.GameFrom(t, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40", "Kd7", "e4", "Kc6")
+	start, moves := played.Start, played.Moves
 	g := &match.Game{Number: 3, White: 1, Start: start, Moves: moves, Result: "0-1", Termination: referee.TimeForfeit,
 		Detail: `White (Big "Q") loses by time forfeit: used 2s with 1s on the clock {sic}`,
 		Date:   time.Date(2024, 5, 6, 0, 0, 0, 0, time.UTC)}

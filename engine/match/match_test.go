@@ -481,19 +481,12 @@ func TestEngineStartFailure(t *testing.T) {
 // result, the termination, the words and the incident, from the first
 // engine's view (the PGN of such a game: cmd/squall's TestMatchGamePGN).
 func TestForfeitOnTime(t *testing.T) {
-	start := positions(t, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40")[0]
-	p := start.Clone()
-	var moves []chess.Move
-	var u chess.Undo
-	for _, s := range []string{"Kd7", "e4", "Kc6"} {
-		m, err := p.ParseSAN(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.MakeMove(m, &u)
-		moves = append(moves, m)
+	played := enginetest.GameFrom(t, "4k3/4p3/8/8/8/8/4P3/4K3 b - - 7 40", "Kd7", "e4", "Kc6")
+	p, err := played.Position()
+	if err != nil {
+		t.Fatal(err)
 	}
-	g := &Game{Number: 3, White: 1, Start: start, Moves: moves}
+	g := &Game{Number: 3, White: 1, Start: played.Start, Moves: played.Moves}
 	g.forfeit(p, chess.White, referee.TimeForfeit, `Big "Q"`, "used 2s with 1s on the clock {sic}")
 	if g.Result != "0-1" || g.Termination != referee.TimeForfeit ||
 		g.Detail != `White (Big "Q") loses by time forfeit: used 2s with 1s on the clock {sic}` {
