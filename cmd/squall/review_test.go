@@ -206,14 +206,15 @@ func readGames(t *testing.T, path string) []*pgn.Game {
 // TestReviewSummaryCountsMoves: the summary counts moves, not plies
 // (1. e4 e5 2. Nf3 is 2 moves), a side that made no move has no ACPL or
 // accuracy (—, not 0), and every count takes its plural only when it is
-// not 1.
+// not 1. How many inaccuracies 300 nodes find is the network's business,
+// so the counts are checked for their form, whatever they are.
 func TestReviewSummaryCountsMoves(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		moves string
 		want  []string
 	}{
-		{"1. e4 e5 2. Nf3 *", []string{"Reti vs Tartakower: 2 moves,", "0 inaccuracies, 0 mistakes, 0 blunders"}},
+		{"1. e4 e5 2. Nf3 *", []string{"Reti vs Tartakower: 2 moves,", "White Reti", "Black Tartakower"}},
 		{"1. e4 *", []string{"Reti vs Tartakower: 1 move,", "Black Tartakower", "ACPL —, accuracy —"}},
 	} {
 		path := filepath.Join(dir, "g.pgn")
@@ -232,7 +233,13 @@ func TestReviewSummaryCountsMoves(t *testing.T) {
 				t.Errorf("%s: summary lacks %q:\n%s", c.moves, want, stdout.String())
 			}
 		}
-		if bad := regexp.MustCompile(`\b1 (moves|inaccuracies|mistakes|blunders)\b|accuracy 0%`).FindString(stdout.String()); bad != "" {
+		counts := regexp.MustCompile(`\b\d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?`)
+		if got := len(counts.FindAllString(stdout.String(), -1)); got != 2 {
+			t.Errorf("%s: %d lines of counts, want one a side:\n%s", c.moves, got, stdout.String())
+		}
+		singular := `\b1 (moves|inaccuracies|mistakes|blunders)\b`
+		plural := `\b(0|[2-9]|\d\d+) (move|inaccuracy|mistake|blunder)\b`
+		if bad := regexp.MustCompile(singular + "|" + plural + "|accuracy 0%").FindString(stdout.String()); bad != "" {
 			t.Errorf("%s: summary says %q:\n%s", c.moves, bad, stdout.String())
 		}
 	}
