@@ -216,7 +216,7 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 	ctx := context.Background()
 	white, black := fmt.Sprintf("w%d", pair), fmt.Sprintf("b%d", pair)
 	ws, bs := servers[pair%2], servers[1-pair%2]
-	if _, err := ws.Lobby.Seek(ctx, white, game.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, lobby.White, true, ""); err != nil {
+	if _, err := ws.Lobby.Seek(ctx, lobby.Seek{Handle: white, TC: game.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, Color: lobby.White, Rated: true}); err != nil {
 		st.problem("pair %d: seek: %v", pair, err)
 		return false
 	}

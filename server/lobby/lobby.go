@@ -1,7 +1,9 @@
 // Package lobby is where games between people begin: open seeks (a time
 // control, a colour, rated or casual) that anyone may accept, and
 // challenges addressed to one handle. Accepting starts the game on the
-// play hub.
+// play hub. An open seek may ask for opponents rated within a range of its
+// seeker's rating (Seek.Range): only they may accept it (Seek.Admits, the
+// one rule, checked by Accept; the screens hide the others' seeks with it).
 //
 // The seeks are kept in an Ephemeral bucket of the store, so that every
 // server of a cluster lists them all and a player on one server accepts a
@@ -20,11 +22,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -44,7 +48,13 @@ var (
 	ErrNotForYou  = errors.New("that challenge is for someone else")
 	ErrTooMany    = fmt.Errorf("at most %d open seeks and challenges each", MaxSeeks)
 	ErrChallengee = errors.New("a challenge needs another player's handle")
+	ErrNoPlayer   = errors.New("no player has that handle")
+	ErrOutOfRange = errors.New("your rating is outside that seek's range")
+	ErrRange      = errors.New("a rating range is a whole number of points from 1, for an open seek (a challenge names its player)")
 )
+
+// MaxRange is the widest rating range a seek may ask for; wider is any.
+const MaxRange = 1000
 
 // Color is the colour a seeker wants.
 type Color uint8
@@ -72,6 +82,29 @@ type Seek struct {
 	// Rating is the seeker's at the control's speed as the seek was
 	// opened, shown beside it (zero in a seek from before it was kept).
 	Rating rating.Rating `json:"rating,omitzero"`
+	// Range, for an open seek, is how far (rating points, rounded) from
+	// Rating its opponent's rating at the speed may be: "±200"; 0, anyone.
+	Range int `json:"range,omitempty"`
+}
+
+// Admits reports whether a player rated r at the seek's speed may accept
+// it: anyone for a seek without a range, else a rating within Range of the
+// seeker's (both rounded, as shown). Accept enforces it; the screens list
+// only the seeks a player is admitted to.
+func (s Seek) Admits(r rating.Rating) bool {
+	if s.Range == 0 || s.To != "" {
+		return true
+	}
+	d := math.Round(r.Rating) - math.Round(s.Rating.Rating)
+	return math.Abs(d) <= float64(s.Range)
+}
+
+// RangeText is the seek's range as shown: "±200", or "" for none.
+func (s Seek) RangeText() string {
+	if s.Range == 0 {
+		return ""
+	}
+	return fmt.Sprintf("±%d", s.Range)
 }
 
 // Starter starts a game between two handles (the play hub).
@@ -182,19 +215,38 @@ func (l *Lobby) all() []Seek {
 	return out
 }
 
-// Seek opens a seek of handle's, or a challenge when to is set. A rated
-// one needs a control clock.TimeControl.CheckRated allows (at least ¼+0
-// or 0+1): refused here, when it is made, not when someone accepts it.
-func (l *Lobby) Seek(ctx context.Context, handle string, tc game.TimeControl, c Color, rated bool, to string) (Seek, error) {
-	if to == handle {
-		return Seek{}, ErrChallengee
+// Seek opens the seek s asks for (its Handle, TC, Color, Rated, and
+// Range or To; the rest is given here), a challenge when To is set. A
+// rated one needs a control clock.TimeControl.CheckRated allows (at least
+// ¼+0 or 0+1): refused here, when it is made, not when someone accepts
+// it. A challenge's To must be a player's handle, in any case: it is kept
+// as they spell it. A range wider than MaxRange is none.
+func (l *Lobby) Seek(ctx context.Context, s Seek) (Seek, error) {
+	if s.Range < 0 || s.Range > 0 && s.To != "" {
+		return Seek{}, ErrRange
 	}
-	if rated {
-		if err := tc.CheckRated(); err != nil {
+	if s.Range > MaxRange {
+		s.Range = 0
+	}
+	if s.To != "" {
+		if account.Key(s.To) == account.Key(s.Handle) {
+			return Seek{}, ErrChallengee
+		}
+		a, found, err := l.st.AccountOf(ctx, s.To)
+		switch {
+		case err != nil:
+			return Seek{}, fmt.Errorf("challenge: %w", err)
+		case !found:
+			return Seek{}, fmt.Errorf("%w: %s", ErrNoPlayer, s.To)
+		}
+		s.To = a.Handle
+	}
+	if s.Rated {
+		if err := s.TC.CheckRated(); err != nil {
 			return Seek{}, err
 		}
 	}
-	return l.open(ctx, Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to})
+	return l.open(ctx, Seek{Handle: s.Handle, TC: s.TC, Color: s.Color, Rated: s.Rated, To: s.To, Range: s.Range})
 }
 
 // open stores seek s, its id and time of creation given here, within
@@ -289,6 +341,18 @@ func (l *Lobby) Withdraw(ctx context.Context, handle, id string) error {
 	return err
 }
 
+// Decline refuses challenge id addressed to handle: it goes, and its
+// challenger's screen, finding it gone with no game begun, says so.
+func (l *Lobby) Decline(ctx context.Context, handle, id string) error {
+	_, err := l.take(ctx, id, func(s Seek) error {
+		if s.To != handle {
+			return ErrNotForYou
+		}
+		return nil
+	})
+	return err
+}
+
 // Leave removes every seek of handle's (they disconnected).
 func (l *Lobby) Leave(ctx context.Context, handle string) error {
 	var errs []error
@@ -304,7 +368,9 @@ func (l *Lobby) Leave(ctx context.Context, handle string) error {
 
 // Accept takes seek id for handle and starts the game; it returns the
 // game's id and the colour handle plays. The seek is gone either way: a
-// seek two players accept at once goes to the first.
+// seek two players accept at once goes to the first. A seek whose range
+// does not admit handle's rating at its speed (Seek.Admits) is refused
+// and stays.
 func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, white bool, err error) {
 	s, err := l.take(ctx, id, func(s Seek) error {
 		switch {
@@ -312,6 +378,14 @@ func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, w
 			return ErrOwnSeek
 		case s.To != "" && s.To != handle:
 			return ErrNotForYou
+		case s.Range > 0 && s.To == "":
+			r, err := l.st.Rating(ctx, handle, s.TC.Speed().String())
+			if err != nil {
+				return fmt.Errorf("accept: %w", err)
+			}
+			if !s.Admits(r) {
+				return fmt.Errorf("%w (%s of %s; yours %s)", ErrOutOfRange, s.RangeText(), s.Rating.Shown(), r.Shown())
+			}
 		}
 		return nil
 	})

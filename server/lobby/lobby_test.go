@@ -12,6 +12,7 @@ import (
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/server/store/storetest"
 )
 
 // fakeHub records the games started.
@@ -54,11 +55,22 @@ func runLobby(t *testing.T, h Starter, st *store.Store, seed uint64) *Lobby {
 	return l
 }
 
+// players gives each handle an account in l's store (a challenge is to a
+// player who has one).
+func players(t *testing.T, l *Lobby, handles ...string) {
+	t.Helper()
+	for _, h := range handles {
+		if _, err := l.st.CreateAccount(context.Background(), "SHA256:"+h, h, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestSeekAccept(t *testing.T) {
 	ctx := context.Background()
 	h := &fakeHub{}
 	l := newLobby(t, h, 1)
-	s, err := l.Seek(ctx, "ann", blitz, Black, true, "")
+	s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Black, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,17 +94,26 @@ func TestSeekAccept(t *testing.T) {
 func TestChallenge(t *testing.T) {
 	ctx := context.Background()
 	l := newLobby(t, &fakeHub{}, 1)
-	if _, err := l.Seek(ctx, "ann", blitz, Random, false, "ann"); !errors.Is(err, ErrChallengee) {
-		t.Errorf("a challenge to oneself: %v", err)
+	players(t, l, "ann", "Bob")
+	for _, to := range []string{"ann", "ANN"} {
+		if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random, To: to}); !errors.Is(err, ErrChallengee) {
+			t.Errorf("a challenge to oneself (%s): %v", to, err)
+		}
 	}
-	c, _ := l.Seek(ctx, "ann", blitz, Random, false, "bob")
-	if len(l.Seeks("cid")) != 0 || len(l.Seeks("bob")) != 1 || len(l.Seeks("ann")) != 1 {
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random, To: "nobody"}); !errors.Is(err, ErrNoPlayer) {
+		t.Errorf("a challenge to a handle nobody holds: %v", err)
+	}
+	c, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random, To: "bob"})
+	if err != nil || c.To != "Bob" {
+		t.Fatalf("a challenge to bob (who spells it Bob): %+v %v", c, err)
+	}
+	if len(l.Seeks("cid")) != 0 || len(l.Seeks("Bob")) != 1 || len(l.Seeks("ann")) != 1 {
 		t.Error("the challenge is listed to the wrong people")
 	}
 	if _, _, err := l.Accept(ctx, "cid", c.ID); !errors.Is(err, ErrNotForYou) {
-		t.Errorf("cid takes bob's challenge: %v", err)
+		t.Errorf("cid takes Bob's challenge: %v", err)
 	}
-	if _, _, err := l.Accept(ctx, "bob", c.ID); err != nil {
+	if _, _, err := l.Accept(ctx, "Bob", c.ID); err != nil {
 		t.Error(err)
 	}
 }
@@ -104,13 +125,13 @@ func TestSeekLimits(t *testing.T) {
 	l := newLobby(t, &fakeHub{}, 1)
 	var ids []string
 	for range MaxSeeks {
-		s, err := l.Seek(ctx, "ann", blitz, Random, false, "")
+		s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, s.ID)
 	}
-	if _, err := l.Seek(ctx, "ann", blitz, Random, false, ""); !errors.Is(err, ErrTooMany) {
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random}); !errors.Is(err, ErrTooMany) {
 		t.Errorf("seek %d: %v", MaxSeeks+1, err)
 	}
 	if err := l.Withdraw(ctx, "bob", ids[0]); !errors.Is(err, ErrNoSeek) {
@@ -119,7 +140,7 @@ func TestSeekLimits(t *testing.T) {
 	if err := l.Withdraw(ctx, "ann", ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Seek(ctx, "ann", blitz, Random, false, ""); err != nil {
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random}); err != nil {
 		t.Errorf("after withdrawing: %v", err)
 	}
 	l.Leave(ctx, "ann")
@@ -134,7 +155,7 @@ func TestRandomColours(t *testing.T) {
 	l := newLobby(t, &fakeHub{}, 7)
 	whites := 0
 	for range 40 {
-		s, _ := l.Seek(ctx, "ann", blitz, Random, false, "")
+		s, _ := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random})
 		if _, white, err := l.Accept(ctx, "bob", s.ID); err != nil {
 			t.Fatal(err)
 		} else if white {
@@ -151,7 +172,7 @@ func TestAcceptRace(t *testing.T) {
 	ctx := context.Background()
 	h := &fakeHub{}
 	l := newLobby(t, h, 1)
-	s, _ := l.Seek(ctx, "ann", blitz, Random, false, "")
+	s, _ := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random})
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(1)
@@ -181,7 +202,7 @@ func TestRenewalAnswerLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := l.Seek(ctx, "ann", blitz, White, true, "")
+	s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: White, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +249,7 @@ func TestTwoServers(t *testing.T) {
 	t.Cleanup(func() { st.Close() }) // after the lobbies stop
 	h := &fakeHub{}
 	a, b := runLobby(t, h, st, 1), runLobby(t, h, st, 2)
-	s, err := a.Seek(ctx, "ann", blitz, White, true, "")
+	s, err := a.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: White, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,9 +282,10 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 func TestRatedLeastControl(t *testing.T) {
 	ctx := context.Background()
 	l := newLobby(t, &fakeHub{}, 1)
+	players(t, l, "bob")
 	fast := game.TimeControl{Base: 60 * time.Millisecond}
 	for _, to := range []string{"", "bob"} {
-		_, err := l.Seek(ctx, "ann", fast, Black, true, to)
+		_, err := l.Seek(ctx, Seek{Handle: "ann", TC: fast, Color: Black, Rated: true, To: to})
 		if err == nil || !strings.Contains(err.Error(), "too fast to be rated: base + 40 × increment is 60ms, under 15s") {
 			t.Errorf("a rated 60 ms seek (to %q): %v", to, err)
 		}
@@ -275,7 +297,7 @@ func TestRatedLeastControl(t *testing.T) {
 		tc    game.TimeControl
 		rated bool
 	}{{fast, false}, {game.TimeControl{Base: 15 * time.Second}, true}, {game.TimeControl{Increment: time.Second}, true}} {
-		if _, err := l.Seek(ctx, "ann", ok.tc, Random, ok.rated, ""); err != nil {
+		if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: ok.tc, Color: Random, Rated: ok.rated}); err != nil {
 			t.Errorf("%+v rated %v: %v", ok.tc, ok.rated, err)
 		}
 	}
@@ -328,13 +350,120 @@ func TestSeekRating(t *testing.T) {
 	if err := st.PutRating(ctx, "ann", "blitz", r); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := l.Seek(ctx, "ann", blitz, Random, true, ""); err != nil || s.Rating != r {
+	if s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random, Rated: true}); err != nil || s.Rating != r {
 		t.Fatalf("ann's blitz seek: %+v %v", s, err)
 	}
-	if s, err := l.Seek(ctx, "ann", game.TimeControl{Base: time.Minute}, Random, true, ""); err != nil || s.Rating != rating.New() {
+	if s, err := l.Seek(ctx, Seek{Handle: "ann", TC: game.TimeControl{Base: time.Minute}, Color: Random, Rated: true}); err != nil || s.Rating != rating.New() {
 		t.Errorf("ann's bullet seek (no bullet rating): %+v %v", s, err)
 	}
 	if seeks := l.Seeks("bob"); len(seeks) != 2 || seeks[0].Rating != r {
 		t.Errorf("the seeks bob is shown: %+v", seeks)
+	}
+}
+
+// TestSeekRange (issue 37): a seek with a rating range (±200) may be
+// accepted only by a player whose rating at its speed is within it of the
+// seeker's — refused in the lobby, the seek staying open — and Admits
+// says so to the screens; a challenge has no range.
+func TestSeekRange(t *testing.T) {
+	ctx := context.Background()
+	h := &fakeHub{}
+	l := newLobby(t, h, 1)
+	players(t, l, "ann", "bob", "cid", "dan")
+	for handle, r := range map[string]float64{"ann": 1700, "bob": 1950, "cid": 1500, "dan": 1899.6} {
+		if err := l.st.PutRating(ctx, handle, "blitz", rating.Rating{Rating: r, RD: 60, Volatility: 0.06}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Range: 200, To: "bob"}); !errors.Is(err, ErrRange) {
+		t.Errorf("a challenge with a range: %v", err)
+	}
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Range: -5}); !errors.Is(err, ErrRange) {
+		t.Errorf("a negative range: %v", err)
+	}
+	s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Rated: true, Range: 200})
+	if err != nil || s.Range != 200 || s.RangeText() != "±200" {
+		t.Fatalf("ann's seek: %+v %v", s, err)
+	}
+	for _, c := range []struct {
+		r    float64
+		want bool
+	}{{1500, true}, {1900, true}, {1900.4, true}, {1901, false}, {1499, false}} {
+		if got := s.Admits(rating.Rating{Rating: c.r}); got != c.want {
+			t.Errorf("Admits(%v) = %v", c.r, got)
+		}
+	}
+	if _, _, err := l.Accept(ctx, "bob", s.ID); !errors.Is(err, ErrOutOfRange) || !strings.Contains(err.Error(), "±200 of 1700; yours 1950") {
+		t.Errorf("bob (1950) accepts 1700 ±200: %v", err)
+	}
+	if len(l.Seeks("cid")) != 1 || len(h.games) != 0 {
+		t.Fatalf("after a refused acceptance: seeks %v, games %v", l.Seeks("cid"), h.games)
+	}
+	if _, _, err := l.Accept(ctx, "dan", s.ID); err != nil { // 1899.6 shows as 1900
+		t.Fatalf("dan (1900) accepts: %v", err)
+	}
+	if len(h.games) != 1 {
+		t.Errorf("games %v", h.games)
+	}
+	wide, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Range: MaxRange + 1})
+	if err != nil || wide.Range != 0 || !wide.Admits(rating.Rating{Rating: 3000}) {
+		t.Errorf("a range wider than MaxRange: %+v %v", wide, err)
+	}
+}
+
+// TestDecline: only its addressee declines a challenge, which then goes.
+func TestDecline(t *testing.T) {
+	ctx := context.Background()
+	l := newLobby(t, &fakeHub{}, 1)
+	players(t, l, "ann", "bob")
+	c, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, To: "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Decline(ctx, "ann", c.ID); !errors.Is(err, ErrNotForYou) {
+		t.Errorf("ann declines her own challenge: %v", err)
+	}
+	if err := l.Decline(ctx, "bob", c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Seeks("bob")) != 0 || len(l.Seeks("ann")) != 0 {
+		t.Error("a declined challenge is still listed")
+	}
+	if err := l.Decline(ctx, "bob", c.ID); !errors.Is(err, ErrNoSeek) {
+		t.Errorf("declined twice: %v", err)
+	}
+}
+
+// TestChallengeAcrossCluster (issue 37): a challenge by handle made on one
+// server of a NATS cluster is listed to its addressee on another, who
+// accepts it there; the handle is found as its player spells it.
+func TestChallengeAcrossCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a three-node cluster")
+	}
+	_, urls := storetest.Cluster(t, 3)
+	sa, sb := storetest.Open(t, urls[:1], 3), storetest.Open(t, urls[1:2], 3)
+	h := &fakeHub{}
+	a, b := runLobby(t, h, sa, 1), runLobby(t, h, sb, 2)
+	players(t, a, "ann", "Bob")
+	var c Seek
+	storetest.Eventually(t, "the challenge", func(ctx context.Context) error {
+		var err error
+		c, err = a.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: White, Rated: true, To: "BOB"})
+		return err
+	})
+	waitUntil(t, "ann's challenge on b", func() bool { return len(b.Seeks("Bob")) == 1 })
+	if got := b.Seeks("Bob")[0]; got.ID != c.ID || got.To != "Bob" || got.Handle != "ann" {
+		t.Errorf("b lists %+v", got)
+	}
+	if len(b.Seeks("cid")) != 0 {
+		t.Error("the challenge is listed to cid")
+	}
+	if _, white, err := b.Accept(context.Background(), "Bob", c.ID); err != nil || white {
+		t.Fatalf("Bob accepts on b: white %v, %v", white, err)
+	}
+	waitUntil(t, "the challenge gone from a", func() bool { return len(a.Seeks("ann")) == 0 })
+	if len(h.games) != 1 || h.games[0] != [2]string{"ann", "Bob"} {
+		t.Errorf("games %v", h.games)
 	}
 }

@@ -43,7 +43,7 @@ func TestServerScreensFit(t *testing.T) {
 	// A lobby with more seeks and games than rows.
 	for i := range 12 {
 		h := fmt.Sprintf("player_with_a_long_name%d", i)
-		if _, err := p.Lobby.Seek(ctx, h, game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, lobby.Random, true, ""); err != nil {
+		if _, err := p.Lobby.Seek(ctx, lobby.Seek{Handle: h, TC: game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, Color: lobby.Random, Rated: true}); err != nil {
 			t.Fatal(err)
 		}
 		if i < 6 {

@@ -16,6 +16,7 @@ import (
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
@@ -56,9 +57,10 @@ type (
 	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
 	// player's recent games.
 	lobbyInfoMsg struct {
-		board  []store.Standing
-		recent []string
-		err    error
+		board   []store.Standing
+		ratings map[string]rating.Rating // the player's, by speed
+		recent  []string
+		err     error
 	}
 	// gameUpdateMsg is the game's next state, or (OK false) the end of
 	// its updates.
@@ -83,6 +85,15 @@ type playModel struct {
 
 	seeks []lobby.Seek
 	sel   int
+	// filter is the speed of the seeks listed; hidden, how many of
+	// others' open seeks it leaves out; ratings, the player's by speed
+	// (which seeks' ranges admit them); challenges, the player's own
+	// challenges last listed (one gone with no game was declined).
+	filter     speedFilter
+	hidden     int
+	ratings    map[string]rating.Rating
+	challenges map[string]lobby.Seek
+	vanished   []lobby.Seek
 	// prompt is what the lobby's input line is for: "seek" or "squall".
 	prompt string
 	live   []store.GameRecord // games in progress
@@ -241,6 +252,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.say(msg.err)
 		}
 		m.board, m.recent = msg.board, msg.recent
+		if msg.ratings != nil {
+			m.ratings = msg.ratings
+		}
 	case lobbyTickMsg:
 		if m.screen == inLobby {
 			return m, tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))

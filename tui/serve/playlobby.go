@@ -13,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -24,15 +25,19 @@ func (m *playModel) toLobby() tea.Cmd {
 	}
 	m.screen = inLobby
 	m.input.Reset()
-	m.input.Placeholder = "3+2 (white|black) (casual), then enter"
+	m.input.Placeholder = seekPlaceholder
 	m.input.Prompt = "time control: "
 	m.input.Blur()
 	m.speed = clock.Blitz
+	m.challenges, m.vanished = nil, nil // those before the game are no news
 	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
 
-// lobbyInfo reads the leaderboard of the chosen speed and the player's
-// recent games.
+// seekPlaceholder is the seek prompt's example.
+const seekPlaceholder = "3+2 (white|black) (casual) (±200), or challenge bob 3+2"
+
+// lobbyInfo reads the leaderboard of the chosen speed, the player's
+// ratings at each speed (which seeks' ranges admit them) and recent games.
 func (m *playModel) lobbyInfo() tea.Cmd {
 	st, handle, speed := m.p.Store, m.handle, m.speed.String()
 	return func() tea.Msg {
@@ -42,12 +47,20 @@ func (m *playModel) lobbyInfo() tea.Cmd {
 		if err != nil {
 			return lobbyInfoMsg{err: err}
 		}
+		ratings := map[string]rating.Rating{}
+		for sp := clock.Bullet; sp <= clock.Classical; sp++ {
+			r, err := st.Rating(ctx, handle, sp.String())
+			if err != nil {
+				return lobbyInfoMsg{err: err}
+			}
+			ratings[sp.String()] = r
+		}
 		played, err := st.PlayedBy(ctx, handle)
 		var recent []string
 		for _, g := range played[:min(len(played), 5)] {
 			recent = append(recent, playedLine(g))
 		}
-		return lobbyInfoMsg{board: board, recent: recent, err: err}
+		return lobbyInfoMsg{board: board, ratings: ratings, recent: recent, err: err}
 	}
 }
 
@@ -57,10 +70,34 @@ func (m *playModel) refresh() tea.Cmd {
 	if id, ok := m.p.Hub.GameOf(m.handle); ok {
 		return tea.Batch(m.ring(), m.toBoard(id)) // a seek accepted
 	}
-	m.seeks = m.p.Lobby.Seeks(m.handle)
+	m.seeks, m.hidden = lobbySeeks(m.p.Lobby.Seeks(m.handle), m.handle, m.filter, m.ratings)
+	m.noteDeclined()
 	m.live = m.p.Hub.Games()
 	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
 	return nil
+}
+
+// noteDeclined says which of the player's challenges went with no game
+// begun (their addressee declined it: a challenge is withdrawn only by its
+// challenger, who is here). A challenge gone is kept one more look
+// (vanished): one accepted is taken a moment before its game is listed.
+func (m *playModel) noteDeclined() {
+	now := map[string]lobby.Seek{}
+	for _, s := range m.seeks {
+		if s.Handle == m.handle && s.To != "" {
+			now[s.ID] = s
+		}
+	}
+	for _, s := range m.vanished {
+		m.status, m.isErr = termtext.SafeLine(s.To)+" declined your challenge ("+s.TC.String()+")", false
+	}
+	m.vanished = m.vanished[:0]
+	for id, s := range m.challenges {
+		if _, ok := now[id]; !ok {
+			m.vanished = append(m.vanished, s)
+		}
+	}
+	m.challenges = now
 }
 
 func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -79,7 +116,11 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			case "challenge":
 				cmd = m.challenge(m.input.Value())
 			default:
-				cmd = m.seek(m.input.Value(), "")
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(m.input.Value()), "challenge "); ok {
+					cmd = m.challenge(rest) // the seek line takes a challenge too
+				} else {
+					cmd = m.seek(m.input.Value(), "")
+				}
 			}
 			if m.isErr {
 				// Refused: the prompt stays open, empty, so that what is
@@ -94,8 +135,20 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "q":
 		return m, tea.Quit
 	case "n":
-		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", "3+2 (white|black) (casual), then enter"
+		m.prompt, m.input.Prompt, m.input.Placeholder = "seek", "time control: ", seekPlaceholder
 		m.input.Focus()
+	case "f":
+		m.filter = m.filter.next()
+		m.sel = 0
+		return m, m.refresh()
+	case "d":
+		if m.sel < len(m.seeks) && m.seeks[m.sel].To == m.handle {
+			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
+			return m, action(func(ctx context.Context) (string, error) {
+				return "declined " + termtext.SafeLine(s.Handle) + "'s challenge", lb.Decline(ctx, handle, s.ID)
+			})
+		}
+		m.say(errors.New("d declines a challenge to you: choose one with ↑/↓"))
 	case "b":
 		m.toggleBell()
 	case "l":
@@ -103,6 +156,10 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.lobbyInfo()
 	case "c":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black) (casual)"
+		if m.sel < len(m.seeks) && m.seeks[m.sel].Handle != m.handle {
+			m.input.SetValue(m.seeks[m.sel].Handle + " ") // the chosen seeker, to be challenged
+			m.input.CursorEnd()
+		}
 		m.input.Focus()
 	case "s":
 		if m.p.Seats == nil {
@@ -124,6 +181,7 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.sel < len(m.seeks) {
 			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
 			if s.Handle == handle {
+				delete(m.challenges, s.ID) // withdrawn, not declined
 				return m, action(func(ctx context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(ctx, handle, s.ID) })
 			}
 			return m, action(func(ctx context.Context) (string, error) {
@@ -194,17 +252,14 @@ func (m *playModel) challenge(text string) tea.Cmd {
 }
 
 // seek opens a seek from the prompt: "MINUTES+SECONDS [white|black]
-// [casual]", or a challenge to the handle to. A seek is rated unless it
-// says casual; a control too fast to rate (clock.CheckRated) may be played
-// casual.
+// [casual] [±N]", or a challenge to the handle to. A seek is rated unless
+// it says casual; a control too fast to rate (clock.CheckRated) may be
+// played casual. ±N (or +-N) offers it only to players rated within N
+// points of the seeker at its speed (lobby.Seek.Range).
 func (m *playModel) seek(text, to string) tea.Cmd {
-	f := strings.Fields(text)
-	rated := true
-	if n := len(f); n > 0 && f[n-1] == "casual" {
-		rated, f = false, f[:n-1]
-	}
-	if len(f) == 0 || len(f) > 2 {
-		m.say(errors.New("type a time control, e.g. 3+2, and optionally white or black, and casual"))
+	f, rated, rng, err := seekWords(strings.Fields(text))
+	if err != nil {
+		m.say(err)
 		return nil
 	}
 	tc, c, err := controlAndColour(f)
@@ -216,7 +271,7 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	m.input.Blur()
 	lb, handle := m.p.Lobby, m.handle
 	return action(func(ctx context.Context) (string, error) {
-		_, err := lb.Seek(ctx, handle, tc, c, rated, to)
+		s, err := lb.Seek(ctx, lobby.Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Range: rng})
 		if errors.Is(err, clock.ErrTooFastToRate) {
 			err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
 		}
@@ -225,7 +280,10 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 			kind = "casual"
 		}
 		if to != "" {
-			return "challenge sent to " + to + ": " + tc.String() + " " + kind, err
+			return "challenge sent to " + termtext.SafeLine(s.To) + ": " + tc.String() + " " + kind, err
+		}
+		if s.Range > 0 {
+			kind += " " + s.RangeText()
 		}
 		return "seek open: " + tc.String() + " " + kind, err
 	})
@@ -242,13 +300,19 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "i profile", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "d decline", "f speed", "i profile", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved
 	if m.h <= 0 {
 		left = 1 << 20 // the size is not known yet
 	}
+	head := m.st.Title.Render("Seeks · "+m.filter.String()) + m.st.Muted.Render("  (f: another speed)")
+	if m.hidden > 0 {
+		head += m.st.Muted.Render(fmt.Sprintf(" · %d at other speeds", m.hidden))
+	}
+	out = append(out, head)
+	left--
 	if len(m.seeks) == 0 {
 		out = append(out, m.st.Muted.Render("no open seeks: press n to open one"))
 		left--
@@ -256,20 +320,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	rows := min(len(m.seeks), max(left, 1))
 	top := listWindow(m.sel, len(m.seeks), rows)
 	for i := top; i < top+rows; i++ {
-		s := m.seeks[i]
-		kind := "casual"
-		if s.Rated {
-			kind = "rated"
-		}
-		row := fmt.Sprintf("%-26s %6s  %-6s %s", ratedName(s.Handle, s.Rating), s.TC, kind, colourFor(s, m.handle))
-		switch {
-		case s.Handle == m.handle && s.To != "":
-			row += " (your challenge to " + termtext.SafeLine(s.To) + ")"
-		case s.Handle == m.handle:
-			row += " (yours)"
-		case s.To != "":
-			row += " (a challenge to you)"
-		}
+		row := seekRow(m.seeks[i], m.handle)
 		if i == m.sel {
 			row = m.st.Selected.Render(row)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -12,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/rating"
 )
 
 // lobbyModel is handle's lobby screen, w columns wide, on p.
@@ -26,11 +28,33 @@ func lobbyModel(t *testing.T, p *server.Games, handle string, w int) *playModel 
 	return m
 }
 
+// accounts gives each handle an account on p (a challenge is to a
+// player who has one).
+func accounts(t *testing.T, p *server.Games, handles ...string) {
+	t.Helper()
+	for _, h := range handles {
+		if _, err := p.Store.CreateAccount(context.Background(), "key-"+h, h, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func typeText(m *playModel, s string) {
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)})
 }
 
 func pressEnter(m *playModel) { m.Update(tea.KeyMsg{Type: tea.KeyEnter}) }
+
+// keyAndAnswer gives m key k and then the answer of the action it starts
+// (a store write's doneMsg).
+func keyAndAnswer(t *testing.T, m *playModel, k tea.KeyMsg) {
+	t.Helper()
+	_, cmd := m.Update(k)
+	if cmd == nil {
+		t.Fatalf("%v started nothing", k)
+	}
+	m.Update(cmd())
+}
 
 // TestLobbyPromptClearedOnError is issue 33's G10: a time control the
 // prompt refuses is cleared with the error shown, so that the next one
@@ -65,10 +89,11 @@ func TestLobbyColourFromReadersSide(t *testing.T) {
 	_, p := startPlayServer(t)
 	ctx := context.Background()
 	tc := clock.TimeControl{Base: 5 * 60e9}
-	if _, err := p.Lobby.Seek(ctx, "alice", tc, lobby.Black, true, "bob"); err != nil {
+	accounts(t, p, "bob")
+	if _, err := p.Lobby.Seek(ctx, lobby.Seek{Handle: "alice", TC: tc, Color: lobby.Black, Rated: true, To: "bob"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Lobby.Seek(ctx, "carol", tc, lobby.Random, false, ""); err != nil {
+	if _, err := p.Lobby.Seek(ctx, lobby.Seek{Handle: "carol", TC: tc, Color: lobby.Random}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -100,7 +125,8 @@ func TestLobbyFitsWidth(t *testing.T) {
 	if _, err := p.Hub.Start(ctx, "ann", "bob", clock.TimeControl{Base: 3 * 60e9}, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Lobby.Seek(ctx, "a_very_long_handle_x", clock.TimeControl{Base: 600 * 60e9, Increment: 600e9}, lobby.White, false, "carol"); err != nil {
+	accounts(t, p, "carol")
+	if _, err := p.Lobby.Seek(ctx, lobby.Seek{Handle: "a_very_long_handle_x", TC: clock.TimeControl{Base: 600 * 60e9, Increment: 600e9}, Color: lobby.White, To: "carol"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []int{100, 60} {
@@ -201,4 +227,87 @@ func TestControlAndColour(t *testing.T) {
 			t.Errorf("%q: %v %v %v; want %s %v", c.words, tc, color, err, c.tc, c.color)
 		}
 	}
+}
+
+// TestLobbySeeksBySpeedAndRange (issue 37): the lobby lists the player's
+// own seeks and challenges first, then the others' open seeks by speed
+// (bullet first) and rating; f shows one speed at a time, saying how many
+// it leaves out; a seek whose rating range does not admit the player is
+// not listed to them at all (the lobby refuses their acceptance besides:
+// lobby's TestSeekRange).
+func TestLobbySeeksBySpeedAndRange(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	accounts(t, p, "ann", "bob", "cid", "dan")
+	for h, r := range map[string]float64{"ann": 1700, "bob": 1950, "cid": 1600, "dan": 2100} {
+		if err := p.Store.PutRating(ctx, h, "blitz", rating.Rating{Rating: r, RD: 60, Volatility: 0.06}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blitz, bullet := clock.TimeControl{Base: 5 * 60e9}, clock.TimeControl{Base: 60e9}
+	for _, s := range []lobby.Seek{
+		{Handle: "ann", TC: blitz, Rated: true, Range: 200},
+		{Handle: "cid", TC: blitz, Rated: true},
+		{Handle: "dan", TC: blitz, Rated: true},
+		{Handle: "cid", TC: bullet},
+		{Handle: "ann", TC: blitz, To: "bob"},
+	} {
+		if _, err := p.Lobby.Seek(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := lobbyModel(t, p, "bob", 100)
+	m.Update(m.lobbyInfo()()) // bob's ratings read
+	m.refresh()
+	var got []string
+	for _, s := range m.seeks {
+		got = append(got, s.Handle+" "+s.TC.String())
+	}
+	if want := "ann 5+0 · cid 1+0 · dan 5+0 · cid 5+0"; strings.Join(got, " · ") != want {
+		t.Errorf("bob's lobby lists %s, want %s (the challenge first, ann's ±200 left out)", strings.Join(got, " · "), want)
+	}
+	typeText(m, "f")
+	typeText(m, "f") // every speed → bullet → blitz
+	view := ansi.Strip(m.View())
+	for _, w := range []string{"Seeks · blitz", "1 at other speeds", "dan 2100", "cid 1600", "(a challenge to you)"} {
+		if !strings.Contains(view, w) {
+			t.Errorf("filtered to blitz, bob's lobby lacks %q:\n%s", w, view)
+		}
+	}
+	if strings.Contains(view, "1+0") || strings.Contains(view, "±200") {
+		t.Errorf("filtered to blitz, bob's lobby shows a bullet seek or ann's ±200:\n%s", view)
+	}
+	cidView := ansi.Strip(lobbyModel(t, p, "cid", 100).View())
+	if !strings.Contains(cidView, "±200") {
+		t.Errorf("cid (1600) is not shown ann's ±200 seek:\n%s", cidView)
+	}
+}
+
+// TestLobbyChallengeByHandle (issue 37): "challenge bob 5+3" typed on the
+// seek line challenges bob (found in any case), listed to him; his d
+// declines it, and ann's lobby says so; a handle nobody holds is refused.
+func TestLobbyChallengeByHandle(t *testing.T) {
+	_, p := startPlayServer(t)
+	accounts(t, p, "ann", "bob")
+	ann := lobbyModel(t, p, "ann", 100)
+	typeText(ann, "n")
+	typeText(ann, "challenge nobody 5+3")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	wantOnScreen(t, "ann", ann, "no player has that handle: nobody")
+	typeText(ann, "n")
+	typeText(ann, "challenge BOB 5+3 white")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	wantOnScreen(t, "ann", ann, "challenge sent to bob: 5+3 rated")
+	bob := lobbyModel(t, p, "bob", 100)
+	wantOnScreen(t, "bob", bob, "ann", "5+3", "you play Black (a challenge to you)")
+	ann.refresh()
+	wantOnScreen(t, "ann", ann, "(your challenge to bob)")
+	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	wantOnScreen(t, "bob", bob, "declined ann's challenge")
+	if n := len(p.Lobby.Seeks("bob")); n != 0 {
+		t.Fatalf("%d seeks listed to bob after he declined", n)
+	}
+	ann.refresh()
+	ann.refresh() // the challenge gone a second look: declined, no game
+	wantOnScreen(t, "ann", ann, "bob declined your challenge (5+3)")
 }

@@ -159,7 +159,7 @@ func TestProfileScreen(t *testing.T) {
 	}
 
 	// From the lobby: i on a seek opens the seeker's.
-	if _, err := p.Lobby.Seek(context.Background(), "bob", game.TimeControl{Base: 3 * time.Minute}, lobby.Random, true, ""); err != nil {
+	if _, err := p.Lobby.Seek(context.Background(), lobby.Seek{Handle: "bob", TC: game.TimeControl{Base: 3 * time.Minute}, Color: lobby.Random, Rated: true}); err != nil {
 		t.Fatal(err)
 	}
 	pm, err := newPlayModel(p, testRenderer(), newSigner(t).PublicKey(), 80, 24)
