@@ -1,0 +1,63 @@
+package arena
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/termtext"
+)
+
+// Spec is an arena as a line of text names it: "Hourly Blitz 3+0 30m" —
+// the name, then the time control (clock.ParseTimeControl's MINUTES+SECONDS),
+// then the length in whole minutes (30m, 1h, 1h30m).
+type Spec struct {
+	Name    string
+	Control clock.TimeControl
+	Length  time.Duration
+}
+
+// ParseSpec reads a Spec, refusing a name that is empty or not one line
+// of printable text, a control too fast to be rated, and a length out of
+// MinLength..MaxLength or not whole minutes. The errors quote nothing of
+// the name (it may hold anything).
+func ParseSpec(s string) (Spec, error) {
+	f := strings.Fields(s)
+	if len(f) < 3 {
+		return Spec{}, fmt.Errorf("arena %q: want NAME CONTROL LENGTH, e.g. \"Hourly Blitz 3+0 30m\"", termtext.SafeLine(s))
+	}
+	name := strings.Join(f[:len(f)-2], " ")
+	if name != termtext.SafeLine(name) {
+		return Spec{}, fmt.Errorf("arena name: want printable text")
+	}
+	tc, err := clock.ParseTimeControl(f[len(f)-2])
+	if err != nil {
+		return Spec{}, fmt.Errorf("arena: %w", err)
+	}
+	if err := tc.CheckRated(); err != nil {
+		return Spec{}, fmt.Errorf("arena: %w", err)
+	}
+	length, err := time.ParseDuration(f[len(f)-1])
+	if err != nil || length%time.Minute != 0 || length < MinLength || length > MaxLength {
+		return Spec{}, fmt.Errorf("arena length %q: want whole minutes from %v to %v, e.g. 30m or 1h", termtext.SafeLine(f[len(f)-1]), MinLength, MaxLength)
+	}
+	return Spec{Name: name, Control: tc, Length: length}, nil
+}
+
+// String writes the spec as ParseSpec reads it.
+func (s Spec) String() string {
+	return s.Name + " " + s.Control.String() + " " + lengthText(s.Length)
+}
+
+// lengthText writes whole minutes as 30m, 1h or 1h30m.
+func lengthText(d time.Duration) string {
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%dm", m)
+	case m == 0:
+		return fmt.Sprintf("%dh", h)
+	}
+	return fmt.Sprintf("%dh%dm", h, m)
+}

@@ -1,0 +1,49 @@
+package arena
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParseSpec reads the example and refuses what is not one.
+func TestParseSpec(t *testing.T) {
+	s, err := ParseSpec("Hourly Blitz 3+0 30m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "Hourly Blitz" || s.Control.String() != "3+0" || s.Length != 30*time.Minute {
+		t.Fatalf("%+v", s)
+	}
+	if s.String() != "Hourly Blitz 3+0 30m" {
+		t.Fatalf("String %q", s)
+	}
+	if s, err := ParseSpec("  Marathon   10+5  1h30m "); err != nil || s.Name != "Marathon" || s.String() != "Marathon 10+5 1h30m" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	for _, bad := range []string{"", "3+0 30m", "Fast 0.1+0 30m", "Short 3+0 4m", "Long 3+0 25h",
+		"Odd 3+0 30m30s", "Neg 3+0 -30m", "Word 3+0 soon", "Ctl x+y 30m", "Esc\x1b[2J 3+0 30m"} {
+		if s, err := ParseSpec(bad); err == nil {
+			t.Errorf("%q read as %+v", bad, s)
+		} else if strings.Contains(err.Error(), "\x1b") {
+			t.Errorf("%q: error quotes an escape: %v", bad, err)
+		}
+	}
+}
+
+// FuzzParseSpec: never a panic; what is read writes back as itself.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"Hourly Blitz 3+0 30m", "a 1+0 5m", "x 0+1 1h", "\x00 3+0 30m"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseSpec(in)
+		if err != nil {
+			return
+		}
+		back, err := ParseSpec(s.String())
+		if err != nil || back != s {
+			t.Fatalf("%q → %+v → %q → %+v, %v", in, s, s.String(), back, err)
+		}
+	})
+}
