@@ -54,22 +54,32 @@ func parseMarks(cmd string) (marks []Mark, ok bool) {
 		return nil, false
 	}
 	for _, tok := range strings.Split(arg, ",") {
-		if len(tok) != 3 && len(tok) != 5 || (len(tok) == 5) != arrow || strings.IndexByte(MarkColours, tok[0]) < 0 {
+		k, ok := ParseMark(tok)
+		if !ok || k.Arrow() != arrow {
 			return nil, false
-		}
-		k := Mark{Colour: tok[0], To: chess.NoSquare}
-		var sq bool
-		if k.From, sq = chess.ParseSquare(tok[1:3]); !sq {
-			return nil, false
-		}
-		if arrow {
-			if k.To, sq = chess.ParseSquare(tok[3:5]); !sq || k.To == k.From {
-				return nil, false
-			}
 		}
 		marks = append(marks, k)
 	}
 	return marks, true
+}
+
+// ParseMark reads one mark as its command lists it: a colour letter and
+// a square ("Rd4") or two ("Ge2e4", an arrow between different squares).
+func ParseMark(tok string) (Mark, bool) {
+	if len(tok) != 3 && len(tok) != 5 || strings.IndexByte(MarkColours, tok[0]) < 0 {
+		return Mark{}, false
+	}
+	k := Mark{Colour: tok[0], To: chess.NoSquare}
+	var sq bool
+	if k.From, sq = chess.ParseSquare(tok[1:3]); !sq {
+		return Mark{}, false
+	}
+	if len(tok) == 5 {
+		if k.To, sq = chess.ParseSquare(tok[3:5]); !sq || k.To == k.From {
+			return Mark{}, false
+		}
+	}
+	return k, true
 }
 
 // Marks are the arrows and squares of n's comments, in file order.

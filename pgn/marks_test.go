@@ -63,3 +63,16 @@ func TestParseMarks(t *testing.T) {
 		t.Errorf("spaced: %v %v", ks, ok)
 	}
 }
+
+func TestParseMark(t *testing.T) {
+	for tok, want := range map[string]string{"Rd4": "Rd4", "Ge2e4": "Ge2e4", "Bh8a1": "Bh8a1"} {
+		if k, ok := ParseMark(tok); !ok || k.text() != want {
+			t.Errorf("ParseMark(%q) = %v, %v; want %s", tok, k, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "d4", "Xd4", "gd4", "Ge2e2", "Ge2e", "Gd4 ", "Ri9"} {
+		if k, ok := ParseMark(bad); ok {
+			t.Errorf("ParseMark(%q) = %v", bad, k)
+		}
+	}
+}

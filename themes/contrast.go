@@ -21,7 +21,7 @@ import (
 //	green          2.59:1
 //	blue           2.55:1
 //	high-contrast  6.08:1 (black pieces, White's as outlines: WCAG AA)
-//	colorblind     2.67:1
+//	colorblind     2.60:1
 const MinPieceContrast = 2.5
 
 // rgb returns a colour's red, green and blue in 0…255. ANSI colours 0–15
@@ -87,8 +87,9 @@ func Contrast(a, b Color) (float64, bool) {
 	return (la + 0.05) / (lb + 0.05), true
 }
 
-// PieceBackgrounds are the colours a piece may be drawn on: the squares and
-// every highlight.
+// PieceBackgrounds are the colours a piece may be drawn on: the squares,
+// every highlight and every mark.
 func (t Theme) PieceBackgrounds() []Color {
-	return []Color{t.Light, t.Dark, t.LastLight, t.LastDark, t.Selected, t.Check, t.Hint, t.Cursor}
+	return []Color{t.Light, t.Dark, t.LastLight, t.LastDark, t.Selected, t.Check, t.Hint, t.Cursor,
+		t.MarkGreen, t.MarkRed, t.MarkYellow, t.MarkBlue}
 }

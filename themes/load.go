@@ -23,6 +23,8 @@ func (t *Theme) fields() []field {
 		{"last_light", &t.LastLight}, {"last_dark", &t.LastDark},
 		{"selected", &t.Selected}, {"target", &t.Target}, {"check", &t.Check},
 		{"hint", &t.Hint}, {"cursor", &t.Cursor},
+		{"mark_green", &t.MarkGreen}, {"mark_red", &t.MarkRed},
+		{"mark_yellow", &t.MarkYellow}, {"mark_blue", &t.MarkBlue},
 		{"white_piece", &t.WhitePiece}, {"black_piece", &t.BlackPiece},
 		{"text_light", &t.Text.Light}, {"text_dark", &t.Text.Dark},
 		{"muted_light", &t.Muted.Light}, {"muted_dark", &t.Muted.Dark},

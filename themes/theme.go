@@ -36,6 +36,10 @@ type Theme struct {
 	Check               Color
 	Hint                Color
 	Cursor              Color // the keyboard cursor's square
+	// Marks drawn by the game's annotator ([%csl], [%cal]): a square's
+	// tint, and an arrow's squares, in green, red, yellow and blue (see
+	// Mark).
+	MarkGreen, MarkRed, MarkYellow, MarkBlue Color
 	// Pieces: the same glyphs for both sides, told apart by colour.
 	WhitePiece, BlackPiece Color
 	// Text around the board.
@@ -59,6 +63,7 @@ var builtin = []Theme{
 		Name: "classic", Light: "#b99a72", Dark: "#86603f",
 		LastLight: "#a8a84e", LastDark: "#7f7a2a", Selected: "#6a8a4a", Target: "#2a1a0a",
 		Check: "#c8402a", Hint: "#4f86b8", Cursor: "#3f6fae",
+		MarkGreen: "#3f8f3f", MarkRed: "#c04848", MarkYellow: "#c09a00", MarkBlue: "#4070c0",
 		WhitePiece: "#ffffff", BlackPiece: "#000000",
 		Text:      Adaptive{"#262626", "#e4e4e4"},
 		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
@@ -70,6 +75,7 @@ var builtin = []Theme{
 		Name: "green", Light: "#9ea57a", Dark: "#5b7842",
 		LastLight: "#aaa43a", LastDark: "#7f8a20", Selected: "#8f9a30", Target: "#1a2a0a",
 		Check: "#c8402a", Hint: "#4f86b8", Cursor: "#3f6fae",
+		MarkGreen: "#1e9e50", MarkRed: "#c04848", MarkYellow: "#c09a00", MarkBlue: "#4070c0",
 		WhitePiece: "#ffffff", BlackPiece: "#000000",
 		Text:      Adaptive{"#262626", "#e4e4e4"},
 		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
@@ -81,6 +87,7 @@ var builtin = []Theme{
 		Name: "blue", Light: "#8fa5b6", Dark: "#56728a",
 		LastLight: "#93a85e", LastDark: "#6a8a44", Selected: "#5e8a3a", Target: "#0a1a2a",
 		Check: "#c8402a", Hint: "#c08a2c", Cursor: "#2f5f98",
+		MarkGreen: "#3f8f3f", MarkRed: "#c04848", MarkYellow: "#c09a00", MarkBlue: "#2f60d0",
 		WhitePiece: "#ffffff", BlackPiece: "#000000",
 		Text:      Adaptive{"#262626", "#e4e4e4"},
 		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
@@ -95,6 +102,7 @@ var builtin = []Theme{
 		Name: "high-contrast", Light: "#ffffff", Dark: "#8a8a8a", Outline: true,
 		LastLight: "#ffff66", LastDark: "#b0b040", Selected: "#66cccc", Target: "#000000",
 		Check: "#ff8080", Hint: "#80c0ff", Cursor: "#a0a0ff",
+		MarkGreen: "#60d060", MarkRed: "#ff6060", MarkYellow: "#ffe040", MarkBlue: "#6090ff",
 		WhitePiece: "#000000", BlackPiece: "#000000",
 		Text:      Adaptive{"#000000", "#ffffff"},
 		Muted:     Adaptive{"#303030", "#d0d0d0"},
@@ -108,6 +116,7 @@ var builtin = []Theme{
 		Name: "colorblind", Light: "#aa9d86", Dark: "#6e675c",
 		LastLight: "#c08a30", LastDark: "#a06e00", Selected: "#3f8fc0", Target: "#002a4a",
 		Check: "#b84c00", Hint: "#00876a", Cursor: "#0060a0",
+		MarkGreen: "#009e73", MarkRed: "#d55e00", MarkYellow: "#b8a000", MarkBlue: "#3a8fd0",
 		WhitePiece: "#ffffff", BlackPiece: "#000000",
 		Text:      Adaptive{"#262626", "#e4e4e4"},
 		Muted:     Adaptive{"#6c6c6c", "#8a8a8a"},
@@ -118,6 +127,22 @@ var builtin = []Theme{
 	{
 		Name: "monochrome", Monochrome: true,
 	},
+}
+
+// Mark is the colour of a mark of colour letter c ('G', 'R', 'Y' or 'B',
+// as PGN's [%csl] and [%cal] write them); empty for any other.
+func (t Theme) Mark(c byte) Color {
+	switch c {
+	case 'G':
+		return t.MarkGreen
+	case 'R':
+		return t.MarkRed
+	case 'Y':
+		return t.MarkYellow
+	case 'B':
+		return t.MarkBlue
+	}
+	return ""
 }
 
 // Default is the theme used when none is configured.

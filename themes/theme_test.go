@@ -141,6 +141,14 @@ func TestPiecesVisible(t *testing.T) {
 		if c, _ := Contrast(th.Light, th.Dark); c < 1.8 {
 			t.Errorf("%s: light and dark squares differ by %.2f only", th.Name, c)
 		}
+		seen := map[Color]bool{th.Light: true, th.Dark: true}
+		for _, c := range []byte("GRYB") {
+			if mk := th.Mark(c); seen[mk] {
+				t.Errorf("%s: mark %c is %q, a square's or another mark's colour", th.Name, c, mk)
+			} else {
+				seen[mk] = true
+			}
+		}
 		for _, sq := range []Color{th.Light, th.Dark} {
 			if c, _ := Contrast(th.Target, sq); c < 2 {
 				t.Errorf("%s: target marker %s on %s: contrast %.2f", th.Name, th.Target, sq, c)

@@ -4,6 +4,7 @@ import (
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
@@ -98,10 +99,12 @@ func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 
 // render draws the panel in width columns: a header and up to n PV lines.
 // on says analysis is on; thinking that the engine searches for its move
-// (the board's search says, boardSearch.thinking: the panel keeps no copy).
-func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool) []string {
+// (the board's search says, boardSearch.thinking: the panel keeps no copy);
+// file, if set, is the file's evaluation of pos, shown while nothing runs.
+func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool, file *analysisview.Recorded) []string {
 	// Whose view the scores are from is said wherever scores show.
-	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView, ShowView: on || thinking, Rows: min(n, maxPV)}
+	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView,
+		ShowView: on || thinking || file != nil, Rows: min(n, maxPV), Recorded: file}
 	switch {
 	case !pos.HasLegalMoves():
 		v.State = "no moves to analyse" // mate or stalemate: nothing runs
@@ -129,4 +132,22 @@ func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n in
 		v.Lines = append(v.Lines, &analysisview.Line{Score: l.info.Score, SAN: l.san})
 	}
 	return v.Render(st.Analysis(), width)
+}
+
+// fileEval is the evaluation the game's file gives the shown position
+// ([%eval] after its move, as lichess and squall review write it), while
+// no engine runs and none of its lines is shown; nil otherwise.
+func (m *Model) fileEval() *analysisview.Recorded {
+	c := m.cur.Commands
+	if c == nil || c.Eval.Kind == pgn.NoEval || m.panel.best() != nil || m.search.kind() != 0 {
+		return nil
+	}
+	white := engine.Score{CP: c.Eval.Value}
+	if c.Eval.Kind == pgn.Mate {
+		white = engine.Score{Mate: c.Eval.Value}
+	}
+	if m.pos.SideToMove() == chess.Black {
+		white = white.Negate()
+	}
+	return &analysisview.Recorded{Score: white, Depth: c.Eval.Depth}
 }

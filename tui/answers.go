@@ -189,6 +189,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.editComment(msg.n, msg.text)
 	case glyphMsg:
 		m.setGlyph(msg.n, msg.nag)
+	case markMsg:
+		m.toggleMark(msg.n, msg.k)
 	case setupPromptMsg:
 		m.dialog = newSetupDialog(m.st, m.pos)
 	case setUpMsg:

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -67,6 +68,7 @@ type boardScene struct {
 	last    chess.Move
 	targets chess.Bitboard // legal destinations of the selected piece
 	best    chess.Move     // the analysis's best move, shown as the hint is
+	marks   []pgn.Mark     // the shown move's arrows and squares
 	// placement, when set, is a board being set up (setupDialog), drawn
 	// in the position's place with nothing marked.
 	placement *[64]chess.Piece
@@ -82,6 +84,7 @@ func (b boardView) render(st *view.Styles, g boardGeom, sc boardScene) string {
 	}
 	s := boardview.NewScene(sc.pos)
 	s.Flipped, s.Last, s.Hint, s.Selected, s.Targets = b.flipped, sc.last, b.hint, b.selected, sc.targets
+	s.Marks = sc.marks
 	if s.Hint == chess.NullMove && sc.best != chess.NullMove && sc.pos.IsLegal(sc.best) {
 		s.Hint = sc.best
 	}

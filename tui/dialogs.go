@@ -315,6 +315,8 @@ type promptDialog struct {
 	// to close the dialog and lose the text).
 	check func(s string) error
 	err   string
+	// hint, when set, says under the field what to type.
+	hint string
 	// paths says the text is a file name: tab completes it (pathsMsg).
 	paths   bool
 	choices []string // the names tab found, when more than one
@@ -358,6 +360,9 @@ func (d *promptDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 func (d *promptDialog) view(st *view.Styles, width int) string {
 	d.in.Width = max(10, width-9)
 	body := st.Title.Render(d.title) + "\n\n" + d.in.View()
+	if d.hint != "" {
+		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(d.hint, max(10, width-4)), "\n"))
+	}
 	if d.err != "" {
 		body += "\n" + st.Err.Render(strings.Join(view.WrapWords(d.err, max(10, width-4)), "\n"))
 	}

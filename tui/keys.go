@@ -11,7 +11,7 @@ type keyMap struct {
 	Takeback, New, Resign, Draw, Level, Clock   key.Binding
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
 	BookMove, BookMark                          key.Binding
-	Comment, Glyph, Promote, MainLine           key.Binding
+	Comment, Glyph, Mark, Promote, MainLine     key.Binding
 	DeleteVariation, DeleteAfter, Undo, Redo    key.Binding
 	SetUp, Tags                                 key.Binding
 	Help, Quit                                  key.Binding
@@ -54,6 +54,7 @@ func newKeyMap() keyMap {
 		BookMark:  b([]string{"B"}, "B", "mark it always/never"),
 		Comment:   b([]string{";"}, ";", "comment"),
 		Glyph:     b([]string{"!"}, "!", "glyph (!? ± …)"),
+		Mark:      b([]string{"A"}, "A", "arrow/square (e2e4, d4)"),
 		Promote:   b([]string{"P"}, "P", "promote variation"),
 		MainLine:  b([]string{"M"}, "M", "make main line"),
 		// Analysis only, with ctrl+z to undo: x is no move's first letter.
@@ -109,7 +110,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
-		{k.Comment, k.Glyph, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
+		{k.Comment, k.Glyph, k.Mark, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
 	}
 	if h.book {
 		groups = append(groups, []key.Binding{k.BookMove, k.BookMark})

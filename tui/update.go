@@ -535,6 +535,8 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		m.openComment(m.cur, pgn.CommentText(m.cur))
 	case key.Matches(k, km.Glyph):
 		m.openGlyphs()
+	case key.Matches(k, km.Mark):
+		m.openMark()
 	case key.Matches(k, km.Promote):
 		return m.reshape("promoting a variation")
 	case key.Matches(k, km.MainLine):

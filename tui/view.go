@@ -78,7 +78,7 @@ func (m Model) View() string {
 
 // mainView is the board, eval bar and side panel, bodyH rows high.
 func (m *Model) mainView(g boardGeom, bodyH int) string {
-	scene := boardScene{pos: m.pos, targets: m.targets()}
+	scene := boardScene{pos: m.pos, targets: m.targets(), marks: m.cur.Marks()}
 	if m.cur.Parent != nil {
 		scene.last = m.cur.Move
 	}
@@ -123,10 +123,14 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 	return b.String()
 }
 
-// whiteChances is the eval bar's fill from the best line.
+// whiteChances is the eval bar's fill from the best line, or from the
+// file's evaluation where there is none.
 func (m *Model) whiteChances() float64 {
 	if b := m.panel.best(); b != nil {
 		return boardview.BarChances(m.pos, &b.info.Score)
+	}
+	if r := m.fileEval(); r != nil {
+		return boardview.BarChances(m.pos, &r.Score)
 	}
 	return boardview.BarChances(m.pos, nil)
 }
@@ -174,7 +178,7 @@ func (m *Model) sidePanel(w, h int) []string {
 			n = 1
 		}
 	}
-	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn, m.search.thinking())...)
+	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn, m.search.thinking(), m.fileEval())...)
 	out = append(out, m.comment(w, 3)...)
 	out = append(out, m.alternatives()...)
 	out = append(out, m.st.Muted.Render(strings.Repeat("─", w)))
@@ -350,7 +354,7 @@ func (m *Model) helpLines() []string {
 		"Move input: type SAN or UCI (tab completes, again for the next move), enter plays; a piece letter may be lower case (nf3; b is the b-file). With the input empty, arrows move through the game; esc switches to board keys.",
 		"A letter that begins no legal move here is a board key and runs at once; one that begins a move (a for a3) is typed, and enter on it alone runs its board key. A pasted FEN or game is offered for loading.",
 		"Board keys: enter shows a cursor (arrows/hjkl; space/enter pick, drop). Mouse: click a piece, then its destination.",
-		"Annotating: ; comments the shown move (at the start, the game), ! gives it a glyph (type it: !? += ~ …); both are saved in the PGN. In analysis, x deletes the variation the move is in, X the moves after it, P promotes the variation, M makes it the main line, u deletes the move; ctrl+z undoes each change, one at a time, and ctrl+y redoes it.",
+		"Annotating: ; comments the shown move (at the start, the game), ! gives it a glyph (type it: !? += ~ …), A draws an arrow (e2e4) or marks a square (d4) on the board after it, a colour letter G R Y B first or last (the same again takes it off; with the cursor shown, A starts at its square); all are saved in the PGN, the marks as lichess writes them ([%cal], [%csl]). In analysis, x deletes the variation the move is in, X the moves after it, P promotes the variation, M makes it the main line, u deletes the move; ctrl+z undoes each change, one at a time, and ctrl+y redoes it.",
 		"Quitting, resigning, or leaving unsaved analysis asks first; ctrl+c twice always quits (the game is in the autosave, the analysis offered back at the next start).",
 	}
 	if m.opt.Book != nil {

@@ -49,6 +49,9 @@ type View struct {
 	// Stats is nil when there is nothing to count (no search yet, or
 	// analysis off): its row stays blank so the lines do not jump.
 	Stats *Stats
+	// Recorded, if set, is an evaluation of the position the game's file
+	// gives ([%eval]), drawn in the stats row while there are no stats.
+	Recorded *Recorded
 	// Note, if set, is a warning drawn under the stats (an engine error).
 	Note string
 	// Lines are the variations, best first; a nil entry is a line not
@@ -63,6 +66,13 @@ type View struct {
 	// ShowView names in the title whose view the scores are from, where
 	// the viewer can switch it (the board's v).
 	ShowView bool
+}
+
+// Recorded is an evaluation a game's file gives a position.
+type Recorded struct {
+	// Score is from the side to move's point of view, as Line's.
+	Score engine.Score
+	Depth int // 0: not given
 }
 
 // statsOneRow is the narrowest panel whose stats take one row. The choice
@@ -126,10 +136,18 @@ func (v View) Render(st Styles, width int) []string {
 func (v View) stats(st Styles, width int) []string {
 	s := v.Stats
 	if s == nil {
-		if width >= statsOneRow {
-			return []string{""}
+		first := ""
+		if r := v.Recorded; r != nil {
+			text := "in the file " + ScoreText(v.viewed(r.Score))
+			if r.Depth > 0 {
+				text += fmt.Sprintf(" · depth %d", r.Depth)
+			}
+			first = st.Muted.Render(termtext.Cut(text, width))
 		}
-		return []string{"", ""}
+		if width >= statsOneRow {
+			return []string{first}
+		}
+		return []string{first, ""}
 	}
 	work := fmt.Sprintf("depth %d/%d  %s nodes  %s nps", s.Depth, s.SelDepth, termtext.Count(s.Nodes), termtext.Count(s.NPS))
 	more := fmt.Sprintf("hash %d%%  %s", s.HashFull/10, Duration(s.Time))
@@ -142,12 +160,18 @@ func (v View) stats(st Styles, width int) []string {
 	return []string{st.Muted.Render(termtext.Cut(work, width)), st.Muted.Render(termtext.Cut(more, width))}
 }
 
+// viewed is a score from the side to move's point of view as the panel
+// shows it: from White's unless SideView.
+func (v View) viewed(sc engine.Score) engine.Score {
+	if !v.SideView && v.Position != nil && v.Position.SideToMove() == chess.Black {
+		return sc.Negate()
+	}
+	return sc
+}
+
 // line is a score and as many whole moves as fit.
 func (v View) line(st Styles, l *Line, width int) string {
-	sc := l.Score
-	if !v.SideView && v.Position != nil && v.Position.SideToMove() == chess.Black {
-		sc = sc.Negate()
-	}
+	sc := v.viewed(l.Score)
 	rest := width - 7
 	var b strings.Builder
 	n := 0 // runes in b

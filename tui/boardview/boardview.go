@@ -12,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -72,6 +73,10 @@ type Scene struct {
 	Selected chess.Square   // the picked-up piece's square, or chess.NoSquare
 	Cursor   chess.Square   // the keyboard cursor, or chess.NoSquare
 	Targets  chess.Bitboard // destinations shown for the selected piece
+	// Marks are the arrows and squares an annotator drew after the move
+	// shown ([%cal], [%csl]: pgn.Node.Marks), in file order, a later one
+	// drawn over an earlier (marks.go).
+	Marks []pgn.Mark
 	// Placement, when set, is drawn in place of Position's pieces (and
 	// Position may be nil): a board being set up, which need not be a
 	// position a game could reach.
@@ -198,13 +203,19 @@ func codesOf(st lipgloss.Style) codes {
 // each led by its rank label, then a line of file letters. Lines end with
 // "\n" except the last.
 //
-// Colours mark the last move, the hint, the selection, the cursor and a
-// king in check. A monochrome theme has none, so markers around the piece
-// stand in for them: [x] the cursor, >x< the selection or the king in
-// check, (x) a capture of the selected piece, {x} the last move.
+// Colours mark the last move, the hint, the selection, the cursor, a king
+// in check and the annotator's marks (an arrow's squares also show its
+// direction: ↑ ↗ …). A monochrome theme has none, so markers around the
+// piece stand in for them: [x] the cursor, >x< the selection or the king
+// in check, (x) a capture of the selected piece, {x} the last move, and a
+// marked square is filled with + (green), ! (red), ~ (yellow) or = (blue).
 func (p *Painter) Board(sc Scene, sz Size) string {
 	sz.W = min(max(sz.W, 1), maxSquareWidth)
 	sz.H = max(sz.H, 1)
+	var marks [64]marked
+	if len(sc.Marks) > 0 {
+		marks = markSquares(sc.Marks, sc.Flipped)
+	}
 	var b strings.Builder
 	// A cell line is its text plus at most ~40 bytes of codes.
 	b.Grow(8 * sz.H * (RankLabelWidth + 32 + 8*(sz.W*3+40)))
@@ -219,7 +230,8 @@ func (p *Painter) Board(sc Scene, sz Size) string {
 			}
 			b.WriteString(p.labels.close)
 			for col := 0; col < 8; col++ {
-				p.square(&b, &sc, sz, ScreenSquare(sc.Flipped, row, col), line)
+				s := ScreenSquare(sc.Flipped, row, col)
+				p.square(&b, &sc, sz, s, line, marks[s])
 			}
 			b.WriteByte('\n')
 		}
@@ -237,8 +249,8 @@ func (p *Painter) Board(sc Scene, sz Size) string {
 	return b.String()
 }
 
-// square draws one line of one square.
-func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square, line int) {
+// square draws one line of one square, marked mk.
+func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square, line int, mk marked) {
 	t := &p.theme
 	light := (s.File()+s.Rank())%2 == 1
 	isLast := sc.Last != chess.NullMove && (s == sc.Last.From() || s == Landing(sc.Last))
@@ -254,6 +266,8 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		bg = t.Cursor
 	case s == sc.Selected:
 		bg = t.Selected
+	case mk.colour != 0 && t.Mark(mk.colour) != "":
+		bg = t.Mark(mk.colour)
 	case sc.Hint != chess.NullMove && (s == sc.Hint.From() || s == Landing(sc.Hint)):
 		bg = t.Hint
 	case isLast && light:
@@ -262,7 +276,10 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		bg = t.LastDark
 	}
 	fill := ' '
-	if p.mono && !light {
+	switch {
+	case p.mono && mk.colour != 0:
+		fill = monoFill(mk.colour)
+	case p.mono && !light:
 		fill = '.'
 	}
 	var content [maxSquareWidth]rune
@@ -298,6 +315,11 @@ func (p *Painter) square(b *strings.Builder, sc *Scene, sz Size, s chess.Square,
 		case sc.Targets.Has(s):
 			content[mid] = '·'
 			fg = t.Target
+		case mk.glyph != 0:
+			content[mid] = mk.glyph
+		}
+		if mk.glyph != 0 && pc != chess.NoPiece && mid+1 < sz.W {
+			content[mid+1] = mk.glyph // beside the piece, as an arrow passes over it
 		}
 		if p.mono && (s == sc.Selected || s == sc.Check) {
 			content[0], content[end] = '>', '<' // no colour to show it with

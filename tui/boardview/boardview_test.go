@@ -11,6 +11,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
 )
 
@@ -182,6 +183,15 @@ func TestBoardMonochromeMarkers(t *testing.T) {
 	}
 }
 
+// drawn reports whether square s's middle line in the lines of a board
+// (white at the bottom) of squares sz is text with background bg and
+// foreground fg: after the rank label, each square is one styled run.
+func drawn(pt *Painter, lines []string, sz Size, s chess.Square, bg, fg themes.Color, text string) bool {
+	c := pt.cell(bg, fg)
+	runs := strings.SplitAfter(lines[(7-s.Rank())*sz.H+sz.H/2], c.close)
+	return len(runs) == 10 && runs[1+s.File()] == c.open+text+c.close
+}
+
 // TestBoardColours: each highlight draws its square in the theme's colour,
 // with the piece in its side's colour, and the more urgent highlight wins.
 func TestBoardColours(t *testing.T) {
@@ -196,14 +206,8 @@ func TestBoardColours(t *testing.T) {
 	sz := Size{3, 1}
 	board := pt.Board(sc, sz)
 	lines := strings.Split(board, "\n")
-	// has reports whether square s's middle line is drawn as text with
-	// background bg and foreground fg: after the rank label, each square
-	// is one styled run.
 	has := func(s string, bg, fg themes.Color, text string) bool {
-		q := sq(s)
-		c := pt.cell(bg, fg)
-		runs := strings.SplitAfter(lines[(7-q.Rank())*sz.H+sz.H/2], c.close)
-		return len(runs) == 10 && runs[1+q.File()] == c.open+text+c.close
+		return drawn(pt, lines, sz, sq(s), bg, fg, text)
 	}
 	for _, c := range []struct {
 		sq, text string
@@ -404,5 +408,129 @@ func TestColor(t *testing.T) {
 	}
 	if got := Color(themes.Monochrome().Text); got != (lipgloss.NoColor{}) {
 		t.Errorf("Color(monochrome text) = %v, want the terminal's own", got)
+	}
+}
+
+// marks are an annotator's: a red square, a green arrow up a file, a blue
+// knight's arrow and a yellow diagonal ending on a piece.
+func testMarks(t *testing.T) []pgn.Mark {
+	t.Helper()
+	sq := func(s string) chess.Square { q, _ := chess.ParseSquare(s); return q }
+	return []pgn.Mark{
+		{Colour: 'R', From: sq("d4"), To: chess.NoSquare},
+		{Colour: 'G', From: sq("e2"), To: sq("e4")},
+		{Colour: 'B', From: sq("g1"), To: sq("f3")},
+		{Colour: 'Y', From: sq("a3"), To: sq("c5")},
+	}
+}
+
+// TestBoardMarksMonochrome: without colour, a marked square is filled
+// with its colour's pattern and each square of an arrow after its tail
+// shows the way it came in, the knight's as its L; flipped, the arrows
+// point the other way on the screen. The cursor's brackets still win.
+func TestBoardMarksMonochrome(t *testing.T) {
+	pt := New(renderer(termenv.Ascii), themes.Monochrome(), Glyphs)
+	sz := Size{5, 2}
+	sq := func(s string) chess.Square { q, _ := chess.ParseSquare(s); return q }
+	p := fen(t, "rnbqkbnr/pppp1ppp/8/2p5/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") // a black pawn on c5
+	sc := NewScene(p)
+	sc.Marks = testMarks(t)
+	for _, flipped := range []bool{false, true} {
+		sc.Flipped = flipped
+		board := pt.Board(sc, sz)
+		want := map[string]string{
+			"d4": "!!!!!", // the red square
+			"e2": "++P++", // the green arrow's tail
+			"e3": "++↑++",
+			"e4": "++↑++", // its head
+			"g1": "==N==", // the knight's arrow: g2, g3, then left to f3
+			"g2": "==P↑=", // beside the pawn it crosses
+			"g3": "==↑==",
+			"f3": "==←==",
+			"b4": "~~↗~~",
+			"c5": "~~p↗~", // the head on a piece
+			"a2": "  P  ", // unmarked
+		}
+		if flipped {
+			for s, v := range want {
+				want[s] = strings.NewReplacer("↑", "↓", "←", "→", "↗", "↙").Replace(v)
+			}
+		}
+		for s, w := range want {
+			if got := cellText(t, board, flipped, sz, sq(s)); got != w {
+				t.Errorf("flipped %v: %s = %q, want %q", flipped, s, got, w)
+			}
+		}
+	}
+	sc.Flipped = false
+	sc.Cursor = sq("e4")
+	if got := cellText(t, pt.Board(sc, sz), false, sz, sq("e4")); got != "[+↑+]" {
+		t.Errorf("cursor on the arrow's head: %q, want the cursor's brackets", got)
+	}
+}
+
+// TestBoardMarksColour: a marked square and an arrow's squares are
+// tinted in the theme's mark colours, the arrow's direction drawn on
+// them; the cursor and a king in check win their squares.
+func TestBoardMarksColour(t *testing.T) {
+	th := classic(t)
+	pt := New(renderer(termenv.TrueColor), th, Glyphs)
+	sq := func(s string) chess.Square { q, _ := chess.ParseSquare(s); return q }
+	p := fen(t, "rnbqkbnr/pppp1ppp/8/2p5/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	sc := NewScene(p)
+	sc.Marks = testMarks(t)
+	sc.Cursor = sq("g3")
+	sz := Size{3, 1}
+	lines := strings.Split(pt.Board(sc, sz), "\n")
+	has := func(s string, bg, fg themes.Color, text string) bool {
+		return drawn(pt, lines, sz, sq(s), bg, fg, text)
+	}
+	for _, c := range []struct {
+		sq, text string
+		bg, fg   themes.Color
+	}{
+		{"d4", "   ", th.MarkRed, th.WhitePiece},
+		{"e2", " ● ", th.MarkGreen, th.WhitePiece},
+		{"e3", " ↑ ", th.MarkGreen, th.WhitePiece},
+		{"e4", " ↑ ", th.MarkGreen, th.WhitePiece},
+		{"g1", " ♞ ", th.MarkBlue, th.WhitePiece},
+		{"g2", " ●↑", th.MarkBlue, th.WhitePiece},
+		{"g3", "[↑]", th.Cursor, th.WhitePiece}, // the cursor wins
+		{"f3", " ← ", th.MarkBlue, th.WhitePiece},
+		{"c5", " ●↗", th.MarkYellow, th.BlackPiece},
+		{"a2", " ● ", th.Light, th.WhitePiece},
+	} {
+		if !has(c.sq, c.bg, c.fg, c.text) {
+			t.Errorf("%s not drawn %q on %s in %s:\n%q", c.sq, c.text, c.bg, c.fg, lines[7-sq(c.sq).Rank()])
+		}
+	}
+	if plain := ansi.Strip(strings.Join(lines, "\n")); strings.ContainsAny(plain, "+!~=") {
+		t.Errorf("colour board draws monochrome patterns:\n%s", plain)
+	}
+}
+
+// TestArrowPaths: every arrow's path runs square by square from its tail
+// to its head, each step one square in each direction at most, a
+// knight's in three steps.
+func TestArrowPaths(t *testing.T) {
+	for from := chess.Square(0); from < 64; from++ {
+		for to := chess.Square(0); to < 64; to++ {
+			if from == to {
+				continue
+			}
+			df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+			n := arrowSteps(df, dr)
+			prev := from
+			for i := 1; i <= n; i++ {
+				s := arrowSquare(from, df, dr, i, n)
+				if abs(s.File()-prev.File()) > 1 || abs(s.Rank()-prev.Rank()) > 1 || s == prev {
+					t.Fatalf("%v→%v: step %d from %v to %v", from, to, i, prev, s)
+				}
+				prev = s
+			}
+			if prev != to {
+				t.Fatalf("%v→%v ends on %v", from, to, prev)
+			}
+		}
 	}
 }
