@@ -104,7 +104,7 @@ func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool, file *analysisview.Recorded) []string {
 	// Whose view the scores are from is said wherever scores show.
 	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView,
-		ShowView: on || thinking || file != nil, Rows: min(n, maxPV), Recorded: file}
+		ShowView: on || thinking, Rows: min(n, maxPV), Recorded: file}
 	switch {
 	case !pos.HasLegalMoves():
 		v.State = "no moves to analyse" // mate or stalemate: nothing runs

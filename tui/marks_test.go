@@ -118,9 +118,14 @@ func TestFileEval(t *testing.T) {
 	}
 	m := newTestModel(t, Options{Games: trees})
 	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30}, press("esc"), press("right"))
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "in the file +0.35 · depth 18") || !strings.Contains(v, "White's") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "file eval +0.35 · White's view") {
 		t.Errorf("after 1. e4:\n%s", v)
 	}
+	m = send(m, tea.WindowSizeMsg{Width: 140, Height: 30}) // room for the depth too
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "file eval +0.35 · White's view · depth 18") {
+		t.Errorf("after 1. e4, 140 wide:\n%s", v)
+	}
+	m = send(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	if c := m.whiteChances(); c <= 0 {
 		t.Errorf("eval bar after 1. e4 at %.3f, want White ahead", c)
 	}
@@ -129,11 +134,11 @@ func TestFileEval(t *testing.T) {
 		t.Errorf("eval bar after 1… e5 at %.3f, want Black ahead", c)
 	}
 	m = send(m, press("v"))
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "in the file -1.50") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "file eval -1.50 · mover's view") {
 		t.Errorf("after 1… e5 from the mover's view (White):\n%s", v)
 	}
 	m = send(m, press("right"))
-	if v := ansi.Strip(m.View()); strings.Contains(v, "in the file") || m.whiteChances() != 0 {
+	if v := ansi.Strip(m.View()); strings.Contains(v, "file eval") || m.whiteChances() != 0 {
 		t.Errorf("a move without [%%eval] shows one:\n%s", v)
 	}
 }

@@ -50,7 +50,8 @@ type View struct {
 	// analysis off): its row stays blank so the lines do not jump.
 	Stats *Stats
 	// Recorded, if set, is an evaluation of the position the game's file
-	// gives ([%eval]), drawn in the stats row while there are no stats.
+	// gives ([%eval]), drawn in the stats row while there are no stats,
+	// with whose view it is from.
 	Recorded *Recorded
 	// Note, if set, is a warning drawn under the stats (an engine error).
 	Note string
@@ -138,7 +139,12 @@ func (v View) stats(st Styles, width int) []string {
 	if s == nil {
 		first := ""
 		if r := v.Recorded; r != nil {
-			text := "in the file " + ScoreText(v.viewed(r.Score))
+			// Whose view it is from is said here, not in the title,
+			// which has no room for it beside "analysis off (a)".
+			text := "file eval " + ScoreText(v.viewed(r.Score)) + " · White's view"
+			if v.SideView {
+				text = "file eval " + ScoreText(v.viewed(r.Score)) + " · mover's view"
+			}
 			if r.Depth > 0 {
 				text += fmt.Sprintf(" · depth %d", r.Depth)
 			}
