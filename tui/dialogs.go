@@ -358,22 +358,28 @@ func (d *promptDialog) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 }
 
 func (d *promptDialog) view(st *view.Styles, width int) string {
-	d.in.Width = max(10, width-9)
-	body := st.Title.Render(d.title) + "\n\n" + d.in.View()
+	inner := max(10, width-4)
+	if w := max(10, width-9); w != d.in.Width {
+		// The field scrolls to its cursor for its width: a text it
+		// opened with (a long path) was drawn whole past the box.
+		d.in.Width = w
+		d.in.SetCursor(d.in.Position())
+	}
+	body := st.Title.Render(termtext.Cut(d.title, inner)) + "\n\n" + d.in.View()
 	if d.hint != "" {
-		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(d.hint, max(10, width-4)), "\n"))
+		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(d.hint, inner), "\n"))
 	}
 	if d.err != "" {
-		body += "\n" + st.Err.Render(strings.Join(view.WrapWords(d.err, max(10, width-4)), "\n"))
+		body += "\n" + st.Err.Render(strings.Join(view.WrapWords(d.err, inner), "\n"))
 	}
 	if len(d.choices) > 0 {
-		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(strings.Join(d.choices, "  "), max(10, width-4)), "\n"))
+		body += "\n" + st.Muted.Render(strings.Join(view.WrapWords(strings.Join(d.choices, "  "), inner), "\n"))
 	}
 	keys := "enter ok · esc cancel"
 	if d.paths {
 		keys = "tab complete · " + keys
 	}
-	return st.Dialog.Render(body + "\n\n" + st.Muted.Render(keys))
+	return st.Dialog.Render(body + "\n\n" + st.Muted.Render(strings.Join(view.WrapWords(keys, inner), "\n")))
 }
 
 // pathsMsg is what tab found for a path typed in a prompt: the names in

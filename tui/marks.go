@@ -85,7 +85,7 @@ func (m *Model) openMark() {
 	}
 	title := "Arrow or square after " + m.moveName(n)
 	if n.Parent == nil {
-		title = "Arrow or square on the start position"
+		title = "Arrow or square at the start"
 	}
 	d := newPrompt(m.st, title, value, func(s string) tea.Msg {
 		if s == "" {

@@ -650,3 +650,37 @@ func TestMateDepth(t *testing.T) {
 		t.Errorf("the panel after a mate in 1 found at depth 3:\n%s", p)
 	}
 }
+
+// TestPromptFits: the one-line prompts (save, open, arrow or square) keep
+// their box inside the panel — the save prompt ran past it at 100 columns
+// (found in tmux: its key line was not wrapped, and a long file name it
+// opened with was drawn whole, not scrolled to its end).
+func TestPromptFits(t *testing.T) {
+	const long = "/home/someone/chess/games/kasparov-deepblue-1997-annotated-again.pgn"
+	trees, err := ReadPGN(strings.NewReader(annotateGame), long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{80, 100, 110, 140} {
+		for _, k := range []string{"s", "o", "A"} {
+			m := newTestModel(t, Options{Games: trees})
+			m = send(m, tea.WindowSizeMsg{Width: w, Height: 30}, press("esc"), press(k))
+			if _, ok := m.dialog.(*promptDialog); !ok {
+				t.Fatalf("%s opened %T", k, m.dialog)
+			}
+			lines := strings.Split(ansi.Strip(m.View()), "\n")
+			clipped := true
+			for _, l := range lines {
+				if i := strings.Index(l, "╭"); i >= 0 {
+					clipped = !strings.HasSuffix(strings.TrimRight(l, " "), "╮")
+				}
+			}
+			if clipped {
+				t.Errorf("%d columns, %s: the prompt's box is clipped:\n%s", w, k, strings.Join(lines, "\n"))
+			}
+			if v := strings.Join(lines, "\n"); k == "s" && !strings.Contains(v, "again.pgn") {
+				t.Errorf("%d columns: the file name's end is not shown:\n%s", w, v)
+			}
+		}
+	}
+}
