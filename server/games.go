@@ -25,6 +25,9 @@ type Games struct {
 	Store *store.Store
 	Lobby *lobby.Lobby
 	Hub   *play.Hub
+	// Arenas are the arena tournaments, kept in the store and paired by
+	// one server of the cluster.
+	Arenas *play.Arenas
 	// Analysis analyses the games spectators watch (`ssh -t host
 	// watch`); nil: spectators see no analysis.
 	Analysis Analysis
@@ -78,7 +81,7 @@ type GamesOptions struct {
 
 // openGames opens what games between people need — the store (games in
 // progress resumed), the hub and its clock tick, Squall's seats, the
-// lobby, presence, the spectators' analysis and chats — with their
+// arenas, the lobby, presence, the spectators' analysis and chats — with their
 // goroutines in s's group and what they hold closed with s (atClose). logw is the
 // server's log, which hears of games ending and of errors.
 func (s *Server) openGames(ctx context.Context, o GamesOptions, logw io.Writer) (*Games, error) {
@@ -116,6 +119,13 @@ func (s *Server) openGames(ctx context.Context, o GamesOptions, logw io.Writer) 
 				logf("game store: %v", err)
 			}
 		})
+	})
+	arenas, err := play.NewArenas(ctx, hub)
+	if err != nil {
+		return nil, err
+	}
+	s.run(func(ctx context.Context) {
+		arenas.Run(ctx, 250*time.Millisecond, func(err error) { logf("arenas: %v", err) })
 	})
 	lb, err := lobby.New(ctx, hub, st, nil, uint64(time.Now().UnixNano()))
 	if err != nil {
@@ -166,7 +176,7 @@ func (s *Server) openGames(ctx context.Context, o GamesOptions, logw io.Writer) 
 		spectators = relay
 	}
 	return &Games{
-		Store: st, Hub: hub, Lobby: lb,
+		Store: st, Hub: hub, Lobby: lb, Arenas: arenas,
 		Analysis: spectators, Delay: o.Delay, Chats: chats, Seats: seats, Presence: pres,
 		NewEngine: o.NewEngine, Reviews: make(chan struct{}, max(o.MaxReviews, 0)),
 	}, nil

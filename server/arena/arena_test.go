@@ -397,3 +397,28 @@ func TestBerserkControl(t *testing.T) {
 		t.Error("berserk at 0+1")
 	}
 }
+
+// TestClone: events applied to a clone leave the arena as it was.
+func TestClone(t *testing.T) {
+	f := newFixture(t, bulletArena())
+	for _, h := range []string{"ann", "bob", "cy", "dee"} {
+		f.join(t0, h, 1500)
+	}
+	f.wave(t0)
+	before := f.a.Standings()
+	c := f.a.Clone()
+	for _, g := range c.InProgress() {
+		if err := c.Apply(Event{Kind: Finish, At: t0.Add(time.Minute), Game: g.Game, Result: pgn.WhiteWins, Plies: 30}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Apply(Event{Kind: Join, At: t0, Player: "eve", Rating: 1500}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, f.a.Standings()) || len(f.a.InProgress()) != 2 || len(c.InProgress()) != 0 {
+		t.Fatal("the clone shares the arena's state")
+	}
+	if s := c.Standings(); len(s) != 5 || s[0].Score != 2 {
+		t.Fatalf("the clone's standings %+v", s)
+	}
+}

@@ -3,6 +3,8 @@ package arena
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/squall-chess/squall/pgn"
@@ -260,3 +262,38 @@ const (
 	white color = iota
 	black
 )
+
+// Clone is a copy of the arena: events applied to it leave a as it was
+// (a writer tries an event on a clone before it stores it).
+func (a *Arena) Clone() *Arena {
+	c := &Arena{Def: a.Def, players: make(map[string]*player, len(a.players)), order: slices.Clone(a.order),
+		games: make(map[string]*game, len(a.games)), events: a.events}
+	for k, p := range a.players {
+		cp := *p // its sheet is only ever appended to past its length (sheet.add)
+		c.players[k] = &cp
+	}
+	for id, g := range a.games {
+		cg := *g
+		c.games[id] = &cg
+	}
+	return c
+}
+
+// Paired is a game of the arena with the time it was paired.
+type Paired struct {
+	Pairing
+	At time.Time
+}
+
+// InProgress are the games paired and not yet finished, in the order of
+// their ids.
+func (a *Arena) InProgress() []Paired {
+	var out []Paired
+	for _, g := range a.games {
+		if !g.finished {
+			out = append(out, Paired{g.Pairing, g.at})
+		}
+	}
+	slices.SortFunc(out, func(x, y Paired) int { return strings.Compare(x.Game, y.Game) })
+	return out
+}

@@ -182,46 +182,55 @@ var ErrBusy = errors.New("already playing a game")
 // is returned. A rated game needs a control CheckRated allows (the lobby
 // refuses a rated seek below it as it is made).
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
-	if rated {
+	id := h.newID()
+	return id, h.start(ctx, id, Players{White: white, Black: black, Rated: rated}, tc)
+}
+
+// newID is a new game's id: unique across servers and restarts.
+func (h *Hub) newID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq++
+	return fmt.Sprintf("%s-%s%d", h.now().UTC().Format("20060102T150405"), h.tag, h.seq)
+}
+
+// start begins game id between p's players, hosted here, stored before it
+// returns (Start, and the arenas' pairings, whose ids are in the arena's
+// log before their games begin).
+func (h *Hub) start(ctx context.Context, id string, p Players, tc game.TimeControl) error {
+	if p.Rated {
 		if err := tc.CheckRated(); err != nil {
-			return "", err
+			return err
 		}
 	}
 	now := h.now()
-	for _, p := range []string{white, black} {
-		if _, busy := h.GameOf(p); busy && !strings.HasPrefix(p, account.Reserved) {
-			return "", fmt.Errorf("%s is %w", p, ErrBusy)
+	for _, who := range p.Handles() {
+		if _, busy := h.GameOf(who); busy && !strings.HasPrefix(who, account.Reserved) {
+			return fmt.Errorf("%s is %w", who, ErrBusy)
 		}
 	}
-	h.mu.Lock()
-	h.seq++
-	id := fmt.Sprintf("%s-%s%d", now.UTC().Format("20060102T150405"), h.tag, h.seq)
-	h.mu.Unlock()
-	t := &table{id: id, Players: Players{White: white, Black: black, Rated: rated}, g: game.New(tc, now)}
+	t := &table{id: id, Players: p, g: game.New(tc, now)}
 	for side, p := range t.Handles() {
 		if strings.HasPrefix(p, account.Reserved) {
 			continue // Squall's seat has no rating
 		}
 		r, err := h.st.Rating(ctx, p, tc.Speed().String())
 		if err != nil {
-			return "", fmt.Errorf("game %s: %w", id, err)
+			return fmt.Errorf("game %s: %w", id, err)
 		}
 		t.AtStart[side] = r
 	}
 	var err error
 	if t.lease, err = h.leases.Acquire(ctx, id, h.node); err != nil {
-		return "", fmt.Errorf("game %s: lease: %w", id, err)
+		return fmt.Errorf("game %s: lease: %w", id, err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := h.save(ctx, t, now); err != nil {
 		h.leases.Release(ctx, id, t.lease)
-		return "", err
+		return err
 	}
-	if err := h.host(t); err != nil {
-		return "", err
-	}
-	return id, nil
+	return h.host(t)
 }
 
 // Move plays handle's move in game id; the game is stored before Move
@@ -556,6 +565,9 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 				return nil, err
 			}
 			e.Before, e.After = t.rating.Before, t.rating.After
+		}
+		if t.ArenaName != "" {
+			event = t.ArenaName + " Arena"
 		}
 		e.PGN = t.g.PGN(event, h.site, t.White, t.Black)
 		if err := h.tagRatings(ctx, t, e); err != nil {

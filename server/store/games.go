@@ -48,6 +48,11 @@ type Players struct {
 	// by colour, for the screens (zero for Squall's seat, and in a record
 	// from before they were kept).
 	AtStart [2]rating.Rating `json:"at_start,omitzero"`
+	// Arena is the id of the arena tournament the game is played in (""
+	// for any other game), ArenaName that arena's name: the archive's
+	// Event ("Hourly Bullet Arena", as lichess names its arenas' games).
+	Arena     string `json:"arena,omitempty"`
+	ArenaName string `json:"arena_name,omitempty"`
 }
 
 // Plays tells whether handle is one of the players, as handles are told

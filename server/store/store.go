@@ -8,9 +8,11 @@
 //
 // The buckets: accounts (SSH key → account, and each handle's claim),
 // ratings (handle and speed → Glicko-2 rating), games (game id → live
-// state), chats (game id → its chat's lines and mute); the stream archive
-// holds finished games as PGN, in the order they ended, and the stream
-// played each player's finished games (one line each, played.go).
+// state), chats (game id → its chat's lines and mute), arenas (arena id →
+// its definition); the stream archive holds finished games as PGN, in the
+// order they ended, the stream played each player's finished games (one
+// line each, played.go), and the stream of arenas each arena's events
+// (arenas.go).
 package store
 
 import (
@@ -58,7 +60,9 @@ type Store struct {
 	games    jetstream.KeyValue
 	chats    jetstream.KeyValue // game id → its chat (chats.go)
 	archive  jetstream.Stream
-	played   jetstream.Stream // each player's finished games (played.go)
+	played   jetstream.Stream   // each player's finished games (played.go)
+	arenas   jetstream.KeyValue // arena id → its definition (arenas.go)
+	arenaLog jetstream.Stream   // each arena's events (arenas.go)
 	replicas int
 }
 
@@ -184,6 +188,12 @@ func (s *Store) setUp(ctx context.Context) error {
 		return err
 	}
 	if s.played, err = s.stream(ctx, playedStreamConfig); err != nil {
+		return err
+	}
+	if s.arenas, err = kv(arenasBucket, "Squall arena tournaments' definitions"); err != nil {
+		return err
+	}
+	if s.arenaLog, err = s.stream(ctx, arenaStreamConfig); err != nil {
 		return err
 	}
 	return nil

@@ -1,0 +1,535 @@
+package play
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squall-chess/squall/pgn"
+	"github.com/squall-chess/squall/server/account"
+	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// Arenas runs the cluster's arena tournaments (server/arena) on the hub.
+// An arena is its log in the store (store.AppendArenaEvent): every server
+// follows every arena's log and replays it to the same standings; any
+// server writes its players' joins and pauses; and one server pairs each
+// arena, holding the arena's lease as a game's host holds the game's
+// (store.Leases; a server that dies loses it within a lease and another
+// takes the arena on). The pairing server writes each game's end into the
+// log as the game's record or the archive shows it, writes each pairing
+// wave (arena.Arena.Pair at that moment) with its games' ids, and then
+// starts those games on the hub as rated games of the arena
+// (store.Players.Arena). Every write is made at the log's last sequence,
+// so every event is decided from all the events before it, whichever
+// server wrote them. Its methods are safe for concurrent use.
+type Arenas struct {
+	hub    *Hub
+	st     *store.Store
+	leases *store.Leases
+	now    func() time.Time
+
+	mu   sync.Mutex
+	runs map[string]*arenaRun
+}
+
+// arenaRun is one arena as this server has it: its log replayed so far.
+type arenaRun struct {
+	mu   sync.Mutex
+	a    *arena.Arena
+	last uint64 // the sequence of the last event applied
+	// lease is this server's lease on pairing the arena (its revision; 0
+	// while another server pairs it, or nobody), renewed at renewed.
+	lease   uint64
+	renewed time.Time
+	done    bool // over, every game finished: nothing more to do
+}
+
+// arenaLeaseBucket holds the arenas' pairing leases, each lasting as a
+// game's does.
+const arenaLeaseBucket = "squall_arena_leases"
+
+// MissingGame is how long after its pairing a game that is neither in
+// the store nor in the archive is taken as aborted: the pairing server
+// died between writing the wave and starting the game (or could not start
+// it), and its players are waiting for nothing.
+const MissingGame = 30 * time.Second
+
+// NewArenas is the arenas of the hub's cluster, read from the store.
+func NewArenas(ctx context.Context, h *Hub) (*Arenas, error) {
+	leases, err := h.st.Leases(ctx, arenaLeaseBucket, h.lease)
+	if err != nil {
+		return nil, err
+	}
+	s := &Arenas{hub: h, st: h.st, leases: leases, now: h.now, runs: map[string]*arenaRun{}}
+	return s, s.Load(ctx)
+}
+
+// Load reads every arena's definition from the store (the other servers'
+// new arenas) and each new one's log.
+func (s *Arenas) Load(ctx context.Context) error {
+	defs, err := s.st.Arenas(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, d := range defs {
+		r := s.add(d)
+		r.mu.Lock()
+		errs = append(errs, s.catchUp(ctx, r))
+		r.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// add is the run of def, made if new.
+func (s *Arenas) add(def arena.Definition) *arenaRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.runs[def.ID]
+	if !ok {
+		r = &arenaRun{a: arena.New(def)}
+		s.runs[def.ID] = r
+	}
+	return r
+}
+
+// Create stores a new arena; the id must be new.
+func (s *Arenas) Create(ctx context.Context, def arena.Definition) error {
+	if err := s.st.CreateArena(ctx, def); err != nil {
+		return err
+	}
+	s.add(def)
+	return nil
+}
+
+// ErrNoArena: no arena of that id or name.
+var ErrNoArena = errors.New("no such arena")
+
+// List is every arena's definition, the latest start first.
+func (s *Arenas) List() []arena.Definition {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]arena.Definition, 0, len(s.runs))
+	for _, r := range s.runs {
+		out = append(out, r.a.Def)
+	}
+	slices.SortFunc(out, func(a, b arena.Definition) int {
+		if c := b.Start.Compare(a.Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// Find is the arena named by id, or else by name (the latest of that
+// name, in any case).
+func (s *Arenas) Find(idOrName string) (arena.Definition, error) {
+	list := s.List()
+	for _, d := range list {
+		if d.ID == idOrName {
+			return d, nil
+		}
+	}
+	for _, d := range list {
+		if strings.EqualFold(d.Name, idOrName) {
+			return d, nil
+		}
+	}
+	return arena.Definition{}, fmt.Errorf("arena %q: %w", idOrName, ErrNoArena)
+}
+
+// ArenaState is an arena as this server has replayed it.
+type ArenaState struct {
+	Def       arena.Definition
+	Standings []arena.Standing
+	// Playing are its games in progress.
+	Playing []arena.Paired
+}
+
+// State is arena id as this server has it now.
+func (s *Arenas) State(id string) (ArenaState, error) {
+	r, err := s.run(id)
+	if err != nil {
+		return ArenaState{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return ArenaState{Def: r.a.Def, Standings: r.a.Standings(), Playing: r.a.InProgress()}, nil
+}
+
+// Log is arena id's events as the store has them now.
+func (s *Arenas) Log(ctx context.Context, id string) ([]arena.Event, error) {
+	evs, err := s.st.ArenaEvents(ctx, id, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]arena.Event, len(evs))
+	for i, e := range evs {
+		out[i] = e.Event
+	}
+	return out, nil
+}
+
+func (s *Arenas) run(id string) (*arenaRun, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.runs[id]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("arena %q: %w", id, ErrNoArena)
+}
+
+// Join enters handle in arena id, or brings them back from a pause, with
+// their rating at the arena's speed now.
+func (s *Arenas) Join(ctx context.Context, id, handle string) error {
+	r, err := s.run(id)
+	if err != nil {
+		return err
+	}
+	rt, err := s.st.Rating(ctx, handle, r.a.Def.Control.Speed().String())
+	if err != nil {
+		return err
+	}
+	return s.player(ctx, r, arena.Event{Kind: arena.Join, Player: handle, Rating: int(math.Round(rt.Rating))})
+}
+
+// Pause stops handle being paired in arena id until they join again.
+func (s *Arenas) Pause(ctx context.Context, id, handle string) error {
+	r, err := s.run(id)
+	if err != nil {
+		return err
+	}
+	return s.player(ctx, r, arena.Event{Kind: arena.Pause, Player: handle})
+}
+
+// Withdraw takes handle out of arena id (before its start: out of it
+// altogether; after: as a pause).
+func (s *Arenas) Withdraw(ctx context.Context, id, handle string) error {
+	r, err := s.run(id)
+	if err != nil {
+		return err
+	}
+	return s.player(ctx, r, arena.Event{Kind: arena.Withdraw, Player: handle})
+}
+
+// player writes a player's event, timed now.
+func (s *Arenas) player(ctx context.Context, r *arenaRun, e arena.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, err := s.write(ctx, r, func(*arena.Arena) []arena.Event {
+		e.At = s.now()
+		return []arena.Event{e}
+	})
+	return err
+}
+
+// catchUp applies the events written since r's last; called with r.mu
+// held. An event the arena refuses (a server of another version wrote
+// it) is skipped, as every server skips it, and reported.
+func (s *Arenas) catchUp(ctx context.Context, r *arenaRun) error {
+	evs, err := s.st.ArenaEvents(ctx, r.a.Def.ID, r.last)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range evs {
+		errs = append(errs, r.a.Apply(e.Event))
+		r.last = e.Seq
+	}
+	return errors.Join(errs...)
+}
+
+// write builds events from the arena as the log has it now, tries them on
+// a copy, and writes them one by one at the log's last sequence; when
+// another server wrote first, it reads that and builds again. It returns
+// the events written; called with r.mu held.
+func (s *Arenas) write(ctx context.Context, r *arenaRun, build func(*arena.Arena) []arena.Event) ([]arena.Event, error) {
+	var written []arena.Event
+	for try := 0; ; try++ {
+		if err := s.catchUp(ctx, r); err != nil {
+			return written, err
+		}
+		evs := build(r.a)
+		if len(evs) == 0 {
+			return written, nil
+		}
+		c := r.a.Clone()
+		for _, e := range evs {
+			if err := c.Apply(e); err != nil {
+				return written, err
+			}
+		}
+		stale := false
+		for _, e := range evs {
+			seq, err := s.st.AppendArenaEvent(ctx, r.a.Def.ID, e, r.last)
+			if errors.Is(err, store.ErrStale) && try < 10 {
+				stale = true
+				break
+			}
+			if err != nil {
+				return written, err
+			}
+			if err := r.a.Apply(e); err != nil {
+				return written, err // tried on the copy: not reached
+			}
+			r.last = seq
+			written = append(written, e)
+		}
+		if !stale {
+			return written, nil
+		}
+	}
+}
+
+// Run keeps the arenas until ctx ends: every interval it follows each
+// arena's log, and pairs the arenas whose lease it holds or can take,
+// from shortly before their start until their last game ends; every
+// tenth interval it reads the store's list of arenas again. report, if
+// not nil, hears of each error (from Run's goroutine). The leases held
+// are given up as Run returns.
+func (s *Arenas) Run(ctx context.Context, interval time.Duration, report func(error)) {
+	if report == nil {
+		report = func(error) {}
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-ctx.Done():
+			s.release()
+			return
+		case <-tick.C:
+		}
+		if n%10 == 9 {
+			if err := s.Load(ctx); err != nil {
+				report(err)
+			}
+		}
+		s.mu.Lock()
+		runs := make([]*arenaRun, 0, len(s.runs))
+		for _, r := range s.runs {
+			runs = append(runs, r)
+		}
+		s.mu.Unlock()
+		for _, r := range runs {
+			if err := s.step(ctx, r); err != nil && ctx.Err() == nil {
+				report(fmt.Errorf("arena %s: %w", r.a.Def.ID, err))
+			}
+		}
+	}
+}
+
+// release gives up the leases held (the server is stopping: another
+// pairs its arenas at once, not a lease later).
+func (s *Arenas) release() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, r := range s.runs {
+		r.mu.Lock()
+		if r.lease != 0 {
+			s.leases.Release(ctx, id, r.lease)
+			r.lease = 0
+		}
+		r.mu.Unlock()
+	}
+}
+
+// step follows one arena's log and, while this server pairs it, writes
+// its games' ends and its pairing wave and starts the wave's games.
+func (s *Arenas) step(ctx context.Context, r *arenaRun) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return nil
+	}
+	err := s.catchUp(ctx, r)
+	now := s.now()
+	def := r.a.Def
+	if now.Before(def.Start.Add(-s.hub.lease)) || !s.hold(ctx, r, now) {
+		return err
+	}
+	if _, ferr := s.write(ctx, r, func(a *arena.Arena) []arena.Event { return s.ends(ctx, a, now) }); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	if !now.Before(def.End()) {
+		if len(r.a.InProgress()) == 0 {
+			r.done = true
+			s.leases.Release(ctx, def.ID, r.lease)
+			r.lease = 0
+		}
+		return err
+	}
+	wave, werr := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		pairs := a.Pair(now)
+		if len(pairs) == 0 {
+			return nil
+		}
+		for i := range pairs {
+			pairs[i].Game = s.hub.newID()
+		}
+		return []arena.Event{{Kind: arena.Pair, At: now, Pairs: pairs}}
+	})
+	errs := []error{err, werr}
+	for _, e := range wave {
+		for _, p := range e.Pairs {
+			players := Players{White: p.White, Black: p.Black, Rated: true, Arena: def.ID, ArenaName: def.Name}
+			errs = append(errs, s.hub.start(ctx, p.Game, players, def.Control))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// hold says whether this server pairs the arena, taking its lease if
+// nobody holds it (or this server did before a restart) and renewing it
+// every third of a lease; called with r.mu held.
+func (s *Arenas) hold(ctx context.Context, r *arenaRun, now time.Time) bool {
+	id := r.a.Def.ID
+	if r.lease != 0 {
+		if now.Sub(r.renewed) < s.hub.lease/3 {
+			return true
+		}
+		rev, err := s.leases.Renew(ctx, id, s.hub.node, r.lease)
+		if err != nil {
+			r.lease = 0
+			return false
+		}
+		r.lease, r.renewed = rev, now
+		return true
+	}
+	rev, err := s.leases.Acquire(ctx, id, s.hub.node)
+	if errors.Is(err, store.ErrHeld) {
+		holder, held, isHeld, herr := s.leases.Holder(ctx, id)
+		if herr != nil || !isHeld || holder != s.hub.node {
+			return false
+		}
+		rev, err = s.leases.Renew(ctx, id, s.hub.node, held) // ours, from before a restart
+	}
+	if err != nil {
+		return false
+	}
+	r.lease, r.renewed = rev, now
+	return true
+}
+
+// ends are the Finish events of the arena's games in progress that have
+// ended: each as its last record says (its end written when it was),
+// else as the archive has it (the record dropped: its end noted now), and
+// a game in neither MissingGame after its pairing as aborted.
+func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []arena.Event {
+	var out []arena.Event
+	for _, p := range a.InProgress() {
+		if u, err := s.hub.Game(p.Game); err == nil && !u.Over() {
+			continue
+		}
+		rec, _, found, err := s.st.Game(ctx, p.Game)
+		switch {
+		case err != nil:
+			continue
+		case found && rec.End == nil:
+			continue
+		case found:
+			out = append(out, arena.Event{Kind: arena.Finish, At: rec.Game.Saved, Game: p.Game,
+				Result: rec.End.Result.PGN(), Plies: len(rec.Game.Moves)})
+			continue
+		}
+		text, archived, err := s.st.ArchivedGame(ctx, p.Game)
+		if err != nil {
+			continue
+		}
+		if archived {
+			if e, ok := finishFromPGN(p.Game, text, now); ok {
+				out = append(out, e)
+			}
+			continue
+		}
+		if now.Sub(p.At) >= MissingGame {
+			out = append(out, arena.Event{Kind: arena.Finish, At: now, Game: p.Game, Result: pgn.Unknown})
+		}
+	}
+	return out
+}
+
+// finishFromPGN is an archived game's Finish event, timed at.
+func finishFromPGN(id, text string, at time.Time) (arena.Event, bool) {
+	g, ok := readPGN(text)
+	if !ok {
+		return arena.Event{}, false
+	}
+	return arena.Event{Kind: arena.Finish, At: at, Game: id, Result: g.Result, Plies: len(g.Mainline())}, true
+}
+
+// readPGN reads an archived game.
+func readPGN(text string) (*pgn.Game, bool) {
+	for g, err := range pgn.Games(strings.NewReader(text)) {
+		return g, err == nil
+	}
+	return nil, false
+}
+
+// Games are arena id's finished games as arena.Check takes them: the
+// players, result and length of each as the archive keeps it (an aborted
+// game, which the archive does not keep, as the log says), its start and
+// end and the ratings it was paired with from the log. PGN, if not nil,
+// gets each archived game's text in the order the games ended.
+func (s *Arenas) Games(ctx context.Context, id string, archivedPGN func(string)) ([]arena.Game, error) {
+	evs, err := s.Log(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	paired := map[string]arena.Game{}
+	var out []arena.Game
+	for _, e := range evs {
+		switch e.Kind {
+		case arena.Pair:
+			for _, p := range e.Pairs {
+				paired[p.Game] = arena.Game{ID: p.Game, White: p.White, Black: p.Black,
+					WhiteRating: p.WhiteRating, BlackRating: p.BlackRating, Start: e.At}
+			}
+		case arena.Berserk:
+			g := paired[e.Game]
+			if account.Key(e.Player) == account.Key(g.White) {
+				g.WhiteBerserk = true
+			} else {
+				g.BlackBerserk = true
+			}
+			paired[e.Game] = g
+		case arena.Finish:
+			g, ok := paired[e.Game]
+			if !ok {
+				return nil, fmt.Errorf("arena %s: game %s finished, never paired", id, e.Game)
+			}
+			g.End = e.At
+			text, archived, err := s.st.ArchivedGame(ctx, e.Game)
+			if err != nil {
+				return nil, err
+			}
+			g.Result, g.Plies = e.Result, e.Plies
+			if archived {
+				a, ok := readPGN(text)
+				if !ok {
+					return nil, fmt.Errorf("arena %s: game %s: its PGN does not read", id, e.Game)
+				}
+				if a.Tag("White") != g.White || a.Tag("Black") != g.Black {
+					return nil, fmt.Errorf("arena %s: game %s: paired %s–%s, archived %s–%s", id, e.Game, g.White, g.Black, a.Tag("White"), a.Tag("Black"))
+				}
+				g.Result, g.Plies = a.Result, len(a.Mainline())
+				if archivedPGN != nil {
+					archivedPGN(text)
+				}
+			}
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,241 @@
+package play
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/store"
+)
+
+// stepArena runs one of Run's steps on arena id now.
+func stepArena(t *testing.T, s *Arenas, id string) {
+	t.Helper()
+	r, err := s.run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.step(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// arenaGames are the arena's games in progress on the hub, by player.
+func arenaGames(h *Hub, id string) map[string]store.GameRecord {
+	out := map[string]store.GameRecord{}
+	for _, g := range h.Games() {
+		if g.Arena == id {
+			out[g.White], out[g.Black] = g, g
+		}
+	}
+	return out
+}
+
+// TestArenaOnHub: an arena kept in the store pairs its players on the hub
+// as rated games of the arena, writes each game's end into its log as the
+// game's record has it, and pairs the players again; after a restart the
+// standings are the log's, the server pairs on, and the checkers agree
+// with the archive.
+func TestArenaOnHub(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0.Add(-time.Minute)}
+	dir := t.TempDir()
+	h, st := newHub(t, dir, clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "hourly-1", Name: "Hourly Bullet", Start: t0, Length: 10 * time.Minute,
+		Control: arena.Definition{}.Control}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob", "cy", "dee"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Join(ctx, def.ID, "ann"); err == nil {
+		t.Fatal("ann joined twice")
+	}
+	stepArena(t, s, def.ID)
+	if g := arenaGames(h, def.ID); len(g) != 0 {
+		t.Fatalf("paired before the start: %v", g)
+	}
+	clk.Advance(time.Minute)
+	stepArena(t, s, def.ID)
+	games := arenaGames(h, def.ID)
+	if len(games) != 4 {
+		t.Fatalf("at the start %d players in games, want 4", len(games))
+	}
+	first := map[string]string{} // game id → its winner
+	for _, g := range []store.GameRecord{games["ann"], games["cy"]} {
+		if !g.Rated || g.ArenaName != def.Name {
+			t.Fatalf("game %+v: want rated, of the arena", g.Players)
+		}
+		clk.Advance(2 * time.Second)
+		for i, m := range []string{"f2f3", "e7e5", "g2g4", "d8h4"} {
+			if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i%2], m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		first[g.ID] = g.Black
+	}
+	stepArena(t, s, def.ID)
+	state, err := s.State(def.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range state.Standings[:2] {
+		if x.Score != 2 || x.Wins != 1 {
+			t.Fatalf("standings %+v: want both winners with 2", state.Standings)
+		}
+	}
+	if g := arenaGames(h, def.ID); len(g) != 0 {
+		t.Fatalf("paired again before the wait: %v", g)
+	}
+	for id := range first {
+		text, ok, err := st.ArchivedGame(ctx, id)
+		if err != nil || !ok || !strings.Contains(text, `[Event "Hourly Bullet Arena"]`) {
+			t.Fatalf("archived %s: %v %v\n%s", id, ok, err, text)
+		}
+	}
+
+	clk.Advance(arena.WaitBeforePairing(def.Control))
+	stepArena(t, s, def.ID)
+	again := arenaGames(h, def.ID)
+	if len(again) != 4 {
+		t.Fatalf("after the wait %d players in games, want 4", len(again))
+	}
+	for _, p := range []string{"ann", "cy"} {
+		if g := again[p]; opponent(g, p) == opponent(games[p], p) {
+			t.Fatalf("%s meets the same opponent again: %+v", p, g.Players)
+		}
+	}
+	g := again["ann"]
+	for i, m := range []string{"e2e4", "e7e5"} {
+		if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Resign(ctx, g.ID, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	before := state.Standings
+
+	// A restart: the same server comes back, reads the arena and its log,
+	// takes its lease back and writes the end it had not seen.
+	s.release()
+	st.Close()
+	clk.Advance(5 * time.Second)
+	h2, _ := newHub(t, dir, clk)
+	if _, err := h2.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := NewArenas(ctx, h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid, err := s2.State(def.ID)
+	if err != nil || !reflect.DeepEqual(mid.Standings, mustState(t, s, def.ID).Standings) {
+		t.Fatalf("after the restart %+v, %v", mid.Standings, err)
+	}
+	stepArena(t, s2, def.ID)
+	after := mustState(t, s2, def.ID)
+	if reflect.DeepEqual(after.Standings, before) || len(after.Playing) != 1 {
+		t.Fatalf("the resigned game not counted after the restart: %+v playing %v", after.Standings, after.Playing)
+	}
+
+	log, err := s2.Log(ctx, def.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verified, err := arena.Verify(def, log)
+	if err != nil || !reflect.DeepEqual(verified, after.Standings) {
+		t.Fatalf("Verify: %v\n%+v\n%+v", err, verified, after.Standings)
+	}
+	var texts []string
+	finished, err := s2.Games(ctx, def.ID, func(text string) { texts = append(texts, text) })
+	if err != nil || len(finished) != 3 || len(texts) != 3 {
+		t.Fatalf("games %+v, %d texts, %v", finished, len(texts), err)
+	}
+	if err := arena.Check(def, finished, after.Standings); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func opponent(g store.GameRecord, handle string) string {
+	if g.White == handle {
+		return g.Black
+	}
+	return g.White
+}
+
+func mustState(t *testing.T, s *Arenas, id string) ArenaState {
+	t.Helper()
+	st, err := s.State(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestArenaMissingGame: a wave in the log whose games never began (its
+// server died between writing the wave and starting them) ends as
+// aborted MissingGame after its pairing, and its players are paired
+// again.
+func TestArenaMissingGame(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0}
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "a", Name: "Lost", Start: t0, Length: 10 * time.Minute}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _ := s.run(def.ID)
+	r.mu.Lock()
+	_, err = s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		p := a.Pair(t0)
+		p[0].Game = "never-started"
+		return []arena.Event{{Kind: arena.Pair, At: t0, Pairs: p}}
+	})
+	r.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(MissingGame - time.Second)
+	stepArena(t, s, def.ID)
+	if st := mustState(t, s, def.ID); len(st.Playing) != 1 {
+		t.Fatalf("the game ended before MissingGame: %+v", st.Playing)
+	}
+	clk.Advance(time.Second)
+	stepArena(t, s, def.ID)
+	log, err := s.Log(ctx, def.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := log[len(log)-1]; e.Kind != arena.Finish || e.Result != "*" || e.Game != "never-started" {
+		t.Fatalf("last event %+v, want the missing game aborted", e)
+	}
+	clk.Advance(arena.WaitBeforePairing(def.Control))
+	stepArena(t, s, def.ID)
+	if g := arenaGames(h, def.ID); len(g) != 2 {
+		t.Fatalf("not paired again (the duel of a small arena): %v", g)
+	}
+}
