@@ -120,14 +120,12 @@ func endgamesCommand() *cobra.Command {
 		}
 		fmt.Fprintf(stdout, "%s drawn (seed %d, %s)\n", plural.Count(len(starts), "position"), *seed, plural.Count(probes, "WDL probe"))
 
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
-		}
 		if specs[0].IsBuiltin() {
 			// Squall runs as a UCI child, as a GUI would run it: the
 			// tables' root move filtering is the UCI server's.
-			specs[0].Command = "'" + strings.ReplaceAll(exe, "'", `'\''`) + "' uci"
+			if specs[0].Command, err = selfUCI(); err != nil {
+				return err
+			}
 			if !*noTB {
 				specs[0].Options = append([]spec.Option{{Name: "SyzygyPath", Value: *tbPath}}, specs[0].Options...)
 			}

@@ -15,6 +15,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	// Every child the tests start from this binary is squall: serve's
+	// engines (selfUCI) included, which no test starts by hand.
+	os.Setenv(runMainEnv, "1")
 	os.Exit(m.Run())
 }
 

@@ -92,6 +92,10 @@ type serveOptions struct {
 	threads    int
 	hash       int
 	engine     spec.Flags
+	// engineNice, when not 0, runs every engine as a process of its own
+	// (Squall's as selfUCI) at this nice value: analysis must never starve
+	// play (issue 37).
+	engineNice int
 	data       string // the store's directory ("": none, as a broadcast has)
 	natsURL    string
 	node       string
@@ -125,6 +129,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "`N` search threads per room's engine")
 	fs.IntVar(&o.hash, "hash", 64, "hash table per room's engine, in `MB`")
 	o.engine.Register(fs, "the rooms' engine (default squall)")
+	fs.IntVar(&o.engineNice, "engine-nice", 19, "the nice value `N` (1–19) of every engine the server runs — the rooms', the spectators' analysis, Squall's seats, the reviews — each a process of its own, so that no search delays a move on its way to the players (Unix); 0: in the server's process, at its priority")
 }
 
 // spectatorDelay is --spectator-delay: "auto" (play.AutoDelay: the rule of
@@ -183,6 +188,17 @@ func (o *serveOptions) check() error {
 	sp, err := o.engine.Spec(spec.Builtin)
 	if err != nil {
 		return err
+	}
+	if o.engineNice < 0 || o.engineNice > 19 {
+		return fmt.Errorf("--engine-nice %d: want 0 (in process) to 19", o.engineNice)
+	}
+	if o.engineNice > 0 {
+		if sp.IsBuiltin() {
+			if sp.Command, err = selfUCI(); err != nil {
+				return err
+			}
+		}
+		sp.Nice = o.engineNice
 	}
 	defaults := append(spec.Int("Threads", o.threads), spec.Int("Hash", o.hash)...)
 	a, err := sp.Open(context.Background(), defaults...)

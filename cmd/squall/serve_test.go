@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -392,4 +394,91 @@ func TestServeKill9(t *testing.T) {
 	see(bob, "▶ Black bob")
 	typeLine(bob, "e6")
 	see(ann, "1. d4 d5 2. c4 e6")
+}
+
+// TestServeEnginesNiced: by default serve runs every engine as Squall's
+// own binary in a child process at nice 19 (--engine-nice), each of its
+// threads, so that analysis never starves the serving of moves; 0 keeps
+// the engine in process.
+func TestServeEnginesNiced(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the children's nice values from /proc")
+	}
+	o, err := parseServeFlags(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := childNices(t)
+	a, err := o.newAnalyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.Search(context.Background(), engine.Game{Start: chess.NewPosition()}, engine.Limits{Depth: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var found []int
+	for pid, nices := range childNices(t) {
+		if _, old := before[pid]; !old {
+			found = append(found, pid)
+			for _, n := range nices {
+				if n != 19 {
+					t.Errorf("the engine's process %d has a thread at nice %d: %v", pid, n, nices)
+				}
+			}
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d new child processes, want the engine's one", len(found))
+	}
+	o, err = parseServeFlags([]string{"--engine-nice", "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := o.newAnalyzer(); err != nil || b.Name() != a.Name() {
+		t.Errorf("--engine-nice 0: %v, %v", b, err)
+	} else {
+		b.Close()
+	}
+	if _, err := parseServeFlags([]string{"--engine-nice", "20"}); err == nil {
+		t.Error("--engine-nice 20 accepted")
+	}
+}
+
+// childNices maps each child process of this one to the nice values of
+// its threads, from /proc.
+func childNices(t *testing.T) map[int][]int {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	kids := map[int][]int{}
+	for _, f := range stats {
+		fields := procStat(f)
+		if len(fields) < 20 || fields[4-3] != strconv.Itoa(os.Getpid()) {
+			continue // field 4, the parent
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		tasks, _ := filepath.Glob(filepath.Join(filepath.Dir(f), "task", "*", "stat"))
+		for _, task := range tasks {
+			if tf := procStat(task); len(tf) >= 20 {
+				n, _ := strconv.Atoi(tf[19-3])
+				kids[pid] = append(kids[pid], n)
+			}
+		}
+	}
+	return kids
+}
+
+// procStat is a /proc stat file's fields from the third on (after the
+// command's parentheses, which may hold spaces); nil if it cannot be read.
+func procStat(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return nil
+	}
+	return strings.Fields(s[i+2:])
 }

@@ -117,7 +117,9 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // 200 spectators, 5 minutes — with SQUALL_CLUSTER_LOAD=50x5m go test
 // ./cmd/squall -run ClusterLoad -v (GAMESxDURATION). SQUALL_CLUSTER_ANALYSTS
 // sets each server's analysis engines (default serve's; 0 measures the
-// serving alone).
+// serving alone), SQUALL_CLUSTER_NICE their nice value (default serve's,
+// 19, each engine a child process; 0 runs them in the test's process, as
+// before issue 37).
 func TestServeClusterLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS cluster and two servers")
@@ -139,13 +141,19 @@ func TestServeClusterLoad(t *testing.T) {
 			t.Fatalf("SQUALL_CLUSTER_ANALYSTS=%q: want a number of engines, 0 for no analysis", s)
 		}
 	}
+	nice := 19 // serve's default: each engine a process of its own at nice 19
+	if s := os.Getenv("SQUALL_CLUSTER_NICE"); s != "" {
+		if _, err := fmt.Sscan(s, &nice); err != nil {
+			t.Fatalf("SQUALL_CLUSTER_NICE=%q: want 0 (engines in process) to 19", s)
+		}
+	}
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
 	var servers [2]*server.Games
 	moved := &takeovers{w: t.Output()}
 	for i, node := range []string{"a", "b"} {
 		o := serveOptions{threads: 1, hash: 16, natsURL: strings.Join(append(urls[i:], urls[:i]...), ","), replicas: 3, node: node,
-			analysts: analysts, analysisNodes: 2_000_000}
+			analysts: analysts, analysisNodes: 2_000_000, engineNice: nice}
 		if err := o.check(); err != nil {
 			t.Fatal(err)
 		}
@@ -189,8 +197,8 @@ func TestServeClusterLoad(t *testing.T) {
 	t.Logf("%d games (%d plies) in %v by %d pairs, %d spectators", st.games, st.plies, elapsed.Round(time.Second), pairs, 4*pairs)
 	t.Logf("player → opponent's screen: p50 %v, p99 %v (%d moves)", percentile(st.toOpponent, 0.5), percentile(st.toOpponent, 0.99), len(st.toOpponent))
 	t.Logf("player → spectator's screen: p50 %v, p99 %v (%d)", percentile(st.toWatch, 0.5), percentile(st.toWatch, 0.99), len(st.toWatch))
-	t.Logf("CPU of the process (both servers with %d analysis engines each, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play",
-		analysts, cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/(elapsed.Minutes()*float64(pairs)))
+	t.Logf("CPU of the process (both servers with %d analysis engines each at nice %d — a child's CPU not counted —, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play",
+		analysts, nice, cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/(elapsed.Minutes()*float64(pairs)))
 	if st.games < pairs {
 		t.Errorf("%d games finished, want at least %d", st.games, pairs)
 	}

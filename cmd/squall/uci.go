@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/squall-chess/squall/engine/search"
@@ -23,4 +27,17 @@ func uciCommand() *cobra.Command {
 			return uci.NewServer(s, cmd.OutOrStdout()).Run(cmd.InOrStdin())
 		},
 	}
+}
+
+// selfUCI is the command line that runs this binary as a UCI engine
+// ("'/path/to/squall' uci", quoted for uci.ParseCommand): the built-in
+// engine in a process of its own, for the callers that want it apart —
+// endgames (the tables' root filtering is the UCI server's) and serve (a
+// niced process, behind the serving of moves).
+func selfUCI() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find Squall's own binary to run as a UCI engine: %w", err)
+	}
+	return "'" + strings.ReplaceAll(exe, "'", `'\''`) + "' uci", nil
 }

@@ -48,6 +48,10 @@ type Spec struct {
 	// Options are set in order, after the command's own defaults
 	// (Threads, Hash) and before the first search.
 	Options []Option
+	// Nice, from 1 to 19, runs an external engine at a lower scheduling
+	// priority (uci.Config.Nice); the built-in engine, which shares this
+	// process, cannot be: run Squall's own binary ("squall uci") instead.
+	Nice int
 }
 
 // Parse checks a command: empty is an error, Builtin (in any case) is the
@@ -87,6 +91,9 @@ func (s Spec) String() string {
 func (s Spec) Open(ctx context.Context, defaults ...Option) (engine.Analyzer, error) {
 	var a engine.Analyzer
 	if s.IsBuiltin() {
+		if s.Nice != 0 {
+			return nil, fmt.Errorf("the built-in engine runs in this process and cannot be niced: run it as %q", "squall uci")
+		}
 		a = search.New()
 	} else {
 		path, args, err := uci.ParseCommand(s.Command)
@@ -95,7 +102,7 @@ func (s Spec) Open(ctx context.Context, defaults ...Option) (engine.Analyzer, er
 		}
 		ctx, cancel := context.WithTimeout(ctx, startTimeout)
 		defer cancel()
-		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args})
+		c, err := uci.Start(ctx, uci.Config{Path: path, Args: args, Nice: s.Nice})
 		if err != nil {
 			return nil, err // it names the engine
 		}

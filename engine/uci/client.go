@@ -45,6 +45,11 @@ type Config struct {
 	StartTimeout, ReadyTimeout, StopTimeout time.Duration
 	// LogLines is the size of the traffic log (default 1000 lines).
 	LogLines int
+	// Nice, from 1 to 19, lowers the engine's scheduling priority, every
+	// thread of it (Unix; elsewhere it is ignored): a server runs its
+	// engines so, so that a search never holds up the serving of moves.
+	// 0 leaves the engine at the caller's.
+	Nice int
 }
 
 // ParseCommand splits a command line into program and arguments the way a
@@ -135,6 +140,9 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.LogLines <= 0 {
 		cfg.LogLines = 1000
 	}
+	if cfg.Nice < 0 || cfg.Nice > 19 {
+		return nil, fmt.Errorf("start engine %s: nice %d: want 0 to 19", cfg.Path, cfg.Nice)
+	}
 	c := &Client{
 		cfg:    cfg,
 		lines:  make(chan string, 256),
@@ -161,6 +169,11 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
 	}
 	c.cmd = cmd
+	if err := lowerPriority(cmd, cfg.Nice); err != nil {
+		killProcess(cmd)
+		cmd.Wait()
+		return nil, fmt.Errorf("start engine %s: nice %d: %w", cfg.Path, cfg.Nice, err)
+	}
 	var pipes sync.WaitGroup
 	pipes.Add(2)
 	go func() { defer pipes.Done(); c.readStdout(stdout) }()
