@@ -9,8 +9,9 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 )
 
-// Filter selects games the way a game database does: by player, opening
-// code, result, year and a position the game reaches. Every criterion set
+// Filter selects games the way a game database does: by player, rating,
+// opening (code or name), event, result, year and a position the game
+// reaches. Every criterion set
 // must hold (they combine with AND); the zero Filter selects every game.
 // `squall pgn --filter` and the board's game list both select through it,
 // so they agree on what a criterion means.
@@ -29,6 +30,13 @@ type Filter struct {
 	// 0 leaves a side open. A game whose year is unknown never matches a
 	// year.
 	YearFrom, YearTo int
+	// EloFrom and EloTo bound both players' ratings (WhiteElo and
+	// BlackElo), both inclusive; 0 leaves a side open. A game with a
+	// player unrated never matches a rating.
+	EloFrom, EloTo int
+	// Opening and Event, if set, must be part of the Opening (or
+	// Variation) and the Event tag (any case).
+	Opening, Event string
 	// Position, if not nil, is a position the game's main line must reach
 	// at some ply (its start included): the same placement, side to move,
 	// castling rights and en passant capture, by any move order.
@@ -36,16 +44,18 @@ type Filter struct {
 }
 
 // filterKeys names ParseFilter's criteria, for its errors and the help.
-const filterKeys = "player, eco, result, year, fen"
+const filterKeys = "player, elo, eco, opening, event, result, year, fen"
 
 // FilterHelp describes ParseFilter's criteria in one line for a flag's help.
-const FilterHelp = "player=NAME (White or Black, any case, part of the name), eco=B90 or B90-B99 or B9, " +
+const FilterHelp = "player=NAME (White or Black, any case, part of the name), elo=2500 or 2400-2600 (both players; " +
+	"2500 alone means at least), eco=B90 or B90-B99 or B9, opening=NAME and event=NAME (part of the tag), " +
 	"result=1-0|0-1|1/2-1/2|*, year=2024 or 2000-2010, fen=FEN (the main line reaches the position); " +
 	"repeat to combine (all must hold)"
 
 // ParseFilter reads criteria written key=value, e.g. "player=Carlsen",
-// "eco=B90-B99", "result=1-0", "year=2000-2010", "fen=<FEN>" (see
-// FilterHelp); the criteria combine with AND. player may be repeated; the
+// "elo=2500-", "eco=B90-B99", "opening=Sicilian", "event=Olympiad",
+// "result=1-0", "year=2000-2010", "fen=<FEN>" (see FilterHelp); the
+// criteria combine with AND. player may be repeated; the
 // other keys may not.
 func ParseFilter(specs []string) (Filter, error) {
 	var f Filter
@@ -74,6 +84,12 @@ func ParseFilter(specs []string) (Filter, error) {
 			f.Result = value
 		case "year":
 			f.YearFrom, f.YearTo, err = parseYearRange(value)
+		case "elo":
+			f.EloFrom, f.EloTo, err = parseEloRange(value)
+		case "opening":
+			f.Opening = value
+		case "event":
+			f.Event = value
 		case "fen":
 			f.Position, err = chess.ParseFEN(value)
 		default:
@@ -145,20 +161,52 @@ func parseYearRange(s string) (from, to int, err error) {
 	return from, to, nil
 }
 
+// parseEloRange reads "2500" (at least 2500), "2400-2600", "-2000" or
+// "2400-".
+func parseEloRange(s string) (from, to int, err error) {
+	lo, hi, isRange := strings.Cut(s, "-")
+	elo := func(s string) (int, error) {
+		if s == "" && isRange {
+			return 0, nil
+		}
+		e, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || e < 1 || e > 4000 {
+			return 0, fmt.Errorf("want a rating (2500: at least) or a range of ratings (2400-2600)")
+		}
+		return e, nil
+	}
+	if from, err = elo(lo); err != nil {
+		return 0, 0, err
+	}
+	if isRange {
+		if to, err = elo(hi); err != nil {
+			return 0, 0, err
+		}
+	}
+	if from == 0 && to == 0 || to != 0 && from > to {
+		return 0, 0, fmt.Errorf("want a rating (2500: at least) or a range of ratings (2400-2600)")
+	}
+	return from, to, nil
+}
+
 // NeedsMoves reports whether the filter looks at the moves (a position),
 // so that skimmed entries cannot be judged by MatchEntry alone.
 func (f *Filter) NeedsMoves() bool { return f.Position != nil }
 
 // MatchEntry reports whether a skimmed game's tags and result satisfy the
 // filter's criteria other than Position.
-func (f *Filter) MatchEntry(e *Entry) bool { return f.matchTags(e.Tag, e.Result) }
+func (f *Filter) MatchEntry(e *Entry) bool { return f.MatchTags(e.Tag, e.Result) }
 
 // Match reports whether g satisfies every criterion.
 func (f *Filter) Match(g *Game) bool {
-	return f.matchTags(g.Tag, g.Result) && (f.Position == nil || g.Reaches(f.Position))
+	return f.MatchTags(g.Tag, g.Result) && (f.Position == nil || g.Reaches(f.Position))
 }
 
-func (f *Filter) matchTags(tag func(string) string, result string) bool {
+// MatchTags reports whether a game whose tags tag returns ("" for an
+// absent one) and whose result is result satisfies the criteria other
+// than Position: for a caller that keeps a game's tags its own way (the
+// board's game list keeps only the ones it shows).
+func (f *Filter) MatchTags(tag func(string) string, result string) bool {
 	if f.Result != "" && result != f.Result {
 		return false
 	}
@@ -179,7 +227,28 @@ func (f *Filter) matchTags(tag func(string) string, result string) bool {
 			return false
 		}
 	}
+	if f.EloFrom != 0 || f.EloTo != 0 {
+		for _, side := range [2]string{"WhiteElo", "BlackElo"} {
+			e, ok := Elo(tag(side))
+			if !ok || f.EloFrom != 0 && e < f.EloFrom || f.EloTo != 0 && e > f.EloTo {
+				return false
+			}
+		}
+	}
+	if f.Opening != "" && !containsFold(tag("Opening"), f.Opening) && !containsFold(tag("Variation"), f.Opening) {
+		return false
+	}
+	if f.Event != "" && !containsFold(tag("Event"), f.Event) {
+		return false
+	}
 	return true
+}
+
+// Elo reads a rating tag's value ("2750"); ok is false for an unrated
+// player ("", "?", "-", "0").
+func Elo(v string) (int, bool) {
+	e, err := strconv.Atoi(strings.TrimSpace(v))
+	return e, err == nil && e > 0
 }
 
 // containsFold reports whether sub is within s, ignoring case.

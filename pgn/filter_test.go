@@ -3,6 +3,7 @@ package pgn
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,6 +28,10 @@ func TestParseFilter(t *testing.T) {
 		{[]string{"year=2000-2010"}, Filter{YearFrom: 2000, YearTo: 2010}},
 		{[]string{"year=-1999"}, Filter{YearTo: 1999}},
 		{[]string{"year=2000-"}, Filter{YearFrom: 2000}},
+		{[]string{"elo=2500"}, Filter{EloFrom: 2500}},
+		{[]string{"elo=2400-2600"}, Filter{EloFrom: 2400, EloTo: 2600}},
+		{[]string{"elo=-2000"}, Filter{EloTo: 2000}},
+		{[]string{"opening=Sicilian", "event=Olympiad"}, Filter{Opening: "Sicilian", Event: "Olympiad"}},
 	}
 	for _, c := range good {
 		got, err := ParseFilter(c.specs)
@@ -51,6 +56,9 @@ func TestParseFilter(t *testing.T) {
 		"year=20x0":         "want a year",
 		"year=2010-2000":    "want a year",
 		"year=-":            "want a year",
+		"elo=strong":        "want a rating",
+		"elo=2600-2400":     "want a rating",
+		"elo=-":             "want a rating",
 		"fen=not a fen":     "fen",
 		"fen=8/8/8/8 w - -": "fen",
 	}
@@ -153,6 +161,13 @@ func TestFilterTags(t *testing.T) {
 		{[]string{"year=2020"}, count(func(g rawGame) bool { return strings.HasPrefix(g["Date"], "2020.") })},
 		{[]string{"year=2021-"}, count(func(g rawGame) bool { return g["Date"] >= "2021" })},
 		{[]string{"result=1-0", "eco=C4"}, count(func(g rawGame) bool { return g["Result"] == "1-0" && strings.HasPrefix(g["ECO"], "C4") })},
+		{[]string{"elo=2750"}, count(func(g rawGame) bool { return elo(g["WhiteElo"]) >= 2750 && elo(g["BlackElo"]) >= 2750 })},
+		{[]string{"elo=2600-2700"}, count(func(g rawGame) bool {
+			w, b := elo(g["WhiteElo"]), elo(g["BlackElo"])
+			return w >= 2600 && w <= 2700 && b >= 2600 && b <= 2700
+		})},
+		{[]string{"opening=berlin"}, count(func(g rawGame) bool { return has(g, "Opening", "berlin") || has(g, "Variation", "berlin") })},
+		{[]string{"event=LINDORES"}, count(func(g rawGame) bool { return has(g, "Event", "lindores") })},
 	}
 	for _, c := range cases {
 		f, err := ParseFilter(c.specs)
@@ -164,9 +179,18 @@ func TestFilterTags(t *testing.T) {
 		}
 	}
 	// The counts mean something: not all or none.
-	if f, _ := ParseFilter([]string{"player=nakamura"}); len(filtered(t, twic, f)) < 5 {
-		t.Errorf("too few of Nakamura's games to test with")
+	for _, spec := range []string{"player=nakamura", "elo=2750", "opening=berlin", "event=lindores"} {
+		if f, _ := ParseFilter([]string{spec}); len(filtered(t, twic, f)) < 5 || len(filtered(t, twic, f)) > 200 {
+			t.Errorf("%s: too few or too many games to test with", spec)
+		}
 	}
+}
+
+// elo is a rating tag's value as a number, 0 when there is none: the
+// test's own reading, independent of Elo.
+func elo(v string) int {
+	e, _ := strconv.Atoi(v)
+	return e
 }
 
 // fenFields is the part of a FEN that names a position: placement, side,

@@ -16,6 +16,9 @@ type Entry struct {
 	Tags []Tag
 	// Result is the termination marker, else a valid Result tag, else "*".
 	Result string
+	// Plies counts the main line's moves as skimmed: neither checked nor
+	// replayed, so a game with an illegal move counts the moves written.
+	Plies int
 }
 
 // Tag returns the value of the named tag ("" if absent).
@@ -35,7 +38,7 @@ func (r *Reader) NextEntry() (Entry, error) {
 	if g == nil {
 		return Entry{}, err
 	}
-	return Entry{Offset: g.Offset, Line: g.Line, Tags: g.Tags, Result: g.Result}, nil
+	return Entry{Offset: g.Offset, Line: g.Line, Tags: g.Tags, Result: g.Result, Plies: r.skimmed}, nil
 }
 
 // Entries yields an Entry for every game; see NextEntry. Problems inside a

@@ -66,6 +66,7 @@ type Reader struct {
 	start    *chess.Position // parsed from startFEN; never moves
 	startFEN string
 	pos      chess.Position // the position of the game being read
+	skimmed  int            // main-line moves of the game last skimmed
 }
 
 type tagSpan struct{ n0, n1, v0, v1 int }
@@ -366,8 +367,10 @@ func (r *Reader) readOne(build bool) (*Game, bool, error) {
 	if build {
 		r.startMoves(&st)
 	}
-	// Movetext.
+	// Movetext. Skimming, the main line's moves are counted (depth: the
+	// variations open), not checked.
 	keep := build
+	depth, plies := 0, 0
 loop:
 	for ; k != tEOF && k != tTag; k = r.token(keep) {
 		if st.err != nil {
@@ -382,6 +385,8 @@ loop:
 			st.content = true
 			if keep && st.err == nil {
 				r.symbolToken(&st)
+			} else if !build && depth == 0 && skimmedMove(r.tok) {
+				plies++
 			}
 		case tComment:
 			st.content = true
@@ -401,10 +406,12 @@ loop:
 			}
 		case tOpen:
 			st.content = true
+			depth++
 			if keep && st.err == nil {
 				r.openVariation(&st)
 			}
 		case tClose:
+			depth = max(depth-1, 0)
 			if keep && st.err == nil {
 				r.closeVariation(&st)
 			}
@@ -413,6 +420,7 @@ loop:
 	if !st.content && len(r.spans) == 0 {
 		return nil, false, nil // a lone result between games, say
 	}
+	r.skimmed = plies
 	if build && len(r.frames) > 0 {
 		// The innermost: the one a ')' would have closed first.
 		f := r.frames[len(r.frames)-1]
@@ -777,26 +785,7 @@ func (r *Reader) symbolToken(st *gameState) {
 		r.fail(st, "", fmt.Errorf("token %q… too long", tok[:20]))
 		return
 	}
-	tok = trimBOM(tok)
-	// Move numbers: "12.", "12...", glued "12.Nf3", bare "12".
-	if len(tok) > 0 && tok[0] >= '0' && tok[0] <= '9' {
-		i := 0
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		if i == len(tok) {
-			return
-		}
-		if tok[i] == '.' {
-			for i < len(tok) && tok[i] == '.' {
-				i++
-			}
-			tok = tok[i:]
-		}
-	}
-	for len(tok) > 0 && tok[0] == '.' {
-		tok = tok[1:]
-	}
+	tok = moveText(tok)
 	if len(tok) == 0 {
 		return
 	}
@@ -860,6 +849,42 @@ func (r *Reader) symbolToken(st *gameState) {
 	r.path = append(r.path, n)
 	st.cur = n
 	st.wantBefore = false
+}
+
+// moveText is a symbol without its byte order mark and move number
+// ("12.", "12...", glued "12.Nf3"): empty for a bare number.
+func moveText(tok []byte) []byte {
+	tok = trimBOM(tok)
+	if len(tok) > 0 && tok[0] >= '0' && tok[0] <= '9' {
+		i := 0
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if i == len(tok) {
+			return nil
+		}
+		if tok[i] == '.' {
+			for i < len(tok) && tok[i] == '.' {
+				i++
+			}
+			tok = tok[i:]
+		}
+	}
+	for len(tok) > 0 && tok[0] == '.' {
+		tok = tok[1:]
+	}
+	return tok
+}
+
+// skimmedMove reports whether a symbol skimmed in movetext is a move (not
+// a number, a glyph or "e.p."): what NextEntry counts as a ply, unchecked.
+func skimmedMove(tok []byte) bool {
+	tok = moveText(tok)
+	if len(tok) == 0 || string(tok) == "e.p." || string(tok) == "ep" {
+		return false
+	}
+	_, nag := suffixNAG(tok)
+	return !nag
 }
 
 func trimBOM(b []byte) []byte {

@@ -288,11 +288,13 @@ func TestIndexMatchesGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		var all []*Game
+		var bad []bool
 		for g, err := range NewReader(bytes.NewReader(data), f).All() {
 			if g == nil {
 				t.Fatalf("%s: %v", f, err)
 			}
 			all = append(all, g)
+			bad = append(bad, err != nil)
 		}
 		if len(entries) != len(all) {
 			t.Fatalf("%s: %d entries, %d games", f, len(entries), len(all))
@@ -301,6 +303,11 @@ func TestIndexMatchesGames(t *testing.T) {
 			g := all[i]
 			if e.Offset != g.Offset || e.Line != g.Line || e.Result != g.Result || e.Tag("White") != g.Tag("White") && e.Tag("White") != "" {
 				t.Errorf("%s game %d: entry %+v, game at %d line %d result %s", f, i, e, g.Offset, g.Line, g.Result)
+			}
+			// A game read whole counts its main line's moves as skimming
+			// did (one with a problem stops at it; skimming does not).
+			if plies := len(g.Mainline()); !bad[i] && e.Plies != plies {
+				t.Errorf("%s game %d (line %d): skimmed %d plies, read %d", f, i, g.Line, e.Plies, plies)
 			}
 			g2, err2 := ReadGameAt(bytes.NewReader(data), e, f)
 			if g2 == nil || !sameGame(g, g2) {
