@@ -3,6 +3,7 @@ package pgn
 import (
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,8 +44,18 @@ type Filter struct {
 	Position *chess.Position
 }
 
-// filterKeys names ParseFilter's criteria, for its errors and the help.
-const filterKeys = "player, elo, eco, opening, event, result, year, fen"
+// filterKeyNames are ParseFilter's criteria, for its errors and
+// IsFilterKey.
+var filterKeyNames = [...]string{"player", "elo", "eco", "opening", "event", "result", "year", "fen"}
+
+// filterKeys names ParseFilter's criteria, for its errors.
+var filterKeys = strings.Join(filterKeyNames[:], ", ")
+
+// IsFilterKey reports whether k (any case) names a criterion ParseFilter
+// reads: for a caller that splits a line of criteria (the game list's).
+func IsFilterKey(k string) bool {
+	return slices.Contains(filterKeyNames[:], strings.ToLower(strings.TrimSpace(k)))
+}
 
 // FilterHelp describes ParseFilter's criteria in one line for a flag's help.
 const FilterHelp = "player=NAME (White or Black, any case, part of the name), elo=2500 or 2400-2600 (both players; " +

@@ -171,6 +171,8 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		m.dialog = d
 	case openFileMsg:
 		return m.openCmd(msg.path)
+	case listFileMsg:
+		return m.openList(msg.path)
 	case fenPromptMsg:
 		d := newPrompt(m.st, "Paste a FEN", "", func(s string) tea.Msg { return setFENMsg{s} })
 		d.check = func(s string) error { _, err := chess.ParseFEN(s); return err }

@@ -13,7 +13,7 @@ type keyMap struct {
 	BookMove, BookMark                          key.Binding
 	Comment, Glyph, Mark, Promote, MainLine     key.Binding
 	DeleteVariation, DeleteAfter, Undo, Redo    key.Binding
-	SetUp, Tags                                 key.Binding
+	SetUp, Tags, Games                          key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -64,8 +64,11 @@ func newKeyMap() keyMap {
 		Redo:            b([]string{"ctrl+y"}, "ctrl+y", "redo"),
 		SetUp:           b([]string{"E"}, "E", "set up a position"),
 		Tags:            b([]string{"T"}, "T", "edit tags"),
-		Help:            b([]string{"?"}, "?", "help"),
-		Quit:            b([]string{"q", "ctrl+c"}, "q", "quit"),
+		// The game list is a view (Options.Views); its key is here so
+		// that the help shows it and the move box lets it through.
+		Games: b([]string{"G"}, "G", "game list"),
+		Help:  b([]string{"?"}, "?", "help"),
+		Quit:  b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
 }
 
@@ -109,7 +112,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
-		{k.Open, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
+		{k.Open, k.Games, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
 		{k.Comment, k.Glyph, k.Mark, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
 	}
 	if h.book {

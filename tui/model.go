@@ -73,6 +73,9 @@ type Options struct {
 	// Games opens games (from a PGN file) for analysis instead of a new
 	// game: the first one, with a picker when there are several.
 	Games []*Tree
+	// List is a PGN file of several games whose game list (the Views
+	// entry marked Games) opens at the start instead.
+	List string
 	// GamesErr is what reading Games reported (ReadPGN's error: the games
 	// of the file left out), shown as a warning when the board opens.
 	GamesErr error
@@ -169,6 +172,12 @@ type Model struct {
 	focus    focus
 	dialog   dialog
 	views    []view.View
+	viewKeys []string // the key of each open view's entry ("" if none)
+	// kept are views closed with a game to open (view.Kept), by their
+	// entry's key, shown again by it; listPath is the file of the last
+	// game list opened.
+	kept     map[string]view.View
+	listPath string
 	themeIdx int
 
 	analysisOn bool
@@ -240,7 +249,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		opt: opt, r: r, eng: a, search: newBoardSearch(a), keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV), panel: newAnalysisPanel(),
-		bookPlay: newBookPlayer(),
+		bookPlay: newBookPlayer(), kept: map[string]view.View{},
 	}
 	if opt.BookRand != nil {
 		m.bookPlay.rng = opt.BookRand
@@ -336,9 +345,10 @@ func (m Model) Close() {
 		m.search.runner.Close()
 	}
 	for _, v := range m.views { // views that search (suite, review) stop too
-		if c, ok := v.(interface{ Close() }); ok {
-			c.Close()
-		}
+		closeView(v)
+	}
+	for _, v := range m.kept {
+		closeView(v)
 	}
 	if m.saver != nil {
 		m.saver.close()

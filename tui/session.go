@@ -266,11 +266,9 @@ func (m *Model) requestQuit(k string) tea.Cmd {
 		return m.quit()
 	}
 	for _, v := range m.views {
-		if c, ok := v.(interface{ Close() }); ok {
-			c.Close()
-		}
+		closeView(v)
 	}
-	m.views = nil
+	m.views, m.viewKeys = nil, nil
 	return m.whenSaved("quit", quitAskedMsg{})
 }
 

@@ -46,7 +46,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.help.Width = msg.Width
 		m.fitHelp()
 	case startMsg:
-		cmd := tea.Batch(m.sync(), m.startTicking())
+		cmd := tea.Batch(m.sync(), m.startTicking(), m.openList(m.opt.List))
+		return m, cmd
+	case view.GameMsg:
+		m.listPath = msg.Path
+		cmd := m.handleGame(msg)
 		return m, cmd
 	case livecmd.Msg:
 		if msg.Gen == m.search.gen() { // else a view's, delivered below
@@ -95,6 +99,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case loadedMsg:
 		cmd := m.handleLoaded(msg)
 		return m, cmd
+	case listFileMsg:
+		cmd := m.openList(msg.path)
+		return m, cmd
 	case editedMsg:
 		if msg.err != nil {
 			m.setError(fmt.Errorf("comment not changed: %w", msg.err))
@@ -111,9 +118,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := m.openView(msg.View)
 		return m, cmd
 	case view.CloseMsg:
-		if len(m.views) > 0 {
-			m.views = m.views[:len(m.views)-1]
-		}
+		m.popView()
 		cmd := m.sync()
 		return m, cmd
 	}
@@ -431,7 +436,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	}
 	for _, v := range m.opt.Views {
 		if ks == v.Key {
-			return m.openView(v.New(m.env()))
+			return m.openEntry(v, "")
 		}
 	}
 	km := m.keys
@@ -657,7 +662,15 @@ func (m *Model) openCmd(path string) tea.Cmd {
 	}
 	open := m.opt.Open
 	path = expandHome(path)
+	_, lists := m.gamesEntry()
 	return func() tea.Msg {
+		// A file of several games opens in the game list, streamed,
+		// rather than read whole here.
+		if lists {
+			if several, err := SeveralGames(path); err == nil && several {
+				return listFileMsg{path}
+			}
+		}
 		games, err := open(path)
 		return loadedMsg{path: path, games: games, err: err}
 	}

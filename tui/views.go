@@ -22,7 +22,10 @@ const eloUnknown = -1
 // at the level's strength (UCI_Elo) and keeps that setting between
 // searches; a view's searches put it back to full strength first.
 func (m *Model) env() view.Env {
-	env := view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export()}
+	env := view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export(), Path: m.listPath}
+	if m.tree.source != nil {
+		env.Path = m.tree.source.file.path
+	}
 	if m.search.hasElo {
 		env.Setup = fullStrength
 		m.search.elo = eloUnknown
@@ -39,7 +42,7 @@ func fullStrength(a engine.Analyzer) error {
 
 // openView pushes a view, stopping the board's search first.
 func (m *Model) openView(v view.View) tea.Cmd {
-	m.views = append(m.views, v)
+	m.views, m.viewKeys = append(m.views, v), append(m.viewKeys, "")
 	m.search.stop()
 	return tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.width, Height: m.height} })
 }

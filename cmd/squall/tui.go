@@ -29,6 +29,7 @@ import (
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
+	"github.com/squall-chess/squall/tui/gamelist"
 	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/suiteview"
 	"github.com/squall-chess/squall/tui/view"
@@ -223,7 +224,17 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opt.Themes, opt.ConfigPath = userThemes, cfgPath
+	several := false
 	if len(files) > 0 {
+		// A file of several games opens in the game list, which reads it
+		// as a stream; one game opens on the board.
+		if several, err = tui.SeveralGames(files[0]); err != nil {
+			return err
+		}
+	}
+	if several {
+		opt.List = files[0]
+	} else if len(files) > 0 {
 		games, err := openPGN(files[0])
 		if len(games) == 0 {
 			if err == nil {
@@ -501,6 +512,7 @@ func boardViews() []view.Entry {
 	return []view.Entry{
 		suiteview.Entry("wac", engine.Limits{MoveTime: time.Second}),
 		review,
+		gamelist.Entry(),
 	}
 }
 

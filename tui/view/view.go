@@ -49,6 +49,9 @@ type Env struct {
 	// start position and moves (nil when there is no board). It shares the
 	// board's tree: a view reads it and never changes it.
 	PGN *pgn.Game
+	// Path is the PGN file the board works in: the one its game came from,
+	// else the one whose game list was last open ("" for neither).
+	Path string
 }
 
 // Start starts one of the view's searches on the Runner (which must not
@@ -75,10 +78,40 @@ type Entry struct {
 	Key  string
 	Help string
 	New  func(Env) View
+	// Games marks the view of a PGN file's games (Env.Path): the board
+	// opens it, rather than one game, for a file that holds several.
+	Games bool
 }
 
 // OpenMsg opens a view (a view may also open another one this way).
 type OpenMsg struct{ View View }
+
+// GameMsg opens a game of a file on the board (the game list's choice):
+// the board closes the view, keeping it to show again by its key, and
+// loads the game as it loads one it opened itself, asking first about
+// unsaved analysis. Offset and End (-1: the end of the file) are the
+// game's bytes, Number its place among the file's games; Sum, the file's
+// SHA-256 as the view read it, lets the board save the game back in place
+// while the file is unchanged (nil: the view has not read it all, and the
+// game is saved elsewhere). Err is a problem reading the game: Game then
+// holds its moves up to the problem.
+type GameMsg struct {
+	Game        *pgn.Game
+	Err         error
+	Path        string
+	Number      int
+	Offset, End int64
+	Sum         *[32]byte
+}
+
+// Kept is a view the board keeps when it closes for a GameMsg and shows
+// again, with the board's Env of then, when its key is pressed: the game
+// list, whose file took a while to read. Reopen returns nil where the
+// view should be built anew instead (the Env names another file).
+type Kept interface {
+	View
+	Reopen(Env) View
+}
 
 // CloseMsg closes the top view.
 type CloseMsg struct{}

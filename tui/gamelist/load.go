@@ -1,0 +1,234 @@
+package gamelist
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/squall-chess/squall/pgn"
+)
+
+// A row is one game of the list: the tags it shows and filters on, and
+// where its bytes are. A 200 MB file has some 200,000 games, so a row is
+// small and keeps no tag it does not show; its strings are interned
+// (players and events repeat), and cloned off the reader's text so that a
+// row never keeps a whole game's tags alive.
+type row struct {
+	offset, end int64 // the game's bytes: up to the next game's first byte
+	line        int32 // of the game's first byte, for ReadGameAt's errors
+	num         int32 // 1-based, in file order
+	plies       int32
+	welo, belo  int16 // 0: unrated
+	white       string
+	black       string
+	result      string
+	date        string
+	event       string
+	eco         string
+	opening     string
+	variation   string
+}
+
+// tag is the row's value of a tag it keeps, as pgn.Filter.MatchTags asks:
+// the row keeps every tag a Filter reads.
+func (r *row) tag(name string) string {
+	switch name {
+	case "White":
+		return r.white
+	case "Black":
+		return r.black
+	case "WhiteElo":
+		return elo(r.welo)
+	case "BlackElo":
+		return elo(r.belo)
+	case "Date":
+		return r.date
+	case "Event":
+		return r.event
+	case "ECO":
+		return r.eco
+	case "Opening":
+		return r.opening
+	case "Variation":
+		return r.variation
+	}
+	return ""
+}
+
+func elo(e int16) string {
+	if e <= 0 {
+		return ""
+	}
+	return fmt.Sprint(e)
+}
+
+// stamp says whether a file is still the one listed: its size and time of
+// change, and the hash of its bytes as they were read (for the board, which
+// saves a game back in place only into the file it read).
+type stamp struct {
+	size int64
+	mod  time.Time
+	sum  [sha256.Size]byte
+}
+
+// changed reports whether the file at path is no longer the one stamped.
+func (s stamp) changed(path string) bool {
+	fi, err := os.Stat(path)
+	return err != nil || fi.Size() != s.size || !fi.ModTime().Equal(s.mod)
+}
+
+// A batch is what the loader sends: rows in file order, or its end (done,
+// with the file's stamp, or err).
+type batch struct {
+	rows  []row
+	read  int64 // bytes read so far
+	size  int64
+	done  bool
+	stamp stamp
+	err   error
+}
+
+// First batches are sent as soon as a screen's worth is read, so the first
+// screen shows at once; later ones every batchEvery, so the count moves
+// without a message per game.
+const (
+	firstRows  = 200
+	batchEvery = 100 * time.Millisecond
+)
+
+// load skims the file at path (pgn.Reader.NextEntry: tags only, moves not
+// checked) and sends its rows in batches on out, then a last batch with
+// done set; it returns when the file is read or ctx is done. The channel
+// is closed at the end.
+func load(ctx context.Context, path string, out chan<- batch) {
+	defer close(out)
+	send := func(b batch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		send(batch{err: err, done: true})
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		send(batch{err: err, done: true})
+		return
+	}
+	h := sha256.New()
+	cr := &countingReader{r: f, h: h}
+	rd := pgn.NewReader(cr, path)
+	in := interner{}
+	var rows []row
+	last := time.Now()
+	sent := 0 // rows sent so far
+	for {
+		if ctx.Err() != nil {
+			return
+		}
+		e, err := rd.NextEntry()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			send(batch{rows: rows, read: cr.n, size: fi.Size(), err: err, done: true})
+			return
+		}
+		if len(rows) > 0 {
+			rows[len(rows)-1].end = e.Offset
+		}
+		rows = append(rows, in.row(&e, int32(sent+len(rows)+1)))
+		if sent == 0 && len(rows) >= firstRows || time.Since(last) >= batchEvery {
+			// The last row's end is not known yet: it goes with the next
+			// batch, whose first row gives it.
+			keep := rows[len(rows)-1]
+			if !send(batch{rows: rows[:len(rows)-1], read: cr.n, size: fi.Size()}) {
+				return
+			}
+			sent += len(rows) - 1
+			rows = []row{keep}
+			last = time.Now()
+		}
+	}
+	if len(rows) > 0 {
+		rows[len(rows)-1].end = cr.n
+	}
+	var st stamp
+	st.size, st.mod = fi.Size(), fi.ModTime()
+	copy(st.sum[:], h.Sum(nil))
+	send(batch{rows: rows, read: cr.n, size: fi.Size(), done: true, stamp: st})
+}
+
+// countingReader counts the bytes read and hashes them.
+type countingReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	c.h.Write(p[:n])
+	return n, err
+}
+
+// interner keeps one copy of each string the rows hold.
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	in[s] = s
+	return s
+}
+
+// row makes the row of an entry.
+func (in interner) row(e *pgn.Entry, num int32) row {
+	r := row{offset: e.Offset, line: int32(e.Line), num: num, plies: int32(e.Plies), result: in.get(e.Result)}
+	for _, t := range e.Tags {
+		switch t.Name {
+		case "White":
+			r.white = in.get(t.Value)
+		case "Black":
+			r.black = in.get(t.Value)
+		case "WhiteElo":
+			r.welo = rating(t.Value)
+		case "BlackElo":
+			r.belo = rating(t.Value)
+		case "Date":
+			r.date = in.get(t.Value)
+		case "Event":
+			r.event = in.get(t.Value)
+		case "ECO":
+			r.eco = in.get(t.Value)
+		case "Opening":
+			r.opening = in.get(t.Value)
+		case "Variation":
+			r.variation = in.get(t.Value)
+		}
+	}
+	return r
+}
+
+// rating is a rating tag's value, 0 when unrated or out of range.
+func rating(v string) int16 {
+	e, ok := pgn.Elo(v)
+	if !ok || e > 9999 {
+		return 0
+	}
+	return int16(e)
+}

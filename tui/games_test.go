@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/squall-chess/squall/tui/gamelist"
+	"github.com/squall-chess/squall/tui/view"
+)
+
+// runAll runs cmd and what the messages it leads to ask for, as bubbletea
+// would, except commands that do not answer at once (the cursor's blink,
+// the clock's tick): those are left.
+func runAll(t *testing.T, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 100000 {
+			t.Fatal("commands never end")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		ch := make(chan tea.Msg, 1)
+		go func() { ch <- c() }()
+		select {
+		case msg := <-ch:
+			if b, ok := msg.(tea.BatchMsg); ok {
+				queue = append(queue, b...)
+				continue
+			}
+			nm, next := m.Update(msg)
+			m = nm.(Model)
+			queue = append(queue, next)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	return m
+}
+
+// pressAll presses keys, running what each asks for.
+func pressAll(t *testing.T, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		nm, cmd := m.Update(press(k))
+		m = runAll(t, nm.(Model), cmd)
+	}
+	return m
+}
+
+// TestGameList: squall FILE.pgn of several games opens in the game list
+// (Options.List); enter opens the game on the board as a game of its file
+// (saved back in place); G shows the same list again, not read anew; o
+// on a file of several games opens its list too.
+func TestGameList(t *testing.T) {
+	data, err := os.ReadFile("../pgn/testdata/pgn-parser/twic-01-232games.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "twic.pgn")
+	os.WriteFile(path, data, 0o644)
+	if several, err := SeveralGames(path); !several || err != nil {
+		t.Fatalf("SeveralGames = %v, %v", several, err)
+	}
+	one := filepath.Join(dir, "one.pgn")
+	os.WriteFile(one, []byte("[White \"A\"]\n\n1. e4 *\n"), 0o644)
+	if several, err := SeveralGames(one); several || err != nil {
+		t.Fatalf("one game: SeveralGames = %v, %v", several, err)
+	}
+
+	m := newTestModel(t, Options{Mode: Analysis, List: path, Views: []view.Entry{gamelist.Entry()}, Open: func(p string) ([]*Tree, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadPGN(f, p)
+	}})
+	m = runAll(t, m, m.Init())
+	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "232 games") {
+		t.Fatalf("%d views at the start:\n%s", len(m.views), ansi.Strip(m.View()))
+	}
+	list := m.views[0]
+	m = pressAll(t, m, "down", "enter")
+	if len(m.views) != 0 || m.tree.Tag("White") != "Aronian,L" || m.tree.source == nil || m.tree.source.number != 2 {
+		t.Fatalf("after enter: %d views, White %q, source %+v", len(m.views), m.tree.Tag("White"), m.tree.source)
+	}
+	m = pressAll(t, m, "G")
+	if len(m.views) != 1 || m.views[0] != list {
+		t.Fatalf("G: %d views, the same list %v", len(m.views), len(m.views) == 1 && m.views[0] == list)
+	}
+	m = pressAll(t, m, "esc")
+	if len(m.views) != 0 || m.tree.Tag("White") != "Aronian,L" {
+		t.Fatalf("esc: %d views, White %q", len(m.views), m.tree.Tag("White"))
+	}
+	// o: a file of one game opens on the board, one of several in its list.
+	m = send(m, openFileMsg{one})
+	m = runAll(t, m, m.openCmd(one))
+	if len(m.views) != 0 || m.tree.Tag("White") != "A" {
+		t.Fatalf("o one.pgn: %d views, White %q", len(m.views), m.tree.Tag("White"))
+	}
+	m = runAll(t, m, m.openCmd(path))
+	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "232 games") {
+		t.Fatalf("o twic.pgn: %d views:\n%s", len(m.views), ansi.Strip(m.View()))
+	}
+	m.Close()
+}
