@@ -15,16 +15,11 @@ import (
 // (squall FILE.pgn, o), the list hands the game chosen back as a
 // view.GameMsg, and the list is kept to show again by its key.
 
-// SeveralGames reports whether the PGN file at path holds more than one
-// game, skimming no further than the second: a file of several opens in
-// the game list, streamed, instead of being read whole.
-func SeveralGames(path string) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	r := pgn.NewReader(f, path)
+// SeveralGames reports whether the PGN text of r (the file name) holds
+// more than one game, skimming no further than the second: a file of
+// several opens in the game list, streamed, instead of being read whole.
+func SeveralGames(rd io.Reader, name string) (bool, error) {
+	r := pgn.NewReader(rd, name)
 	for i := 0; i < 2; i++ {
 		if _, err := r.NextEntry(); err == io.EOF {
 			return false, nil
@@ -33,6 +28,16 @@ func SeveralGames(path string) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// severalGamesIn is SeveralGames of the file at path.
+func severalGamesIn(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return SeveralGames(f, path)
 }
 
 // gamesEntry is the view that lists a file's games, if the board offers

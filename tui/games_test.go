@@ -68,12 +68,12 @@ func TestGameList(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "twic.pgn")
 	os.WriteFile(path, data, 0o644)
-	if several, err := SeveralGames(path); !several || err != nil {
+	if several, err := severalGamesIn(path); !several || err != nil {
 		t.Fatalf("SeveralGames = %v, %v", several, err)
 	}
 	one := filepath.Join(dir, "one.pgn")
 	os.WriteFile(one, []byte("[White \"A\"]\n\n1. e4 *\n"), 0o644)
-	if several, err := SeveralGames(one); several || err != nil {
+	if several, err := severalGamesIn(one); several || err != nil {
 		t.Fatalf("one game: SeveralGames = %v, %v", several, err)
 	}
 

@@ -667,7 +667,7 @@ func (m *Model) openCmd(path string) tea.Cmd {
 		// A file of several games opens in the game list, streamed,
 		// rather than read whole here.
 		if lists {
-			if several, err := SeveralGames(path); err == nil && several {
+			if several, err := severalGamesIn(path); err == nil && several {
 				return listFileMsg{path}
 			}
 		}

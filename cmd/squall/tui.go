@@ -228,7 +228,13 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 	if len(files) > 0 {
 		// A file of several games opens in the game list, which reads it
 		// as a stream; one game opens on the board.
-		if several, err = tui.SeveralGames(files[0]); err != nil {
+		f, _, err := openPGNFile(files[0])
+		if err != nil {
+			return err
+		}
+		several, err = tui.SeveralGames(f, files[0])
+		f.Close()
+		if err != nil {
 			return err
 		}
 	}
