@@ -2,53 +2,91 @@ package gamelist
 
 import (
 	"cmp"
-	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A column of the list: its title, how a row's cell reads, how two rows
 // compare when the list is sorted by it, and its width (fixed, or a share
-// of the room left when flex).
+// of the room left).
 type column struct {
 	title string
-	cell  func(*row) string
-	cmp   func(a, b *row) int
+	cell  func(n names, r *row) string
+	cmp   func(n names, a, b *row) int
 	width int // fixed width, or the least a flexible column gets
 	flex  int // its share of the room left (0: fixed)
+	right bool
 	// drop: the order in which columns go on a narrow screen (0 stays).
 	drop int
+}
+
+// text is a column of a text tag, compared as a reader sorts names.
+func text(title string, of func(*row) name, width, flex, drop int) column {
+	return column{title: title, width: width, flex: flex, drop: drop,
+		cell: func(n names, r *row) string { return unknown(n[of(r)]) },
+		cmp:  func(n names, a, b *row) int { return foldCompare(n[of(a)], n[of(b)]) },
+	}
+}
+
+// number is a column of a number, on the right.
+func number[T int16 | int32](title string, of func(*row) T, width, drop int) column {
+	return column{title: title, width: width, drop: drop, right: true,
+		cell: func(_ names, r *row) string {
+			if v := of(r); v > 0 {
+				return strconv.Itoa(int(v))
+			}
+			return ""
+		},
+		cmp: func(_ names, a, b *row) int { return cmp.Compare(of(a), of(b)) },
+	}
 }
 
 // columns are the list's columns in screen order; the first, the game's
 // number, is the file's order.
 var columns = []column{
-	{title: "#", cell: func(r *row) string { return fmt.Sprint(r.num) }, cmp: func(a, b *row) int { return cmp.Compare(a.num, b.num) }, width: 1},
-	{title: "White", cell: func(r *row) string { return r.white }, cmp: func(a, b *row) int { return fold(a.white, b.white) }, width: 12, flex: 2},
-	{title: "Elo", cell: func(r *row) string { return elo(r.welo) }, cmp: func(a, b *row) int { return cmp.Compare(a.welo, b.welo) }, width: 4, drop: 3},
-	{title: "Black", cell: func(r *row) string { return r.black }, cmp: func(a, b *row) int { return fold(a.black, b.black) }, width: 12, flex: 2},
-	{title: "Elo", cell: func(r *row) string { return elo(r.belo) }, cmp: func(a, b *row) int { return cmp.Compare(a.belo, b.belo) }, width: 4, drop: 3},
-	{title: "Result", cell: func(r *row) string { return r.result }, cmp: func(a, b *row) int { return cmp.Compare(a.result, b.result) }, width: 7},
-	{title: "Date", cell: func(r *row) string { return shortDate(r.date) }, cmp: func(a, b *row) int { return cmp.Compare(a.date, b.date) }, width: 10, drop: 4},
-	{title: "Event", cell: func(r *row) string { return unknown(r.event) }, cmp: func(a, b *row) int { return fold(a.event, b.event) }, width: 10, flex: 2, drop: 2},
-	{title: "ECO", cell: func(r *row) string { return r.eco }, cmp: func(a, b *row) int { return cmp.Compare(a.eco, b.eco) }, width: 3, drop: 5},
-	{title: "Opening", cell: opening, cmp: func(a, b *row) int { return fold(opening(a), opening(b)) }, width: 12, flex: 3, drop: 1},
-	{title: "Plies", cell: func(r *row) string { return fmt.Sprint(r.plies) }, cmp: func(a, b *row) int { return cmp.Compare(a.plies, b.plies) }, width: 5, drop: 6},
+	number("#", func(r *row) int32 { return r.num }, 2, 0),
+	text("White", func(r *row) name { return r.white }, 12, 2, 0),
+	number("Elo", func(r *row) int16 { return r.welo }, 4, 3),
+	text("Black", func(r *row) name { return r.black }, 12, 2, 0),
+	number("Elo", func(r *row) int16 { return r.belo }, 4, 3),
+	text("Result", func(r *row) name { return r.result }, 7, 0, 0),
+	{title: "Date", width: 10, drop: 4,
+		cell: func(n names, r *row) string { return shortDate(n[r.date]) },
+		cmp:  func(n names, a, b *row) int { return cmp.Compare(n[a.date], n[b.date]) }},
+	text("Event", func(r *row) name { return r.event }, 10, 2, 2),
+	text("ECO", func(r *row) name { return r.eco }, 3, 0, 5),
+	{title: "Opening", width: 12, flex: 3, drop: 1,
+		cell: func(n names, r *row) string { return opening(n, r) },
+		cmp:  func(n names, a, b *row) int { return foldCompare(opening(n, a), opening(n, b)) }},
+	number("Plies", func(r *row) int32 { return r.plies }, 5, 6),
 }
 
-// fold compares two strings ignoring case, as a reader sorts names.
-func fold(a, b string) int {
-	return cmp.Compare(strings.ToLower(a), strings.ToLower(b))
+// foldCompare compares two texts ignoring case, as a reader sorts names,
+// without making lower-case copies (a sort compares a million times).
+func foldCompare(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if c := cmp.Compare(unicode.ToLower(ra), unicode.ToLower(rb)); c != 0 {
+			return c
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // opening is the Opening tag with its Variation, if any.
-func opening(r *row) string {
-	if r.variation == "" {
-		return r.opening
+func opening(n names, r *row) string {
+	o, v := n[r.opening], n[r.variation]
+	switch {
+	case v == "":
+		return o
+	case o == "":
+		return v
 	}
-	if r.opening == "" {
-		return r.variation
-	}
-	return r.opening + ", " + r.variation
+	return o + ", " + v
 }
 
 // unknown blanks the "?" a file writes for an unknown tag.

@@ -49,7 +49,7 @@ func (l *List) View(width, height int) string {
 		r := &l.rows[l.shown[k]]
 		var cells []string
 		for c, i := range cols {
-			cells = append(cells, cell(termtext.SafeLine(columns[i].cell(r)), widths[c], i == 0 || columns[i].title == "Plies"))
+			cells = append(cells, cell(termtext.SafeLine(columns[i].cell(l.names, r)), widths[c], columns[i].right))
 		}
 		line := termtext.Cut(strings.Join(cells, " "), width)
 		if k == l.sel {

@@ -42,14 +42,14 @@ func (l *List) open() tea.Cmd {
 	if r == nil || l.busy {
 		return nil
 	}
-	path, e, end, num := l.path, pgn.Entry{Offset: r.offset, Line: int(r.line)}, r.end, int(r.num)
+	path, e, end, num := l.path, pgn.Entry{Offset: r.offset, Line: int(r.line)}, l.end(int(r.num)-1), int(r.num)
 	var sum *[32]byte
 	if !l.loading && l.stamp.size > 0 {
 		s := l.stamp.sum
 		sum = &s
 	}
-	if end == l.stamp.size && !l.loading {
-		end = -1
+	if end == l.stamp.size {
+		end = -1 // the last game: to the end of the file
 	}
 	l.busy = true
 	return func() tea.Msg {
@@ -114,7 +114,7 @@ func (l *List) askDelete() tea.Cmd {
 	}
 	num := r.num
 	l.ask = &question{
-		text: fmt.Sprintf("Delete game %d (%s – %s) from %s? y/n", num, termtext.SafeLine(r.white), termtext.SafeLine(r.black), termtext.SafeLine(l.path)),
+		text: fmt.Sprintf("Delete game %d (%s – %s) from %s? y/n", num, termtext.SafeLine(l.names[r.white]), termtext.SafeLine(l.names[r.black]), termtext.SafeLine(l.path)),
 		yes: func() tea.Cmd {
 			pieces := l.pieces(func(i int) bool { return l.rows[i].num != num })
 			return l.rewrite(pieces, fmt.Sprintf("deleted game %d", num), max(num-1, 1))
@@ -151,7 +151,7 @@ func (l *List) move(by int) tea.Cmd {
 	order[i], order[j] = order[j], order[i]
 	pieces := []pgn.Piece{pgn.Span(0, l.rows[0].offset)}
 	for _, k := range order {
-		pieces = append(pieces, pgn.Span(l.rows[k].offset, l.rows[k].end))
+		pieces = append(pieces, pgn.Span(l.rows[k].offset, l.end(k)))
 	}
 	l.busy = true
 	return l.rewrite(pieces, fmt.Sprintf("moved game %d to %d", i+1, j+1), int32(j+1))
@@ -169,7 +169,7 @@ func (l *List) pieces(keep func(i int) bool) []pgn.Piece {
 	out := []pgn.Piece{pgn.Span(0, first)}
 	for i := range l.rows {
 		if keep(i) {
-			out = append(out, pgn.Span(l.rows[i].offset, l.rows[i].end))
+			out = append(out, pgn.Span(l.rows[i].offset, l.end(i)))
 		}
 	}
 	return out

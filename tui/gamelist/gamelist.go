@@ -41,6 +41,8 @@ type List struct {
 	path string
 
 	rows  []row   // every game read so far, in file order
+	names names   // the texts the rows hold
+	tail  int64   // where the last row's game ends, once the file is read
 	shown []int32 // the rows the filter selects, in the sort's order
 	sel   int     // index into shown
 	top   int     // first of shown on the screen
@@ -120,7 +122,7 @@ func (l *List) reload(want int32) tea.Cmd {
 	ch := make(chan batch, 4)
 	go load(ctx, l.path, ch)
 	l.ch, l.cancel, l.loading, l.want = ch, cancel, true, want
-	l.rows, l.shown, l.sel, l.top, l.read = nil, nil, 0, 0, 0
+	l.rows, l.names, l.shown, l.sel, l.top, l.read, l.tail = nil, nil, nil, 0, 0, 0, 0
 	return livecmd.Recv((<-chan batch)(ch))
 }
 
@@ -187,11 +189,27 @@ func (l *List) add(b batch) {
 	if b.done && b.err == nil {
 		l.stamp = b.stamp
 	}
+	if b.done {
+		l.tail = b.read
+	}
+	if len(l.names) == 0 {
+		l.names = names{""}
+	}
+	if len(l.rows) == 0 && !b.done && b.read > 0 && len(b.rows) > 0 {
+		// The rows of the whole file, as the first ones foretell it,
+		// allocated at once: grown by appending, the list would hold
+		// the old and the new copy of a large file's rows together.
+		n := int(float64(len(b.rows)) * float64(b.size) / float64(b.read) * 1.05)
+		l.rows = slices.Grow(l.rows, n)
+		l.names = slices.Grow(l.names, n)
+	}
+	l.names = append(l.names, b.names...)
 	from := len(l.rows)
 	l.rows = append(l.rows, b.rows...)
 	var fresh []int32
+	t := tagger{n: l.names}
 	for i := from; i < len(l.rows); i++ {
-		if l.match(&l.rows[i]) {
+		if t.r = &l.rows[i]; l.filter.MatchTags(t.tag, l.names[t.r.result]) {
 			fresh = append(fresh, int32(i))
 		}
 	}
@@ -204,16 +222,22 @@ func (l *List) add(b batch) {
 	l.selectGame(cur)
 }
 
-// match reports whether the filter selects r: pgn.Filter, the one
-// selection, on the tags the row keeps (all that a filter reads).
-func (l *List) match(r *row) bool {
-	return l.filter.MatchTags(r.tag, r.result)
+// end is where game i's bytes end: at the next game's first byte, the
+// last game's at the end of the file (-1 while that is not yet read).
+func (l *List) end(i int) int64 {
+	if i+1 < len(l.rows) {
+		return l.rows[i+1].offset
+	}
+	if l.loading {
+		return -1
+	}
+	return l.tail
 }
 
 // less orders rows by the sort column, then by their place in the file.
 func (l *List) compare(a, b int32) int {
 	ra, rb := &l.rows[a], &l.rows[b]
-	c := columns[l.sortBy].cmp(ra, rb)
+	c := columns[l.sortBy].cmp(l.names, ra, rb)
 	if l.desc {
 		c = -c
 	}
@@ -252,8 +276,10 @@ func (l *List) merge(shown, fresh []int32) []int32 {
 func (l *List) refilter() {
 	cur := l.selected()
 	var all []int32
+	t := tagger{n: l.names}
 	for i := range l.rows {
-		if l.match(&l.rows[i]) {
+		// pgn.Filter, the one selection, on the tags the row keeps.
+		if t.r = &l.rows[i]; l.filter.MatchTags(t.tag, l.names[t.r.result]) {
 			all = append(all, int32(i))
 		}
 	}

@@ -134,7 +134,7 @@ func TestListFilterSort(t *testing.T) {
 	press(t, l, "s")
 	got = l.Shown()
 	for k := 1; k < len(got); k++ {
-		if a, b := l.rows[got[k-1]-1].black, l.rows[got[k]-1].black; strings.ToLower(a) > strings.ToLower(b) {
+		if a, b := l.names[l.rows[got[k-1]-1].black], l.names[l.rows[got[k]-1].black]; strings.ToLower(a) > strings.ToLower(b) {
 			t.Fatalf("Black %q before %q", a, b)
 		}
 	}
@@ -199,8 +199,8 @@ func TestListEdits(t *testing.T) {
 	if l.err != nil || len(l.rows) != 232 {
 		t.Fatalf("%d rows, %v", len(l.rows), l.err)
 	}
-	if got := l.rows[l.shown[l.sel]]; got.white != "Board" || got.num != 232 {
-		t.Errorf("selected after adding: game %d, White %q", got.num, got.white)
+	if got := l.rows[l.shown[l.sel]]; l.names[got.white] != "Board" || got.num != 232 {
+		t.Errorf("selected after adding: game %d, White %q", got.num, l.names[got.white])
 	}
 	out, _ := os.ReadFile(path)
 	var want []byte

@@ -3,10 +3,10 @@ package gamelist
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"hash"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,47 +15,61 @@ import (
 
 // A row is one game of the list: the tags it shows and filters on, and
 // where its bytes are. A 200 MB file has some 200,000 games, so a row is
-// small and keeps no tag it does not show; its strings are interned
-// (players and events repeat), and cloned off the reader's text so that a
-// row never keeps a whole game's tags alive.
+// small: its texts are numbers into the list's table of names (each
+// distinct text once: players and events repeat), copied off the
+// reader's text so that nothing keeps a whole game's tags alive, and it
+// keeps no tag it neither shows nor filters on.
 type row struct {
-	offset, end int64 // the game's bytes: up to the next game's first byte
-	line        int32 // of the game's first byte, for ReadGameAt's errors
-	num         int32 // 1-based, in file order
-	plies       int32
-	welo, belo  int16 // 0: unrated
-	white       string
-	black       string
-	result      string
-	date        string
-	event       string
-	eco         string
-	opening     string
-	variation   string
+	offset     int64 // of the game's first byte; its bytes run to the next game's
+	line       int32 // of that byte, for ReadGameAt's errors
+	num        int32 // 1-based, in file order
+	plies      int32
+	welo, belo int16 // 0: unrated
+	white      name
+	black      name
+	result     name
+	date       name
+	event      name
+	eco        name
+	opening    name
+	variation  name
 }
 
-// tag is the row's value of a tag it keeps, as pgn.Filter.MatchTags asks:
-// the row keeps every tag a Filter reads.
-func (r *row) tag(name string) string {
-	switch name {
+// A name is a text of the rows: an index into the list's names.
+type name uint32
+
+// names is the table of the texts rows hold; 0 is "".
+type names []string
+
+// tagger reads a row's tags, as pgn.Filter.MatchTags asks: the row keeps
+// every tag a Filter reads. One serves every row, so that filtering
+// allocates nothing per game.
+type tagger struct {
+	n names
+	r *row
+}
+
+func (t *tagger) tag(tag string) string {
+	r, n := t.r, t.n
+	switch tag {
 	case "White":
-		return r.white
+		return n[r.white]
 	case "Black":
-		return r.black
+		return n[r.black]
 	case "WhiteElo":
 		return elo(r.welo)
 	case "BlackElo":
 		return elo(r.belo)
 	case "Date":
-		return r.date
+		return n[r.date]
 	case "Event":
-		return r.event
+		return n[r.event]
 	case "ECO":
-		return r.eco
+		return n[r.eco]
 	case "Opening":
-		return r.opening
+		return n[r.opening]
 	case "Variation":
-		return r.variation
+		return n[r.variation]
 	}
 	return ""
 }
@@ -64,7 +78,7 @@ func elo(e int16) string {
 	if e <= 0 {
 		return ""
 	}
-	return fmt.Sprint(e)
+	return strconv.Itoa(int(e))
 }
 
 // stamp says whether a file is still the one listed: its size and time of
@@ -82,10 +96,12 @@ func (s stamp) changed(path string) bool {
 	return err != nil || fi.Size() != s.size || !fi.ModTime().Equal(s.mod)
 }
 
-// A batch is what the loader sends: rows in file order, or its end (done,
+// A batch is what the loader sends: rows in file order with the names
+// first seen in them (to append to the list's table), or its end (done,
 // with the file's stamp, or err).
 type batch struct {
 	rows  []row
+	names names
 	read  int64 // bytes read so far
 	size  int64
 	done  bool
@@ -129,7 +145,7 @@ func load(ctx context.Context, path string, out chan<- batch) {
 	h := sha256.New()
 	cr := &countingReader{r: f, h: h}
 	rd := pgn.NewReader(cr, path)
-	in := interner{}
+	in := interner{index: map[string]name{"": 0}, all: 1}
 	var rows []row
 	last := time.Now()
 	sent := 0 // rows sent so far
@@ -145,29 +161,20 @@ func load(ctx context.Context, path string, out chan<- batch) {
 			send(batch{rows: rows, read: cr.n, size: fi.Size(), err: err, done: true})
 			return
 		}
-		if len(rows) > 0 {
-			rows[len(rows)-1].end = e.Offset
-		}
 		rows = append(rows, in.row(&e, int32(sent+len(rows)+1)))
 		if sent == 0 && len(rows) >= firstRows || time.Since(last) >= batchEvery {
-			// The last row's end is not known yet: it goes with the next
-			// batch, whose first row gives it.
-			keep := rows[len(rows)-1]
-			if !send(batch{rows: rows[:len(rows)-1], read: cr.n, size: fi.Size()}) {
+			if !send(batch{rows: rows, names: in.take(), read: cr.n, size: fi.Size()}) {
 				return
 			}
-			sent += len(rows) - 1
-			rows = []row{keep}
+			sent += len(rows)
+			rows = nil
 			last = time.Now()
 		}
-	}
-	if len(rows) > 0 {
-		rows[len(rows)-1].end = cr.n
 	}
 	var st stamp
 	st.size, st.mod = fi.Size(), fi.ModTime()
 	copy(st.sum[:], h.Sum(nil))
-	send(batch{rows: rows, read: cr.n, size: fi.Size(), done: true, stamp: st})
+	send(batch{rows: rows, names: in.take(), read: cr.n, size: fi.Size(), done: true, stamp: st})
 }
 
 // countingReader counts the bytes read and hashes them.
@@ -184,20 +191,35 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// interner keeps one copy of each string the rows hold.
-type interner map[string]string
+// interner numbers the rows' texts, each distinct one once; the map is
+// the loader's alone and goes when the file is read.
+type interner struct {
+	index map[string]name
+	all   name  // names numbered so far
+	fresh names // numbered since the last take
+}
 
-func (in interner) get(s string) string {
-	if v, ok := in[s]; ok {
+func (in *interner) get(s string) name {
+	if v, ok := in.index[s]; ok {
 		return v
 	}
 	s = strings.Clone(s)
-	in[s] = s
-	return s
+	v := in.all
+	in.index[s] = v
+	in.all++
+	in.fresh = append(in.fresh, s)
+	return v
+}
+
+// take hands over the names numbered since the last take, in order.
+func (in *interner) take() names {
+	out := in.fresh
+	in.fresh = nil
+	return out
 }
 
 // row makes the row of an entry.
-func (in interner) row(e *pgn.Entry, num int32) row {
+func (in *interner) row(e *pgn.Entry, num int32) row {
 	r := row{offset: e.Offset, line: int32(e.Line), num: num, plies: int32(e.Plies), result: in.get(e.Result)}
 	for _, t := range e.Tags {
 		switch t.Name {
