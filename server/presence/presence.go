@@ -8,12 +8,19 @@
 // its players' records lapse (TTL). A handle is here while any server has
 // a record of it; it is gone from the moment this server saw its last
 // record go (or, for a session of its own, from the moment it ended).
+//
+// A record carries its player's lag on that server (the SSH round trip
+// its sessions last measured, SetLag), written with the record's renewal:
+// a game's screens show both players' lags, wherever each is connected.
 package presence
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +52,14 @@ type Presence struct {
 	revs  map[string]uint64    // this server's records in the store, by handle
 	here  map[string]bool      // the handles present when last looked
 	gone  map[string]time.Time // since when a handle has had no session anywhere
+	lag   map[string]time.Duration
+}
+
+// record is a record's value: the server's name and the player's lag
+// there (0: not measured yet).
+type record struct {
+	Node string        `json:"node"`
+	Lag  time.Duration `json:"lag,omitempty"`
 }
 
 // New is the presence of server node (play.Hub.Node) kept in st; now is
@@ -58,7 +73,7 @@ func New(ctx context.Context, st *store.Store, node string, now func() time.Time
 		return nil, err
 	}
 	return &Presence{recs: recs, mirror: store.NewMirror(TTL, now), node: node, now: now, poke: make(chan struct{}, 1),
-		local: map[string]int{}, revs: map[string]uint64{}, here: map[string]bool{}, gone: map[string]time.Time{}}, nil
+		local: map[string]int{}, revs: map[string]uint64{}, here: map[string]bool{}, gone: map[string]time.Time{}, lag: map[string]time.Duration{}}, nil
 }
 
 // key is handle's record on this server.
@@ -82,6 +97,7 @@ func (p *Presence) Leave(handle string) {
 	p.mu.Lock()
 	if p.local[handle]--; p.local[handle] <= 0 {
 		delete(p.local, handle)
+		delete(p.lag, handle)
 		if !p.elsewhere(handle) {
 			delete(p.here, handle)
 			p.gone[handle] = p.now()
@@ -140,6 +156,46 @@ func (p *Presence) Online(handle string) bool {
 	defer p.mu.Unlock()
 	p.look()
 	return p.here[handle]
+}
+
+// List is the handles with a session on any server now, sorted.
+func (p *Presence) List() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.look()
+	out := make([]string, 0, len(p.here))
+	for h := range p.here {
+		out = append(out, h)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SetLag notes the lag of a session of handle's here (sshd.LagMsg); the
+// record takes it at its next renewal, within TTL/3.
+func (p *Presence) SetLag(handle string, d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.local[handle] > 0 {
+		p.lag[handle] = d
+	}
+}
+
+// Lag is handle's lag as last measured: a session's here, else as
+// another server's record has it; ok is false if none is known.
+func (p *Presence) Lag(handle string) (d time.Duration, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if d, ok := p.lag[handle]; ok {
+		return d, true
+	}
+	for _, r := range p.mirror.Records() {
+		var rec record
+		if handleOf(r.Key) == handle && r.Key != p.key(handle) && json.Unmarshal(r.Value, &rec) == nil && rec.Lag > 0 {
+			return rec.Lag, true
+		}
+	}
+	return 0, false
 }
 
 // look brings here and gone up to date with the records and this
@@ -237,10 +293,11 @@ func (p *Presence) sync(ctx context.Context, renew bool, errs func(error)) {
 			jobs = append(jobs, job{h, rev, true, false})
 		}
 	}
+	lags := maps.Clone(p.lag)
 	p.mu.Unlock()
-	data := []byte(p.node)
 	for _, j := range jobs {
 		k := p.key(j.handle)
+		data, _ := json.Marshal(record{Node: p.node, Lag: lags[j.handle]})
 		var rev uint64
 		var err error
 		switch {

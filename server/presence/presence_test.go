@@ -2,6 +2,7 @@ package presence
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -115,4 +116,41 @@ func TestOwnRecordRetaken(t *testing.T) {
 		r, live, err := recs.Get(ctx, "ann\x00a")
 		return err == nil && live && r.Rev > 1
 	})
+}
+
+// TestListAndLag (issue 37): List is who has a session on any server;
+// a player's lag set where they are connected reaches the other server
+// with their record's renewal, and goes with their last session.
+func TestListAndLag(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	clk := &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	a, b := running(t, st, "a", clk), running(t, st, "b", clk)
+	a.Join("ann")
+	b.Join("bob")
+	a.SetLag("cid", time.Second) // no session of cid's here: nothing
+	waitUntil(t, "both listed on both", func() bool {
+		return slices.Equal(a.List(), []string{"ann", "bob"}) && slices.Equal(b.List(), []string{"ann", "bob"})
+	})
+	if _, ok := a.Lag("cid"); ok {
+		t.Error("a lag for cid, who has no session")
+	}
+	if _, ok := b.Lag("ann"); ok {
+		t.Error("ann's lag known before it was measured")
+	}
+	a.SetLag("ann", 42*time.Millisecond)
+	if d, ok := a.Lag("ann"); !ok || d != 42*time.Millisecond {
+		t.Errorf("ann's lag where she is: %v %v", d, ok)
+	}
+	a.sync(ctx, true, func(err error) { t.Error(err) }) // the renewal
+	waitUntil(t, "ann's lag on b", func() bool { d, ok := b.Lag("ann"); return ok && d == 42*time.Millisecond })
+	a.Leave("ann")
+	waitUntil(t, "ann gone from b's list", func() bool { return slices.Equal(b.List(), []string{"bob"}) })
+	if _, ok := b.Lag("ann"); ok {
+		t.Error("ann's lag after her last session")
+	}
 }

@@ -430,6 +430,9 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	}
 	s.programs[p] = struct{}{}
 	s.mu.Unlock()
+	// The session's lag, to its program; ends with the session (or its
+	// connection).
+	go measureLag(sess, in.lastInput, func(d time.Duration) { p.Send(LagMsg(d)) })
 	go func() { // ends with the session
 		<-sess.Context().Done()
 		release()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -36,10 +37,18 @@ type sessionInput struct {
 	typed   typedText
 	ready   []byte // typed's output the program has not read yet
 	mu      sync.Mutex
+	// last is when the client last sent input (unix nanoseconds): its
+	// lag is measured while it is active (measureLag).
+	last atomic.Int64
 }
+
+// lastInput is when the client last sent input (the session's start
+// before any).
+func (in *sessionInput) lastInput() time.Time { return time.Unix(0, in.last.Load()) }
 
 func newSessionInput(r io.Reader, done <-chan struct{}) *sessionInput {
 	in := &sessionInput{chunks: make(chan []byte, 16)}
+	in.last.Store(time.Now().UnixNano())
 	go func() {
 		defer close(in.chunks)
 		// One read takes what the channel holds (an SSH packet is up to
@@ -49,6 +58,7 @@ func newSessionInput(r io.Reader, done <-chan struct{}) *sessionInput {
 		for {
 			n, err := r.Read(buf)
 			if n > 0 {
+				in.last.Store(time.Now().UnixNano())
 				select {
 				case in.chunks <- append([]byte(nil), buf[:n]...):
 				case <-done: // the session ended with input unread

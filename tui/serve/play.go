@@ -130,6 +130,9 @@ type playModel struct {
 	// the game shown (playbell.go).
 	bell                       func()
 	bellOff, lowAbove, lowRung bool
+	// lag is the session's SSH round trip as last measured (sshd.LagMsg;
+	// 0: not yet), shown under the player's clock (lag.go).
+	lag time.Duration
 }
 
 func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -197,7 +200,7 @@ func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd,
 // profile open over it.
 func playOwn(msg tea.Msg) bool {
 	switch msg.(type) {
-	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg:
+	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg, sshd.LagMsg:
 		return true
 	}
 	return false
@@ -291,6 +294,11 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, bell
 		}
 		return m, tea.Batch(bell, livecmd.Recv(m.updates))
+	case sshd.LagMsg:
+		m.lag = time.Duration(msg)
+		if m.handle != "" && m.p.Presence != nil {
+			m.p.Presence.SetLag(m.handle, m.lag) // for the opponent's screen, on any server
+		}
 	case sshd.ClosingMsg:
 		m.release()
 		m.review = nil

@@ -191,7 +191,7 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.Muted.Render("joining the game…")}
 	}
-	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves)
+	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves, m.lagLines())
 	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+" · "+m.handle)
 	var status []string
 	if m.status != "" {
@@ -360,7 +360,10 @@ var gameBoard = boardview.Size{W: 3, H: 1}
 // (the spectators' analysis), or else the moves from list, newest in
 // view. moved tells whether the moves are there; if not, the caller puts
 // them under the board (moveRows).
-func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width int, panel []string, list *moveList) (rows []string, moved bool) {
+//
+// lags are what is said under each side's clock (by colour; "" none): the
+// players' lags (lagLines).
+func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width int, panel []string, list *moveList, lags [2]string) (rows []string, moved bool) {
 	pos := u.Replayed.Position
 	sc := boardview.NewScene(pos)
 	sc.Last = u.Replayed.Last()
@@ -380,8 +383,14 @@ func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width
 		return "  " + s
 	}
 	// A player's own clock is nearer them, at the board's near side.
-	right := []string{side(chess.Black, ratedName(u.Players.Black, u.Players.AtStart[chess.Black])), "",
-		side(chess.White, ratedName(u.Players.White, u.Players.AtStart[chess.White])), ""}
+	under := func(c chess.Color) string {
+		if lags[c] == "" {
+			return ""
+		}
+		return st.Muted.Render("  " + lags[c])
+	}
+	right := []string{side(chess.Black, ratedName(u.Players.Black, u.Players.AtStart[chess.Black])), under(chess.Black),
+		side(chess.White, ratedName(u.Players.White, u.Players.AtStart[chess.White])), under(chess.White)}
 	if flipped {
 		right[0], right[2] = right[2], right[0]
 	}

@@ -413,7 +413,7 @@ func (m *spectatorModel) listView(reserved int) []string {
 // the rows left), the result, the chat and the keys. Where rows are short
 // the chat gives way; the moves keep at least a row.
 func (m *spectatorModel) gameView(status []string) []string {
-	out, _ := gameRows(m.st, m.shown, false, chess.NullMove, m.w, m.panel(), &m.moves)
+	out, _ := gameRows(m.st, m.shown, false, chess.NullMove, m.w, m.panel(), &m.moves, lagLines(m.p.Presence, m.shown.Players, "", 0))
 	title := "Squall · watching"
 	if d := m.delay(*m.shown); d > 0 {
 		title += fmt.Sprintf(" · %v behind", d)

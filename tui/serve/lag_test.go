@@ -1,0 +1,41 @@
+package serve
+
+import (
+	"testing"
+	"time"
+
+	"github.com/squall-chess/squall/server/sshd"
+)
+
+// TestLagOnScreen (issue 37): each player's lag is said under their
+// clock with the clock's flat allowance beside it — the player's own as
+// their session measured it (sshd.LagMsg), the opponent's through
+// presence (on any server: presence's TestListAndLag); a lag not measured
+// yet says so.
+func TestLagOnScreen(t *testing.T) {
+	_, p := startPlayServer(t)
+	p.Presence.Join("ann")
+	p.Presence.Join("bob")
+	ann, bob := startGame(t, p)
+	wantOnScreen(t, "ann", ann, "lag not measured yet · clock forgives 100 ms a move")
+	ann.Update(sshd.LagMsg(37 * time.Millisecond))
+	bob.Update(sshd.LagMsg(120 * time.Millisecond))
+	for who, m := range map[string]*playModel{"ann": ann, "bob": bob} {
+		wantOnScreen(t, who, m, "lag 37 ms · clock forgives 100 ms a move", "lag 120 ms · clock forgives 100 ms a move")
+	}
+}
+
+// TestLagOverSSH: over SSH, each player's screen shows a measured lag
+// (their server's keepalive round trip).
+func TestLagOverSSH(t *testing.T) {
+	ts, _ := startPlayServer(t)
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, newSigner(t), "play", true)
+	defer bob.close()
+	enterLobby(t, ann, bob)
+	seekAndPlay(t, ann, bob, "5+0")
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, " ms · clock forgives 100 ms a move")
+	}
+}
