@@ -40,9 +40,9 @@ func lagLines(pres *presence.Presence, players store.Players, own string, ownLag
 
 // lagText is a lag as shown, with the clock's allowance.
 func lagText(d time.Duration, known bool) string {
-	allowed := fmt.Sprintf("clock forgives %d ms a move", game.LagAllowance.Milliseconds())
+	allowed := fmt.Sprintf("clock allows %d ms a move", game.LagAllowance.Milliseconds())
 	if !known {
-		return "lag not measured yet · " + allowed
+		return "lag not measured · " + allowed
 	}
 	return fmt.Sprintf("lag %d ms · %s", max(d.Milliseconds(), 1), allowed)
 }

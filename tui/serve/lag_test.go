@@ -17,11 +17,11 @@ func TestLagOnScreen(t *testing.T) {
 	p.Presence.Join("ann")
 	p.Presence.Join("bob")
 	ann, bob := startGame(t, p)
-	wantOnScreen(t, "ann", ann, "lag not measured yet · clock forgives 100 ms a move")
+	wantOnScreen(t, "ann", ann, "lag not measured · clock allows 100 ms a move")
 	ann.Update(sshd.LagMsg(37 * time.Millisecond))
 	bob.Update(sshd.LagMsg(120 * time.Millisecond))
 	for who, m := range map[string]*playModel{"ann": ann, "bob": bob} {
-		wantOnScreen(t, who, m, "lag 37 ms · clock forgives 100 ms a move", "lag 120 ms · clock forgives 100 ms a move")
+		wantOnScreen(t, who, m, "lag 37 ms · clock allows 100 ms a move", "lag 120 ms · clock allows 100 ms a move")
 	}
 }
 
@@ -36,6 +36,6 @@ func TestLagOverSSH(t *testing.T) {
 	enterLobby(t, ann, bob)
 	seekAndPlay(t, ann, bob, "5+0")
 	for _, c := range []*client{ann, bob} {
-		c.waitFor(t, " ms · clock forgives 100 ms a move")
+		c.waitFor(t, " ms · clock allows 100 ms a move")
 	}
 }
