@@ -9,6 +9,7 @@ import (
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/server/analysis"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
@@ -75,8 +76,18 @@ type GamesOptions struct {
 	Delay time.Duration
 	// MaxReviews is how many finished games may be in review at once.
 	MaxReviews int
+	// Arena, if not nil, is the arena this server schedules (squall serve
+	// --arena): made at the start unless the store has it (Arenas.Ensure).
+	Arena *ArenaSchedule
 	// Stdout and Stderr hear of the games resumed at the start.
 	Stdout, Stderr io.Writer
+}
+
+// ArenaSchedule is an arena a server is started with: its spec and its
+// start (zero: the next whole minute, or the one of that spec under way).
+type ArenaSchedule struct {
+	Spec  arena.Spec
+	Start time.Time
 }
 
 // openGames opens what games between people need — the store (games in
@@ -123,6 +134,14 @@ func (s *Server) openGames(ctx context.Context, o GamesOptions, logw io.Writer) 
 	arenas, err := play.NewArenas(ctx, hub)
 	if err != nil {
 		return nil, err
+	}
+	if o.Arena != nil {
+		def, err := arenas.Ensure(ctx, o.Arena.Spec, o.Arena.Start)
+		if err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		fmt.Fprintf(o.Stdout, "squall serve: arena %q (%s, %v) starts %s; ssh host arena %s\n",
+			def.Name, def.Control, def.Length, def.Start.UTC().Format("2006-01-02 15:04 UTC"), def.ID)
 	}
 	s.run(func(ctx context.Context) {
 		arenas.Run(ctx, 250*time.Millisecond, func(err error) { logf("arenas: %v", err) })

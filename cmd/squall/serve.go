@@ -22,10 +22,12 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/room"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui"
 	"github.com/squall-chess/squall/tui/serve"
 )
@@ -63,6 +65,8 @@ func serveCommand(ready func(net.Addr)) *cobra.Command {
 	cmd.Flags().Uint64Var(&o.analysisNodes, "analysis-nodes", 2_000_000, "`N` nodes a watched position is analysed to before it is left alone")
 	o.delay = play.AutoDelay
 	cmd.Flags().Var((*spectatorDelay)(&o.delay), "spectator-delay", "how far behind the game spectators see it and its analysis, `DELAY`: auto (casual games live, rated ones a tenth of base + 40 × increment, 15s to 3m) or a duration for every game (0: live)")
+	cmd.Flags().StringVar(&o.arena, "arena", "", "an arena tournament to hold, `\"NAME CONTROL LENGTH\"` (\"Hourly Blitz 3+0 30m\"): made unless the store has it")
+	cmd.Flags().StringVar(&o.arenaStart, "arena-start", "", "when --arena starts, `TIME`: RFC 3339 (2026-11-27T18:00:00Z) or HH:MM UTC, the next such time (default: the next whole minute, or the one of that spec under way)")
 	cmd.Flags().IntVar(&o.maxReviews, "max-reviews", 2, "`N` finished games in review at once (each runs an engine)")
 	cmd.AddCommand(serveExportCommand())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -107,6 +111,9 @@ type serveOptions struct {
 	analysisNodes uint64
 	delay         time.Duration
 	maxReviews    int
+	// arena is --arena and --arena-start, read by check into schedule.
+	arena, arenaStart string
+	schedule          *server.ArenaSchedule
 }
 
 // register defines serve's flags on fs, into o.
@@ -185,6 +192,9 @@ func (o *serveOptions) check() error {
 			return errors.New("--fen needs a room to show it in (--room)")
 		}
 	}
+	if err := o.checkArena(time.Now()); err != nil {
+		return err
+	}
 	sp, err := o.engine.Spec(spec.Builtin)
 	if err != nil {
 		return err
@@ -207,6 +217,40 @@ func (o *serveOptions) check() error {
 	}
 	a.Close()
 	o.newAnalyzer = func() (engine.Analyzer, error) { return sp.Open(context.Background(), defaults...) }
+	return nil
+}
+
+// checkArena reads --arena and --arena-start into o.schedule, now being
+// the time an HH:MM start is the next of.
+func (o *serveOptions) checkArena(now time.Time) error {
+	if o.arena == "" {
+		if o.arenaStart != "" {
+			return errors.New("--arena-start needs --arena")
+		}
+		return nil
+	}
+	sp, err := arena.ParseSpec(o.arena)
+	if err != nil {
+		return fmt.Errorf("--arena: %w", err)
+	}
+	o.schedule = &server.ArenaSchedule{Spec: sp}
+	if o.arenaStart == "" {
+		return nil
+	}
+	if t, err := time.Parse(time.RFC3339, o.arenaStart); err == nil {
+		o.schedule.Start = t
+		return nil
+	}
+	hm, err := time.Parse("15:04", o.arenaStart)
+	if err != nil {
+		return fmt.Errorf("--arena-start %q: want RFC 3339 (2026-11-27T18:00:00Z) or HH:MM (UTC)", termtext.SafeLine(o.arenaStart))
+	}
+	now = now.UTC()
+	start := time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, time.UTC)
+	if !start.After(now) {
+		start = start.AddDate(0, 0, 1)
+	}
+	o.schedule.Start = start
 	return nil
 }
 
@@ -276,7 +320,7 @@ func newServer(ctx context.Context, o serveOptions, games bool, stdout, stderr i
 		opt.Games = &server.GamesOptions{
 			Store: store.Options{Dir: o.data, URL: o.natsURL, Replicas: o.replicas}, Node: o.nodeName(), Site: "squall serve",
 			NewEngine: o.newAnalyzer, Analysts: o.analysts, AnalysisBudget: engine.Limits{Nodes: o.analysisNodes, MultiPV: 2},
-			Delay: o.delay, MaxReviews: o.maxReviews, Stdout: stdout, Stderr: stderr,
+			Delay: o.delay, MaxReviews: o.maxReviews, Stdout: stdout, Stderr: stderr, Arena: o.schedule,
 		}
 	}
 	return server.New(ctx, opt)

@@ -482,3 +482,29 @@ func procStat(path string) []string {
 	}
 	return strings.Fields(s[i+2:])
 }
+
+// TestArenaFlags: --arena reads NAME CONTROL LENGTH, --arena-start an RFC
+// 3339 time or the next HH:MM in UTC; what they cannot be is refused.
+func TestArenaFlags(t *testing.T) {
+	now := time.Date(2026, 11, 27, 18, 30, 0, 0, time.UTC)
+	o := serveOptions{arena: "Hourly Blitz 3+0 30m", arenaStart: "18:00"}
+	if err := o.checkArena(now); err != nil {
+		t.Fatal(err)
+	}
+	if s := o.schedule; s.Spec.Name != "Hourly Blitz" || s.Spec.Length != 30*time.Minute || !s.Start.Equal(now.Add(23*time.Hour+30*time.Minute)) {
+		t.Fatalf("schedule %+v", s)
+	}
+	o = serveOptions{arena: "Evening 1+0 1h", arenaStart: "2026-11-27T20:00:00+01:00"}
+	if err := o.checkArena(now); err != nil || !o.schedule.Start.Equal(now.Add(30*time.Minute)) {
+		t.Fatalf("%+v %v", o.schedule, err)
+	}
+	o = serveOptions{arena: "Now 1+0 10m"}
+	if err := o.checkArena(now); err != nil || !o.schedule.Start.IsZero() {
+		t.Fatalf("%+v %v", o.schedule, err)
+	}
+	for _, bad := range []serveOptions{{arenaStart: "18:00"}, {arena: "1+0 10m"}, {arena: "Fast 0.1+0 10m"}, {arena: "A 1+0 10m", arenaStart: "soon"}} {
+		if err := bad.checkArena(now); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}

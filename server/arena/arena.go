@@ -50,10 +50,11 @@ type Definition struct {
 	Owner string `json:"owner,omitempty"`
 }
 
-// Length bounds: an arena shorter than a few games is no tournament, and
-// one longer than a day is not one sitting.
+// Length bounds: a minute (lichess's shortest arena is 20 minutes; a
+// short one is a quick club event here, and a test's), and a day, which
+// is no longer one sitting.
 const (
-	MinLength = 5 * time.Minute
+	MinLength = time.Minute
 	MaxLength = 24 * time.Hour
 )
 

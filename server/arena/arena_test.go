@@ -372,7 +372,7 @@ func TestDefinitionCheck(t *testing.T) {
 		func(d *Definition) { d.Name = " " },
 		func(d *Definition) { d.Name = "x\x1b[2J" },
 		func(d *Definition) { d.Start = time.Time{} },
-		func(d *Definition) { d.Length = time.Minute },
+		func(d *Definition) { d.Length = 30 * time.Second },
 		func(d *Definition) { d.Length = 25 * time.Hour },
 		func(d *Definition) { d.Control = clock.TimeControl{Base: 10 * time.Second} },
 	} {

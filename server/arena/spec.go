@@ -61,3 +61,33 @@ func lengthText(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dh%dm", h, m)
 }
+
+// NewID is the id of an arena named name starting at start: the name in
+// lower case with every run of other characters one '-', then the start
+// to the minute in UTC ("hourly-blitz-20261127T1800"). The same name and
+// start always make the same id, so that servers creating the arena of
+// one schedule create one.
+func NewID(name string, start time.Time) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	slug := strings.TrimSuffix(b.String(), "-")
+	if slug == "" {
+		slug = "arena"
+	}
+	return slug + "-" + start.UTC().Format("20060102T1504")
+}
+
+// Definition is the arena of the spec starting at start, made by owner
+// ("" for the server's own).
+func (s Spec) Definition(start time.Time, owner string) Definition {
+	return Definition{ID: NewID(s.Name, start), Name: s.Name, Start: start, Length: s.Length, Control: s.Control, Owner: owner}
+}

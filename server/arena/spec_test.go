@@ -21,7 +21,7 @@ func TestParseSpec(t *testing.T) {
 	if s, err := ParseSpec("  Marathon   10+5  1h30m "); err != nil || s.Name != "Marathon" || s.String() != "Marathon 10+5 1h30m" {
 		t.Fatalf("%+v %v", s, err)
 	}
-	for _, bad := range []string{"", "3+0 30m", "Fast 0.1+0 30m", "Short 3+0 4m", "Long 3+0 25h",
+	for _, bad := range []string{"", "3+0 30m", "Fast 0.1+0 30m", "Short 3+0 30s", "Long 3+0 25h",
 		"Odd 3+0 30m30s", "Neg 3+0 -30m", "Word 3+0 soon", "Ctl x+y 30m", "Esc\x1b[2J 3+0 30m"} {
 		if s, err := ParseSpec(bad); err == nil {
 			t.Errorf("%q read as %+v", bad, s)
@@ -46,4 +46,19 @@ func FuzzParseSpec(f *testing.F) {
 			t.Fatalf("%q → %+v → %q → %+v, %v", in, s, s.String(), back, err)
 		}
 	})
+}
+
+// TestNewID: one id per name and start minute, made of plain characters.
+func TestNewID(t *testing.T) {
+	start := time.Date(2026, 11, 27, 18, 0, 30, 0, time.FixedZone("CET", 3600))
+	if id := NewID("Hourly  Blitz!", start); id != "hourly-blitz-20261127T1700" {
+		t.Fatalf("id %q", id)
+	}
+	if id := NewID("♞♞", start); id != "arena-20261127T1700" {
+		t.Fatalf("id %q", id)
+	}
+	s, _ := ParseSpec("Hourly Blitz 3+0 30m")
+	if d := s.Definition(start, ""); d.Check() != nil || d.ID != "hourly-blitz-20261127T1700" {
+		t.Fatalf("%+v: %v", d, d.Check())
+	}
 }

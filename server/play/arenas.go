@@ -533,3 +533,33 @@ func (s *Arenas) Games(ctx context.Context, id string, archivedPGN func(string))
 	}
 	return out, nil
 }
+
+// Ensure is the arena of spec starting at start (squall serve --arena):
+// made if the store has none yet, so that every server started with the
+// same schedule, and the same server restarted, has the one arena. A zero
+// start is the next whole minute, unless an arena of the same name,
+// control and length has not ended yet: that one is kept (a server
+// restarted during it goes on with it).
+func (s *Arenas) Ensure(ctx context.Context, spec arena.Spec, start time.Time) (arena.Definition, error) {
+	if err := s.Load(ctx); err != nil {
+		return arena.Definition{}, err
+	}
+	now := s.now()
+	if start.IsZero() {
+		for _, d := range s.List() {
+			if strings.EqualFold(d.Name, spec.Name) && d.Control == spec.Control && d.Length == spec.Length && now.Before(d.End()) {
+				return d, nil
+			}
+		}
+		start = now.Truncate(time.Minute).Add(time.Minute)
+	}
+	def := spec.Definition(start, "")
+	err := s.Create(ctx, def)
+	if errors.Is(err, store.ErrStale) { // made already, by this server before or another
+		if err := s.Load(ctx); err != nil {
+			return arena.Definition{}, err
+		}
+		return s.Find(def.ID)
+	}
+	return def, err
+}

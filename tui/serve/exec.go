@@ -15,7 +15,7 @@ import (
 )
 
 // The server's commands: `ssh host COMMAND`. The screens need a terminal;
-// pgn, games, profile and help print to the client's standard output and need none,
+// pgn, games, profile, arena and help print to the client's standard output and need none,
 // so that `ssh host pgn ID > game.pgn` works from a script.
 
 // command is one SSH command.
@@ -46,6 +46,7 @@ func commandTable() []command {
 		{name: "pgn", args: "GAME_ID", what: "print a finished game's PGN", minArgs: 1, maxArgs: 1, games: true, run: (*Screens).printGame},
 		{name: "games", args: "HANDLE [--since YYYY-MM-DD]", what: "print a player's games, newest first", minArgs: 1, maxArgs: 3, games: true, run: (*Screens).printGames},
 		{name: "profile", args: "HANDLE", what: "print a player's ratings, results and recent games", minArgs: 1, maxArgs: 1, games: true, run: (*Screens).printProfile},
+		{name: "arena", args: "[NAME|ID] [--pgn]", what: "print the arenas, one's standings, or with --pgn all its games", maxArgs: 12, games: true, run: (*Screens).printArena},
 		{name: "help", what: "this list", run: (*Screens).printHelp},
 	}
 }
