@@ -65,6 +65,25 @@ func BenchmarkParse(b *testing.B) {
 	})
 }
 
+// BenchmarkCheck is BenchmarkParse for CheckNext, which squall pgn reads
+// with: every move checked, nothing kept.
+func BenchmarkCheck(b *testing.B) {
+	benchRead(b, func(r *Reader) {
+		n := 0
+		for {
+			err := r.CheckNext()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		b.ReportMetric(float64(n), "games/op")
+	})
+}
+
 func BenchmarkIndex(b *testing.B) {
 	benchRead(b, func(r *Reader) {
 		for _, err := range r.Entries() {

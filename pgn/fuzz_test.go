@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzReader feeds arbitrary bytes to the reader (and so to SAN parsing):
-// it must not panic, must agree with Index on where games are, and every
-// game it reads must write out and read back as the same tree.
+// it must not panic, must agree with Index on where games are and with
+// NextChecked on every problem, and every game it reads must write out and
+// read back as the same tree.
 func FuzzReader(f *testing.F) {
 	for _, name := range testFiles(f) {
 		data, err := os.ReadFile(name)
@@ -42,6 +43,7 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("nil game (err %v)", errs[i])
 			}
 		}
+		sameAsChecked(t, "fuzz", data, games, errs)
 		entries, err := Index(bytes.NewReader(data))
 		if err != nil || len(entries) != len(games) {
 			t.Fatalf("Index found %d games, reader %d (%v)", len(entries), len(games), err)

@@ -13,6 +13,8 @@
 //
 //	for g, err := range pgn.Games(f) { ... }
 //
+// Reader.CheckNext checks a game as Next does, every move replayed, but
+// keeps nothing of it: validating a file that way is about twice as fast.
 // Index skims a file for the offsets and tags of its games without replaying
 // moves, and ReadGameAt opens one of them. Write produces export format;
 // WriteFile saves atomically and AppendFile adds games without rewriting the

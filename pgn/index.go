@@ -34,7 +34,7 @@ func (e *Entry) Tag(name string) string {
 // It returns io.EOF at the end. Games end exactly where Next would end
 // them, so an Entry's Offset is where Next would have started that game.
 func (r *Reader) NextEntry() (Entry, error) {
-	g, _, err := r.readGame(false)
+	g, _, err := r.readGame(skim)
 	if g == nil {
 		return Entry{}, err
 	}

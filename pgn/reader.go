@@ -35,7 +35,8 @@ type Reader struct {
 	err  error // sticky: a read error, or io.EOF once input is done
 
 	// Current token.
-	tok          []byte
+	tok          []byte // its text: in tokBuf, or in the source's buffer
+	tokBuf       []byte
 	tokOff       int64
 	tokLine      int
 	tokCol       int
@@ -50,7 +51,7 @@ type Reader struct {
 
 	// Move replay and tree building.
 	ml       chess.MoveList
-	path     []*Node
+	line     []chess.Move // the moves from the start to the current position
 	undos    []chess.Undo
 	frames   []frame
 	nodes    slab[Node]
@@ -67,15 +68,17 @@ type Reader struct {
 	startFEN string
 	pos      chess.Position // the position of the game being read
 	skimmed  int            // main-line moves of the game last skimmed
+	checked  Game           // the game being read in check mode, which keeps none
 }
 
 type tagSpan struct{ n0, n1, v0, v1 int }
 
 // frame is an open variation: where to resume the line it branched from.
 type frame struct {
-	main      *Node // the move the variation is an alternative to
-	depth     int   // len(path) before main
-	line, col int   // of its '(', for the error if it is never closed
+	move      chess.Move // the move the variation is an alternative to
+	main      *Node      // its node; nil when no tree is built
+	depth     int        // len(line) before move
+	line, col int        // of its '(', for the error if it is never closed
 }
 
 // NewReader returns a Reader for r; name (usually the file name) prefixes
@@ -114,9 +117,29 @@ func (r *Reader) All() iter.Seq2[*Game, error] {
 // as was read before the problem; the following call reads the next game.
 // A read error is returned as (nil, err) by this and every later call.
 func (r *Reader) Next() (*Game, error) {
-	g, _, err := r.readGame(true)
+	g, _, err := r.readGame(build)
 	return g, err
 }
+
+// CheckNext reads the next game as Next does, checking every move, and
+// returns what Next would: nil for a good game, the *Error of a game with
+// a problem, io.EOF at the end of input, and a read error from this and
+// every later call. It keeps nothing of the game, not even its tags: a
+// program that only validates a file (squall pgn) reads it about twice as
+// fast this way, with no allocation for most games.
+func (r *Reader) CheckNext() error {
+	_, _, err := r.readGame(check)
+	return err
+}
+
+// mode is how much of a game readGame makes.
+type mode uint8
+
+const (
+	skim  mode = iota // tags, result and location; the moves are not replayed
+	check             // and every move checked, nothing of the moves kept
+	build             // and the move tree with its comments, NAGs and SAN
+)
 
 // token kinds.
 type tokKind uint8
@@ -220,8 +243,21 @@ func (r *Reader) token(keep bool) tokKind {
 	}
 }
 
+// symbol reads a symbol into r.tok. One that ends inside the source's
+// buffer, as nearly all do, is left there rather than copied: nothing reads
+// on, and so moves the buffer, before the next token.
 func (r *Reader) symbol() tokKind {
-	r.tok, r.tokLong = r.src.readWhile(r.tok[:0], &delims, maxToken)
+	s := &r.src
+	chunk := s.buf[s.pos:s.end]
+	for n, c := range chunk[:min(len(chunk), maxToken+1)] {
+		if delims[c] {
+			r.tok, r.tokLong = chunk[:n:n], false
+			s.pos += n
+			return tSymbol
+		}
+	}
+	r.tok, r.tokLong = s.readWhile(r.tokBuf[:0], &delims, maxToken)
+	r.tokBuf = r.tok
 	return tSymbol
 }
 
@@ -241,58 +277,74 @@ var delims = func() (d [256]bool) {
 	return d
 }()
 
-// braceComment reads up to and including '}'. A line that starts with '['
-// and a letter inside a comment means the brace was never closed and a new
-// game's tags begin; the comment stops there, marked unterminated.
+// braceComment reads up to and including '}', keeping the text in r.tok
+// if keep is set; r.tokLong is set either way for one over maxComment. A
+// line that starts with '[' and a letter inside a comment means the brace
+// was never closed and a new game's tags begin; the comment stops there,
+// marked unterminated.
 func (r *Reader) braceComment(keep bool) {
 	s := &r.src
-	r.tok = r.tok[:0]
-	r.tokLong, r.unterminated = false, false
+	r.tok = r.tokBuf[:0]
+	r.unterminated = false
+	n := 0 // the comment's length so far
 	for {
-		c, ok := s.peek()
-		if !ok {
+		if s.pos >= s.end && !s.ensure(1) {
 			r.unterminated = true
-			return
+			break
 		}
-		if c == '}' {
-			s.advance()
-			return
+		// The run up to '}' or a line end, in the buffer.
+		chunk := s.buf[s.pos:s.end]
+		i := 0
+		for i < len(chunk) && chunk[i] != '}' && chunk[i] != '\n' {
+			i++
 		}
-		if c == '[' && s.atLineStart() {
+		if keep {
+			r.tok = append(r.tok, chunk[:min(i, max(maxComment-len(r.tok), 0))]...)
+		}
+		n += i
+		s.pos += i
+		if i == len(chunk) {
+			continue // the buffer is refilled
+		}
+		if chunk[i] == '}' {
+			s.pos++
+			break
+		}
+		s.advance() // the line end, counted
+		n++
+		if keep && len(r.tok) < maxComment {
+			r.tok = append(r.tok, '\n')
+		}
+		if c, ok := s.peek(); ok && c == '[' {
 			if d, ok := s.peek2(); ok && isLetter(d) {
 				r.unterminated = true
-				return
-			}
-		}
-		s.advance()
-		if keep {
-			if len(r.tok) < maxComment {
-				r.tok = append(r.tok, c)
-			} else {
-				r.tokLong = true
+				break
 			}
 		}
 	}
+	r.tokBuf, r.tokLong = r.tok, n > maxComment
 }
 
 // lineComment reads the rest of the line, newline included; the comment is
-// what stands before the newline.
+// what stands before the newline, kept in r.tok if keep is set.
 func (r *Reader) lineComment(keep bool) {
 	r.unterminated = false
-	if !keep {
-		r.tok, r.tokLong = r.tok[:0], false
-		r.src.skipLine()
-		return
+	n := 0
+	if keep {
+		r.tok, n = r.src.readLine(r.tokBuf[:0], maxComment)
+		r.tokBuf = r.tok
+	} else {
+		r.tok, n = r.tokBuf[:0], r.src.skipLine()
 	}
-	r.tok, r.tokLong = r.src.readLine(r.tok[:0], maxComment)
+	r.tokLong = n > maxComment
 }
 
 // gameState is what readGame builds; in skim mode only the tags, result
-// and location.
+// and location, in check mode only the location.
 type gameState struct {
 	g        *Game
 	p        *chess.Position
-	cur      *Node
+	cur      *Node // the move the next one follows; nil in check mode
 	startPly int
 	// wantBefore: the next comment precedes a move (after '(' or ')')
 	// rather than following cur.
@@ -303,15 +355,17 @@ type gameState struct {
 	latin1     bool // the game is not UTF-8 (see latin1.go)
 }
 
-// readGame reads one game. In skim mode (build false) moves are not
-// replayed and no tree is built; the game has only tags, Result, Offset and
-// Line. Both modes end games at exactly the same places.
-func (r *Reader) readGame(build bool) (*Game, bool, error) {
+// readGame reads one game. In skim mode the game has only tags, Result,
+// Offset and Line, in check mode only Offset and Line (and it is the
+// Reader's, reused). Check mode finds every problem build mode does, skim
+// mode only those outside the moves. Every mode ends games at exactly the
+// same places.
+func (r *Reader) readGame(m mode) (*Game, bool, error) {
 	for {
 		if r.err != nil {
 			return nil, false, r.err
 		}
-		g, ok, err := r.readOne(build)
+		g, ok, err := r.readOne(m)
 		if r.err == nil {
 			if rerr := r.src.readErr(); rerr != nil {
 				r.err = fmt.Errorf("pgn: reading %s: %w", r.nameOr("input"), rerr)
@@ -342,39 +396,48 @@ func (r *Reader) more() bool {
 
 // readOne reads from the current position to the end of a game; ok is false
 // when it found nothing worth reporting (only whitespace, or a stray result).
-func (r *Reader) readOne(build bool) (*Game, bool, error) {
+func (r *Reader) readOne(m mode) (*Game, bool, error) {
 	// The first token's text is kept: a game without tags may begin with
 	// a comment, which is the game's own (it was read and dropped).
-	k := r.token(build)
+	keep := m == build
+	k := r.token(keep)
 	if k == tEOF {
 		// readGame tells a read error (a directory opened as a file
 		// fails on its first read) from the end of input.
 		return nil, false, nil
 	}
-	st := gameState{g: &Game{Offset: r.tokOff, Line: r.tokLine}}
+	st := gameState{g: &r.checked}
+	if m != check {
+		st.g = &Game{}
+	}
+	*st.g = Game{Offset: r.tokOff, Line: r.tokLine}
 	r.arena, r.spans = r.arena[:0], r.spans[:0]
 	// Tag section. A blank line ends it: tags after one belong to the
 	// next game (this one has no movetext).
 	for k == tTag {
 		st.content = true
 		r.tagLine(&st)
-		if k = r.token(build); k == tTag && r.newlines > 0 {
+		if k = r.token(keep); k == tTag && r.newlines > 0 {
 			k = tEOF
 		}
 	}
 	st.latin1 = !utf8.Valid(r.arena)
-	r.finishTags(&st)
-	if build {
-		r.startMoves(&st)
+	if m != check {
+		r.finishTags(&st)
 	}
-	// Movetext. Skimming, the main line's moves are counted (depth: the
-	// variations open), not checked.
-	keep := build
+	if m != skim {
+		r.startMoves(&st, keep)
+	}
+	// Movetext. replay: the moves are played; keep: they, their comments
+	// and NAGs are kept in the tree. A problem ends both. Skimming, the
+	// main line's moves are counted (depth: the variations open), not
+	// checked.
+	replay := m != skim
 	depth, plies := 0, 0
 loop:
 	for ; k != tEOF && k != tTag; k = r.token(keep) {
 		if st.err != nil {
-			keep = false
+			replay, keep = false, false
 		}
 		switch k {
 		case tSymbol:
@@ -383,9 +446,9 @@ loop:
 				break loop
 			}
 			st.content = true
-			if keep && st.err == nil {
-				r.symbolToken(&st)
-			} else if !build && depth == 0 && skimmedMove(r.tok) {
+			if replay && st.err == nil {
+				r.symbolToken(&st, keep)
+			} else if m == skim && depth == 0 && skimmedMove(r.tok) {
 				plies++
 			}
 		case tComment:
@@ -407,12 +470,12 @@ loop:
 		case tOpen:
 			st.content = true
 			depth++
-			if keep && st.err == nil {
+			if replay && st.err == nil {
 				r.openVariation(&st)
 			}
 		case tClose:
 			depth = max(depth-1, 0)
-			if keep && st.err == nil {
+			if replay && st.err == nil {
 				r.closeVariation(&st)
 			}
 		}
@@ -421,13 +484,13 @@ loop:
 		return nil, false, nil // a lone result between games, say
 	}
 	r.skimmed = plies
-	if build && len(r.frames) > 0 {
+	if m != skim && len(r.frames) > 0 {
 		// The innermost: the one a ')' would have closed first.
 		f := r.frames[len(r.frames)-1]
 		r.failAt(&st, f.line, f.col, errors.New("variation '(' not closed by ')'"))
 	}
 	g := st.g
-	if build {
+	if m == build {
 		r.finishMoves(&st)
 	}
 	switch {
@@ -438,7 +501,7 @@ loop:
 	default:
 		g.Result = Unknown
 	}
-	if build {
+	if m == build {
 		g.normalizeTags()
 	}
 	if st.err != nil {
@@ -482,9 +545,9 @@ func (r *Reader) failAt(st *gameState, line, col int, err error) {
 
 // tagLine reads one line of tag pairs into the arena.
 func (r *Reader) tagLine(st *gameState) {
-	var long bool
-	r.lineBuf, long = r.src.readLine(r.lineBuf[:0], maxTagLine)
-	if long {
+	var n int
+	r.lineBuf, n = r.src.readLine(r.lineBuf[:0], maxTagLine)
+	if n > maxTagLine {
 		r.fail(st, "", errors.New("tag line longer than 64 KiB"))
 		return
 	}
@@ -697,21 +760,25 @@ func variantOK(v string) bool {
 	return isChess960(v)
 }
 
-func (r *Reader) startMoves(st *gameState) {
+// startMoves readies the replay of g's moves from its start position, and
+// the tree if keep is set (st.cur is then its root, else nil).
+func (r *Reader) startMoves(st *gameState, keep bool) {
 	g := st.g
-	r.startText()
-	g.Root = r.newNode()
-	st.cur = g.Root
-	// Cleared to their capacity: stale pointers past the length would
-	// keep earlier games alive.
-	clear(r.path[:cap(r.path)])
+	if keep {
+		r.startText()
+		g.Root = r.newNode()
+		st.cur = g.Root
+	}
+	// Cleared to its capacity: stale pointers past the length would keep
+	// earlier games alive.
 	clear(r.frames[:cap(r.frames)])
-	r.path, r.undos, r.frames = r.path[:0], r.undos[:0], r.frames[:0]
-	if v := g.Tag("Variant"); !variantOK(v) {
-		r.fail(st, "", fmt.Errorf("%w %q", ErrVariant, v))
+	r.line, r.undos, r.frames = r.line[:0], r.undos[:0], r.frames[:0]
+	variant := string(r.tagValue(st, "Variant"))
+	if !variantOK(variant) {
+		r.fail(st, "", fmt.Errorf("%w %q", ErrVariant, variant))
 		return
 	}
-	p, err := r.startPosition(g)
+	p, err := r.startPosition(r.tagValue(st, "FEN"), isChess960(variant))
 	if err != nil {
 		r.fail(st, "", err)
 		return
@@ -737,17 +804,36 @@ func (r *Reader) finishMoves(st *gameState) {
 	r.finishText(st.latin1)
 }
 
-// startPosition is g.StartPosition without its allocations in the common
-// case: the position is r.pos, set by copying the last start position
-// parsed when the FEN tag repeats (always, for games from the standard
-// start). Only r.pos makes moves, so sharing history storage with r.start
-// by assignment is safe.
-func (r *Reader) startPosition(g *Game) (*chess.Position, error) {
-	fen := g.Tag("FEN")
-	if fen == "" {
-		fen = chess.StartFEN
+// tagValue is the value of the game's named tag as Game.Tag would return
+// it (empty if absent), from the tags as read: those of a game read in
+// check mode are never made strings.
+func (r *Reader) tagValue(st *gameState, name string) []byte {
+	for i := len(r.spans) - 1; i >= 0; i-- { // a repeated tag's last value is kept
+		sp := r.spans[i]
+		if string(r.arena[sp.n0:sp.n1]) != name {
+			continue
+		}
+		v := r.arena[sp.v0:sp.v1]
+		if st.latin1 {
+			return appendLatin1(nil, v)
+		}
+		return v
 	}
-	if r.start == nil || fen != r.startFEN {
+	return nil
+}
+
+// startPosition is Game.StartPosition without its allocations in the
+// common case: the position is r.pos, set by copying the last start
+// position parsed when the FEN tag repeats (always, for games from the
+// standard start). Only r.pos makes moves, so sharing history storage with
+// r.start by assignment is safe.
+func (r *Reader) startPosition(tag []byte, chess960 bool) (*chess.Position, error) {
+	// string(tag) compared is not allocated.
+	if r.start == nil || len(tag) == 0 && r.startFEN != chess.StartFEN || len(tag) > 0 && string(tag) != r.startFEN {
+		fen := chess.StartFEN
+		if len(tag) > 0 {
+			fen = string(tag)
+		}
 		p, err := chess.ParseFEN(fen)
 		if err != nil {
 			return nil, fmt.Errorf("FEN tag: %w", err)
@@ -755,7 +841,7 @@ func (r *Reader) startPosition(g *Game) (*chess.Position, error) {
 		r.start, r.startFEN = p, fen
 	}
 	r.pos = *r.start
-	if g.Chess960() {
+	if chess960 {
 		r.pos.SetChess960(true)
 	}
 	return &r.pos, nil
@@ -779,7 +865,10 @@ var suffixNAGs = map[string]uint8{
 	"⩲": 14, "⩱": 15, "±": 16, "∓": 17,
 }
 
-func (r *Reader) symbolToken(st *gameState) {
+// symbolToken reads the symbol in r.tok: a move number, a suffix
+// annotation or a move, which is checked and played, and added to the tree
+// if keep is set.
+func (r *Reader) symbolToken(st *gameState, keep bool) {
 	tok := r.tok
 	if r.tokLong {
 		r.fail(st, "", fmt.Errorf("token %q… too long", tok[:20]))
@@ -790,7 +879,9 @@ func (r *Reader) symbolToken(st *gameState) {
 		return
 	}
 	if nag, ok := suffixNAG(tok); ok {
-		st.cur.NAGs = r.appendNAG(st.cur.NAGs, nag)
+		if keep {
+			st.cur.NAGs = r.appendNAG(st.cur.NAGs, nag)
+		}
 		return
 	}
 	if string(tok) == "e.p." || string(tok) == "ep" {
@@ -810,6 +901,10 @@ func (r *Reader) symbolToken(st *gameState) {
 	if err != nil {
 		r.tokCol += len(r.tok) - len(tok) // point at the move, not its number
 		r.fail(st, r.moveLabel(st, tok), err)
+		return
+	}
+	if !keep {
+		r.play(st.p, m)
 		return
 	}
 	n := r.newNode()
@@ -846,7 +941,6 @@ func (r *Reader) symbolToken(st *gameState) {
 		r.setBefore(n)
 	}
 	r.addChild(st.cur, n)
-	r.path = append(r.path, n)
 	st.cur = n
 	st.wantBefore = false
 }
@@ -903,7 +997,9 @@ func annotationStart(s []byte) int {
 	return j
 }
 
+// play makes m, the next move of the line.
 func (r *Reader) play(p *chess.Position, m chess.Move) {
+	r.line = append(r.line, m)
 	r.undos = append(r.undos, chess.Undo{})
 	u := &r.undos[len(r.undos)-1]
 	if m == chess.NullMove {
@@ -913,21 +1009,22 @@ func (r *Reader) play(p *chess.Position, m chess.Move) {
 	}
 }
 
+// unplay takes back the last move of the line.
 func (r *Reader) unplay(p *chess.Position) {
-	i := len(r.path) - 1
-	m := r.path[i].Move
+	i := len(r.line) - 1
+	m := r.line[i]
 	if m == chess.NullMove {
 		p.UnmakeNullMove(&r.undos[i])
 	} else {
 		p.UnmakeMove(m, &r.undos[i])
 	}
-	r.path = r.path[:i]
+	r.line = r.line[:i]
 	r.undos = r.undos[:i]
 }
 
 // moveLabel is "12. e4" or "12... e5" for the move about to be played.
 func (r *Reader) moveLabel(st *gameState, tok []byte) string {
-	ply := st.startPly + len(r.path)
+	ply := st.startPly + len(r.line)
 	dots := "."
 	if ply%2 == 1 {
 		dots = "..."
@@ -955,30 +1052,33 @@ func (r *Reader) openVariation(st *gameState) {
 	if len(r.frames) > 0 {
 		base = r.frames[len(r.frames)-1].depth
 	}
-	if len(r.path) <= base || st.p == nil {
+	if len(r.line) <= base || st.p == nil {
 		r.fail(st, "", errors.New("variation '(' before any move it could replace"))
 		return
 	}
-	r.attachPending(st.cur)
-	main := st.cur
-	r.frames = append(r.frames, frame{main: main, depth: len(r.path) - 1, line: r.tokLine, col: r.tokCol})
+	depth := len(r.line) - 1
+	r.frames = append(r.frames, frame{move: r.line[depth], main: st.cur, depth: depth, line: r.tokLine, col: r.tokCol})
 	r.unplay(st.p)
-	st.cur = main.Parent
-	st.wantBefore = true
+	if st.cur != nil { // the tree is kept
+		r.attachPending(st.cur)
+		st.cur = st.cur.Parent
+		st.wantBefore = true
+	}
 }
 
 func (r *Reader) closeVariation(st *gameState) {
 	if len(r.frames) == 0 {
 		return // stray ')': nothing to close
 	}
-	r.attachPending(st.cur)
 	f := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]
-	for len(r.path) > f.depth {
+	for len(r.line) > f.depth {
 		r.unplay(st.p)
 	}
-	r.play(st.p, f.main.Move)
-	r.path = append(r.path, f.main)
-	st.cur = f.main
-	st.wantBefore = true
+	r.play(st.p, f.move)
+	if st.cur != nil { // the tree is kept
+		r.attachPending(st.cur)
+		st.cur = f.main
+		st.wantBefore = true
+	}
 }

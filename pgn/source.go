@@ -107,35 +107,37 @@ func (s *source) offset() int64 { return s.base + int64(s.pos) }
 // atLineStart reports whether the next byte begins a line.
 func (s *source) atLineStart() bool { return s.offset() == s.lineStart }
 
-// skipLine consumes the rest of the current line, newline included.
-func (s *source) skipLine() {
-	_, _ = s.readLine(nil, 0)
+// skipLine consumes the rest of the current line, newline included, and
+// returns its length without the newline.
+func (s *source) skipLine() int {
+	_, n := s.readLine(nil, 0)
+	return n
 }
 
 // readLine consumes the rest of the current line, newline included, and
 // appends it without the newline to dst while dst is shorter than limit;
-// long reports whether bytes were dropped for the limit.
-func (s *source) readLine(dst []byte, limit int) (_ []byte, long bool) {
+// n is the line's whole length, more than what was appended if the limit
+// cut it.
+func (s *source) readLine(dst []byte, limit int) (_ []byte, n int) {
 	for {
 		if s.pos >= s.end && !s.ensure(1) {
-			return dst, long
+			return dst, n
 		}
 		chunk := s.buf[s.pos:s.end]
 		i := bytes.IndexByte(chunk, '\n')
-		n := len(chunk)
+		k := len(chunk)
 		if i >= 0 {
-			n = i
+			k = i
 		}
-		take := min(n, max(limit-len(dst), 0))
-		dst = append(dst, chunk[:take]...)
-		long = long || take < n
+		dst = append(dst, chunk[:min(k, max(limit-len(dst), 0))]...)
+		n += k
 		if i >= 0 {
 			s.pos += i + 1
 			s.line++
 			s.lineStart = s.base + int64(s.pos)
-			return dst, long
+			return dst, n
 		}
-		s.pos += n
+		s.pos += k
 	}
 }
 
