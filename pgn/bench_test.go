@@ -49,29 +49,24 @@ func benchData(b *testing.B, size int) []byte {
 }
 
 func BenchmarkParse(b *testing.B) {
-	benchRead(b, func(r *Reader) {
-		n := 0
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		b.ReportMetric(float64(n), "games/op")
+	benchGames(b, func(r *Reader) error {
+		_, err := r.Next()
+		return err
 	})
 }
 
 // BenchmarkCheck is BenchmarkParse for CheckNext, which squall pgn reads
 // with: every move checked, nothing kept.
 func BenchmarkCheck(b *testing.B) {
+	benchGames(b, (*Reader).CheckNext)
+}
+
+// benchGames is benchRead reading every game with next.
+func benchGames(b *testing.B, next func(*Reader) error) {
 	benchRead(b, func(r *Reader) {
 		n := 0
 		for {
-			err := r.CheckNext()
+			err := next(r)
 			if err == io.EOF {
 				break
 			}
