@@ -327,6 +327,17 @@ func Build(start *chess.Position, moves []chess.Move, evals []PositionEval) (*Re
 	return r, nil
 }
 
+// Judge is the verdict on a move by c that led from a position evaluated
+// before to one evaluated after (both White's view), as Build judges the
+// moves played: for a move the game did not play (the review view's "find
+// a better move", where Good is a move as good as the engine's best within
+// the review's thresholds).
+func Judge(c chess.Color, before, after Eval) Judgment {
+	mv := Move{Color: c, Before: before, After: after}
+	judge(&mv)
+	return mv.Judgment
+}
+
 // judge fills in the mover's win%, centipawn loss, accuracy and judgment.
 func judge(mv *Move) {
 	before, after := mv.Before.For(mv.Color), mv.After.For(mv.Color)

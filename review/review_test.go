@@ -65,7 +65,8 @@ func TestMoveAccuracy(t *testing.T) {
 }
 
 // TestThresholds judges one move between scripted evaluations: just under
-// and just over each threshold, for either mover, and lichess's mate rules.
+// and just over each threshold, for either mover, and lichess's mate rules;
+// Judge, the verdict on a move not played, agrees.
 func TestThresholds(t *testing.T) {
 	cp := func(n int) Eval { return Eval{CP: n} }
 	mate := func(n int) Eval { return Eval{Mate: n} }
@@ -112,6 +113,9 @@ func TestThresholds(t *testing.T) {
 			judge(&mv)
 			if mv.Judgment != c.want {
 				t.Errorf("%v → %v: %v (win%% %.1f → %.1f), want %v", c.before, c.after, mv.Judgment, mv.WinBefore, mv.WinAfter, c.want)
+			}
+			if j := Judge(mv.Color, c.before, c.after); j != c.want {
+				t.Errorf("Judge(%v, %v, %v) = %v, want %v", mv.Color, c.before, c.after, j, c.want)
 			}
 			if mv.CPLoss < 0 || mv.Accuracy < 0 || mv.Accuracy > 100 {
 				t.Errorf("cp loss %d, accuracy %v", mv.CPLoss, mv.Accuracy)

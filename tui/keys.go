@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap holds the bindings shown by the help bar and the "?" overlay.
 type keyMap struct {
 	Play, Focus, Board                          key.Binding
-	Prev, Next, First, Last, Variation          key.Binding
+	Prev, Next, First, Last, Variation, Swing   key.Binding
 	Cursor, Pick                                key.Binding
 	Flip, Analysis, MorePV, LessPV, Best, Hint  key.Binding
 	Takeback, New, Resign, Draw, Level, Clock   key.Binding
@@ -30,6 +30,7 @@ func newKeyMap() keyMap {
 		First:     b([]string{"up", "home"}, "↑/home", "start"),
 		Last:      b([]string{"down", "end"}, "↓/end", "end"),
 		Variation: b([]string{"]", "["}, "[/]", "other move here"), // also in the move input: no move starts with a bracket
+		Swing:     b([]string{"J"}, "J", "biggest eval swings"),
 		Cursor:    b([]string{"enter"}, "enter", "cursor (hjkl, space picks)"),
 		Pick:      b([]string{"enter", " "}, "space", "pick/drop"),
 		Flip:      b([]string{"f"}, "f", "flip"),
@@ -109,7 +110,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 	k := h.k
 	groups := [][]key.Binding{
 		{k.Board, k.Focus, k.Play, k.Cursor, k.Pick},
-		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Flip},
+		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Swing, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Games, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},

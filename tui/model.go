@@ -186,7 +186,10 @@ type Model struct {
 	hintWanted bool
 
 	// search is the engine at work for the board.
-	search  boardSearch
+	search boardSearch
+	// scores are the engine's evaluations of the tree's positions seen in
+	// this session, for the eval graph (evals.go).
+	scores  scores
 	ticking bool
 
 	message  string
@@ -250,6 +253,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV), panel: newAnalysisPanel(),
 		bookPlay: newBookPlayer(), kept: map[string]view.View{},
+		scores: scores{},
 	}
 	if opt.BookRand != nil {
 		m.bookPlay.rng = opt.BookRand
@@ -367,6 +371,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 		start = chess.NewPosition()
 	}
 	m.tree = NewTree(start)
+	m.scores = scores{}
 	m.edited()
 	m.markSaved(m.treeRev)
 	m.autosaved = false
@@ -390,6 +395,7 @@ func (m *Model) startGame(mode Mode, human chess.Color, level int, base, inc tim
 // loadGame opens a finished game for analysis.
 func (m *Model) loadGame(t *Tree) {
 	m.tree = t
+	m.scores = scores{}
 	m.edited()
 	m.markSaved(m.treeRev)
 	m.mode, m.over, m.banner = Analysis, false, ""

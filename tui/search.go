@@ -286,12 +286,19 @@ func (m *Model) searchFor(kind searchKind) searchWant {
 // panel and, in its last batch, acts on its end: plays the engine's move
 // (held for a watched game's pace), shows a hint.
 func (m *Model) handleBatch(b live.Batch) tea.Cmd {
+	var node *pgn.Node
+	if r := m.search.run; r != nil && r.kind == searchAnalysis {
+		node = r.node
+	}
 	end, next, ok := m.search.take(b)
 	if !ok {
 		return nil // a replaced or stopped search
 	}
 	for _, i := range b.Infos {
 		m.panel.add(m.pos, i)
+		if node != nil {
+			m.keepAnalysis(node, i) // the eval graph's
+		}
 	}
 	if end == nil {
 		return next

@@ -114,6 +114,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			d.completed(msg)
 		}
 		return m, nil
+	case view.ScoredMsg:
+		m.scores.keep(msg.Node, msg.Eval) // a review's, for the eval graph
+		return m, nil
 	case view.OpenMsg:
 		cmd := m.openView(msg.View)
 		return m, cmd
@@ -556,6 +559,9 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.redo()
 	case key.Matches(k, km.Help):
 		m.openHelp()
+	case key.Matches(k, km.Swing):
+		m.nextSwing()
+		return m.sync()
 	}
 	return nil
 }

@@ -89,6 +89,8 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 		scene = boardScene{placement: &d.s.Board} // the board being set up
 	}
 	boardLines := strings.Split(m.board.render(m.st, g, scene), "\n")
+	boardLines[len(boardLines)-1] = view.Pad(boardLines[len(boardLines)-1], rankLabelWidth+8*g.w)
+	boardLines = append(boardLines, m.evalGraph(rankLabelWidth+8*g.w, bodyH-len(boardLines))...)
 	boardLines = append(boardLines, m.gameHeader(rankLabelWidth+8*g.w, bodyH-len(boardLines))...)
 	bar := renderEvalBar(m.st, 8*g.h, m.whiteChances(), m.board.flipped)
 	boardW := rankLabelWidth + 8*g.w
@@ -98,10 +100,7 @@ func (m *Model) mainView(g boardGeom, bodyH int) string {
 	for y := 0; y < bodyH; y++ {
 		left := strings.Repeat(" ", boardW)
 		if y < len(boardLines) {
-			left = boardLines[y]
-			if y == len(boardLines)-1 {
-				left = view.Pad(left, boardW)
-			}
+			left = boardLines[y] // each boardW cells
 		}
 		b.WriteString(left)
 		b.WriteString(" ")

@@ -26,6 +26,10 @@ func (m *Model) env() view.Env {
 	if m.tree.source != nil {
 		env.Path = m.tree.source.file.path
 	}
+	if m.mode == VsEngine {
+		human := m.human
+		env.Player = &human // the review's "your mistakes"
+	}
 	if m.search.hasElo {
 		env.Setup = fullStrength
 		m.search.elo = eloUnknown

@@ -20,13 +20,14 @@ import (
 )
 
 // TestReviewFromBoard opens the review with "r" from the board (its
-// ViewEntry); closing the program's model stops the analysis.
+// ViewEntry), enter taking the limits it offers; closing the program's
+// model stops the analysis.
 func TestReviewFromBoard(t *testing.T) {
 	eng := &enginetest.Engine{Tick: time.Hour} // never finishes: Close must stop it
 	m := newTestModel(t, Options{Mode: TwoHumans, Views: []view.Entry{reviewview.Entry(reviewview.Options{Limits: engine.Limits{Depth: 3}})}})
 	m.eng, m.search.runner = eng, live.New(eng)
 	m = playAll(t, m, "e4", "e5")
-	m = send(m, press("esc"), press("r"))
+	m = send(m, press("esc"), press("r"), press("enter")) // enter: the depth offered
 	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "analysing 0/3 positions") {
 		t.Fatalf("r did not open the review:\n%s", ansi.Strip(m.View()))
 	}
@@ -57,7 +58,7 @@ func TestViewWaitsForBoardSearch(t *testing.T) {
 			t.Fatal("the board's analysis never started")
 		}
 	}
-	m = send(m, press("esc"), press("r"))
+	m = send(m, press("esc"), press("r"), press("enter"))
 	if len(m.views) != 1 {
 		t.Fatal("r did not open the review")
 	}
@@ -139,7 +140,7 @@ func TestViewsSearchAtFullStrength(t *testing.T) {
 		title string
 		depth int
 	}{
-		{"review", reviewview.Entry(reviewview.Options{Limits: engine.Limits{Depth: 2}}), []string{"r"}, "Game review  Fake 1.0 · depth 2", 2},
+		{"review", reviewview.Entry(reviewview.Options{Limits: engine.Limits{Depth: 2}}), []string{"r", "enter"}, "Game review  Fake 1.0 · depth 2", 2},
 		// The suite's picker takes enter; before it had one, enter ran the
 		// first position.
 		{"suite", suiteview.Entry("wac", engine.Limits{Depth: 1}), []string{"S", "enter", "a"}, "Suite wac  Fake 1.0 · depth 1", 1},

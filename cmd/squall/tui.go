@@ -510,10 +510,11 @@ func boardViews() []view.Entry {
 	lim := engine.Limits{MoveTime: reviewMoveTime}
 	review := reviewview.Entry(reviewview.Options{Limits: lim})
 	// Each review saves to its own file, named when it opens, so a second
-	// review does not overwrite the first.
+	// review does not overwrite the first. Each asks for its limits first,
+	// offering the last ones chosen (lim, from `squall review`'s default).
 	review.New = func(env view.Env) view.View {
 		name := "squall-review-" + time.Now().Format("20060102-150405") + ".pgn"
-		return reviewview.New(env, reviewview.Options{Limits: lim, SavePath: name})
+		return reviewview.New(env, reviewview.Options{Limits: lim, SavePath: name, Ask: &lim})
 	}
 	return []view.Entry{
 		suiteview.Entry("wac", engine.Limits{MoveTime: time.Second}),

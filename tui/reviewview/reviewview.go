@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/review"
 	"github.com/squall-chess/squall/tui/boardview"
+	"github.com/squall-chess/squall/tui/evalgraph"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/movelist"
 	"github.com/squall-chess/squall/tui/view"
@@ -28,20 +29,36 @@ type Options struct {
 	// SaveNote is what "s" says where there is no file to write (a
 	// server's review: the command that prints the game's PGN).
 	SaveNote string
+	// Ask, when set, has the review ask for its limits before it runs,
+	// offering *Ask (Limits when it is zero), and keeps the choice in
+	// *Ask for the next review: the board's review, whose depth or time
+	// the user sets as `squall review` takes --depth or --movetime. A
+	// server's review runs at once at the Limits it is given.
+	Ask *engine.Limits
 }
 
-// Entry is the "r" entry of the board: review the main line of
-// the game on the board.
+// EntryHelp is the board's "?" help of the review entry.
+const EntryHelp = "game review (?!, ?, ?? and an eval graph): asks the depth or time per move first (enter keeps it); " +
+	"J steps to the biggest eval swings, F to your mistakes to find the better move"
+
+// Entry is the "r" entry of the board: review the main line of the game
+// on the board, asking first for the limits (opt.Limits the first time,
+// then the last ones chosen).
 func Entry(opt Options) view.Entry {
-	return view.Entry{Key: "r", Help: "game review (?!, ?, ?? and an eval graph)", New: func(env view.Env) view.View {
-		return New(env, opt)
+	chosen := opt.Limits
+	return view.Entry{Key: "r", Help: EntryHelp, New: func(env view.Env) view.View {
+		o := opt
+		o.Ask = &chosen
+		return New(env, o)
 	}}
 }
 
 // reviewView analyses every position of the game's main line in the
 // background (review.Analyze through the engine seam), then shows the
-// moves with their judgments, an eval graph of White's win% per ply, the
-// selected position and each side's totals.
+// moves with their judgments, the eval graph (tui/evalgraph), the
+// selected position and each side's totals. With Options.Ask it first asks
+// for the limits (ask.go); once the report is built, F steps through the
+// player's mistakes asking for a better move (learn.go).
 type reviewView struct {
 	env    view.Env
 	st     *view.Styles
@@ -49,13 +66,20 @@ type reviewView struct {
 	start  *chess.Position
 	moves  []chess.Move
 	sans   []string
-	line   *pgn.Node // the moves as the move list draws them
+	nodes  []*pgn.Node // the board's nodes of the line (ScoredMsg): the root, then each move's
+	line   *pgn.Node   // the moves as the move list draws them
 	list   movelist.List
 	evals  []review.PositionEval // as they arrive
 	report *review.Report
 	err    error
 	sel    int // ply shown: 0 is the start, i is after move i
 	msg    string
+
+	// asking is the limits' prompt before the analysis (nil once it runs).
+	asking *askPrompt
+	// learn is "find a better move" at one of the player's mistakes (nil
+	// when not learning).
+	learn *learning
 
 	// run is the search of the next position to evaluate (evals holds
 	// those before it), last its newest report of the best line.
@@ -72,19 +96,31 @@ func New(env view.Env, opt Options) view.View {
 		if p, err := env.PGN.StartPosition(); err == nil {
 			v.start = p
 		}
+		v.nodes = append(v.nodes, env.PGN.Root)
 		for _, n := range env.PGN.Mainline() {
 			v.moves = append(v.moves, n.Move)
 			v.sans = append(v.sans, n.SAN)
+			v.nodes = append(v.nodes, n)
 		}
 	}
 	v.line = movelist.FromSANs(v.sans)
+	if opt.Ask != nil {
+		if !opt.Ask.IsZero() {
+			v.opt.Limits = *opt.Ask
+		}
+		v.asking = newAskPrompt(v.opt.Limits)
+	}
 	return v
 }
 
-// Init starts the analysis.
+// Init starts the analysis, or asks for its limits first.
 func (v *reviewView) Init() tea.Cmd {
 	if v.env.Runner == nil {
 		v.err = fmt.Errorf("no engine to review with")
+		v.asking = nil
+		return nil
+	}
+	if v.asking != nil {
 		return nil
 	}
 	return v.next()
@@ -120,17 +156,22 @@ func (v *reviewView) next() tea.Cmd {
 	return nil
 }
 
-// Close stops the analysis.
+// Close stops the analysis and a try's search.
 func (v *reviewView) Close() {
-	if v.run != nil {
-		v.run.Stop()
-		<-v.run.Done()
+	for _, s := range []*live.Search{v.run, v.learn.search()} {
+		if s != nil {
+			s.Stop()
+			<-s.Done()
+		}
 	}
 }
 
 func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 	switch msg := msg.(type) {
 	case livecmd.Msg:
+		if s := v.learn.search(); s != nil && msg.Gen == s.Gen {
+			return v, v.learnBatch(msg)
+		}
 		if v.run == nil || msg.Gen != v.run.Gen {
 			return v, nil
 		}
@@ -149,7 +190,7 @@ func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 			var pe review.PositionEval
 			if pe, err = review.FromSearch(p, msg.Result, v.last, v.env.Runner.Analyzer().Name()); err == nil {
 				v.evals = append(v.evals, pe)
-				return v, v.next()
+				return v, tea.Batch(v.scored(n, pe), v.next())
 			}
 		}
 		v.run = nil
@@ -161,7 +202,35 @@ func (v *reviewView) Update(msg tea.Msg) (view.View, tea.Cmd) {
 	return v, nil
 }
 
+// scored tells the board the evaluation of the position after ply, a node
+// of its tree (view.ScoredMsg); nil for a finished game, which has none
+// to tell.
+func (v *reviewView) scored(ply int, pe review.PositionEval) tea.Cmd {
+	e, ok := review.PGNEval(pe)
+	if !ok || ply >= len(v.nodes) {
+		return nil
+	}
+	msg := view.ScoredMsg{Node: v.nodes[ply], Eval: e}
+	return func() tea.Msg { return msg }
+}
+
+// points are the eval graph's: one per ply, those not analysed yet
+// unknown.
+func (v *reviewView) points() []evalgraph.Point {
+	out := make([]evalgraph.Point, len(v.moves)+1)
+	for i, pe := range v.evals {
+		out[i] = evalgraph.FromReview(pe.Eval)
+	}
+	return out
+}
+
 func (v *reviewView) key(k tea.KeyMsg) tea.Cmd {
+	if v.asking != nil {
+		return v.askKey(k)
+	}
+	if v.learn != nil {
+		return v.learnKey(k)
+	}
 	n := len(v.moves)
 	switch k.String() {
 	case "esc", "q":
@@ -192,6 +261,15 @@ func (v *reviewView) key(k tea.KeyMsg) tea.Cmd {
 				}
 			}
 		}
+	case "J": // the biggest swings of the eval, in turn
+		if ply, ok := evalgraph.NextSwing(v.points(), v.sel); ok {
+			v.sel = ply
+			v.msg = ""
+		} else {
+			v.msg = "no swing of the eval yet"
+		}
+	case "F":
+		v.startLearning()
 	case "s":
 		v.msg = v.save()
 	}
@@ -238,6 +316,8 @@ func (v *reviewView) View(width, height int) string {
 	head := view.SearchTitle(st, "Game review", v.env.Runner, v.opt.Limits)
 	status := ""
 	switch {
+	case v.asking != nil:
+		status = v.asking.view(st)
 	case v.err != nil:
 		status = st.Err.Render(v.err.Error())
 	case v.report == nil:
@@ -267,7 +347,7 @@ func (v *reviewView) View(width, height int) string {
 	// The engine's best move in the shown position, as lichess draws its
 	// arrow (Moves[sel-1].Best, the better choice than the move that led
 	// here, belongs to the position before and is in the text beside).
-	if v.report != nil && v.sel < len(v.report.Positions) {
+	if v.report != nil && v.sel < len(v.report.Positions) && v.learn.showsBest() {
 		if best := v.report.Positions[v.sel].Best; best != chess.NullMove && pos.IsLegal(best) {
 			sc.Hint = best
 		}
@@ -275,16 +355,44 @@ func (v *reviewView) View(width, height int) string {
 	right := strings.Split(st.Board.Board(sc, sz), "\n")
 	right = append(right, "")
 	boardW := sz.Width()
-	right = append(right, v.selectedText(boardW)...)
+	msg := st.Muted.Render(v.msg)
+	if v.learn != nil {
+		// The question and the move box under the board, and the verdict
+		// and the engine's line where they fit, else (at 100×30) on the
+		// message line, the whole width.
+		ask, told, said := v.learnText(boardW)
+		if len(right)+len(ask)+len(told) > bodyH {
+			right = right[:len(right)-1] // the blank row first
+		}
+		right = append(right, ask...)
+		if len(right)+len(told) <= bodyH {
+			right = append(right, told...)
+		} else if said != "" {
+			msg = said
+		}
+	} else {
+		right = append(right, v.selectedText(boardW)...)
+	}
 	listW := width - boardW - 2
 	left := v.moveList(listW, bodyH)
 	lines := []string{view.Pad(head, width), view.Pad(status, width)}
 	lines = append(lines, view.BesideRows(left, right, listW, boardW, bodyH)...)
-	lines = append(lines, view.Pad(st.Muted.Render("White's win% per ply"), width))
-	lines = append(lines, v.graph(width, graphH)...)
-	lines = append(lines, view.Pad(st.Muted.Render(v.msg), width))
-	lines = append(lines, view.Pad(st.Muted.Render("←/→ h/l move · n/p next/previous mistake · home/end · s save PGN · esc back"), width))
+	lines = append(lines, view.Pad(st.Muted.Render("Eval per ply (White's view, ±5)"), width))
+	lines = append(lines, evalgraph.Render(st, v.points(), v.sel, width, graphH+1)...)
+	lines = append(lines, view.Pad(msg, width))
+	lines = append(lines, view.Pad(st.Muted.Render(v.keysHelp()), width))
 	return strings.Join(lines, "\n")
+}
+
+// keysHelp is the keys' line for what the view is doing.
+func (v *reviewView) keysHelp() string {
+	switch {
+	case v.asking != nil:
+		return "enter starts the review · esc back"
+	case v.learn != nil:
+		return "type a move, enter tries it · F next mistake · esc stops learning"
+	}
+	return "←/→ move · n/p mistakes · J swings · F learn · home/end · s save · esc back"
 }
 
 func (v *reviewView) position(ply int) *chess.Position {
@@ -360,44 +468,4 @@ func (v *reviewView) moveList(w, h int) []string {
 		return j.Symbol(), v.judgmentStyle(j)
 	}
 	return v.list.Columns(movelist.Styles{Text: st.Text, Muted: st.Muted, Selected: st.Selected}, g, w, h)
-}
-
-// graph draws White's win% for each analysed position as bars rising from
-// the bottom, one column per ply (squeezed when the game is longer than
-// the width), the selected ply marked under it.
-func (v *reviewView) graph(width, height int) []string {
-	n := len(v.moves) + 1
-	cols := min(width, n)
-	levels := []rune(" ▁▂▃▄▅▆▇█")
-	rows := make([][]string, height)
-	mark := make([]rune, cols)
-	for c := 0; c < cols; c++ {
-		ply := c * n / cols
-		mark[c] = ' '
-		if ply <= v.sel && v.sel < (c+1)*n/cols {
-			mark[c] = '▲'
-		}
-		for r := range rows {
-			rows[r] = append(rows[r], " ")
-		}
-		if ply >= len(v.evals) {
-			continue
-		}
-		win := review.WinPercent(v.evals[ply].Eval.Ceiled())
-		units := int(win / 100 * float64(height*8))
-		style := v.st.Text
-		if win < 50 {
-			style = v.st.Muted
-		}
-		for r := 0; r < height; r++ {
-			fromBottom := height - 1 - r
-			u := max(0, min(8, units-fromBottom*8))
-			rows[r][c] = style.Render(string(levels[u]))
-		}
-	}
-	out := make([]string, 0, height+1)
-	for _, r := range rows {
-		out = append(out, view.Pad(strings.Join(r, ""), width))
-	}
-	return append(out, view.Pad(v.st.Accent.Render(string(mark)), width))
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -44,13 +46,7 @@ func TestGoldenReview(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "reviewed.pgn")
 	v := New(env, Options{Limits: engine.Limits{Depth: 10}, SavePath: save}).(*reviewView)
 	defer v.Close()
-	// Deliver the background analysis' messages in order.
-	for cmd := v.Init(); cmd != nil; {
-		_, cmd = v.Update(cmd())
-	}
-	if v.err != nil || v.report == nil {
-		t.Fatalf("review: %v", v.err)
-	}
+	analyse(t, v)
 	v.Update(tuitest.Press("n"))
 	v.Update(tuitest.Press("n"))
 	if v.sel != 6 {
@@ -113,9 +109,7 @@ func TestReviewBestMoveOnBoard(t *testing.T) {
 	env := view.Env{Renderer: tuitest.Renderer(termenv.Ascii), Theme: themes.Monochrome(), Runner: live.New(eng), PGN: tree}
 	v := New(env, Options{Limits: engine.Limits{Depth: 2}}).(*reviewView)
 	defer v.Close()
-	for cmd := v.Init(); cmd != nil; {
-		_, cmd = v.Update(cmd())
-	}
+	analyse(t, v)
 	v.sel = 6
 	// The board's rank rows: "5 …" at the start of a line holding squares.
 	rank := func(r string) string {
@@ -161,15 +155,31 @@ func testEnv(eng engine.Analyzer) view.Env {
 // goldenDir is taken at start: a test may change its working directory.
 var goldenDir = tuitest.GoldenDir()
 
-// analyse delivers the review's background analysis until it ends.
-func analyse(t *testing.T, v *reviewView) {
+// analyse delivers the review's background analysis until it ends, and
+// returns what it told the board.
+func analyse(t *testing.T, v *reviewView) []view.ScoredMsg {
 	t.Helper()
-	for cmd := v.Init(); cmd != nil; {
-		_, cmd = v.Update(cmd())
-	}
+	scored := deliver(t, v, v.Init())
 	if v.err != nil || v.report == nil {
 		t.Fatalf("review: %v", v.err)
 	}
+	return scored
+}
+
+// deliver runs cmd and the commands its messages lead to (tuitest.Run),
+// and returns the messages meant for the board.
+func deliver(t *testing.T, v *reviewView, cmd tea.Cmd) []view.ScoredMsg {
+	t.Helper()
+	var scored []view.ScoredMsg
+	tuitest.Run(t, cmd, func(msg tea.Msg) tea.Cmd {
+		if s, ok := msg.(view.ScoredMsg); ok {
+			scored = append(scored, s)
+			return nil
+		}
+		_, next := v.Update(msg)
+		return next
+	})
+	return scored
 }
 
 // TestReviewListFollowsShownPly: the move list keeps the shown ply's move
@@ -223,12 +233,7 @@ func TestReviewFitsEightyColumns(t *testing.T) {
 	env.PGN = tree
 	v := New(env, Options{Limits: engine.Limits{Depth: 2}}).(*reviewView)
 	defer v.Close()
-	for cmd := v.Init(); cmd != nil; {
-		_, cmd = v.Update(cmd())
-	}
-	if v.report == nil {
-		t.Fatalf("review: %v", v.err)
-	}
+	analyse(t, v)
 	out := ansi.Strip(v.View(80, 24))
 	for _, l := range strings.Split(out, "\n") {
 		if strings.Contains(l, "…") || ansi.StringWidth(l) > 80 {
@@ -237,5 +242,230 @@ func TestReviewFitsEightyColumns(t *testing.T) {
 	}
 	if !strings.Contains(out, "White ") || !strings.Contains(out, "Black ") {
 		t.Errorf("no totals:\n%s", out)
+	}
+}
+
+// trapScores are the Blackburne Shilling trap's evaluations, White's
+// view, by ply: level, then 4... Qg5 is met by 5. Nxf7?? and Black wins.
+var trapScores = []int{20, 30, 25, 20, 30, 20, 90, -10, 250, -350, -400, -620, -700, -900}
+
+// trapReview is the review of the trap, analysed with trapScores.
+func trapReview(t *testing.T, env view.Env) *reviewView {
+	t.Helper()
+	sans := strings.Fields("e4 e5 Nf3 Nc6 Bc4 Nd4 Nxe5 Qg5 Nxf7 Qxg2 Rf1 Qxe4+ Be2 Nf3#")
+	scores := map[int]engine.Score{}
+	for ply, cp := range trapScores {
+		if ply%2 == 1 {
+			cp = -cp // the side to move's view
+		}
+		scores[ply] = engine.Score{CP: cp}
+	}
+	env.Runner = live.New(&enginetest.Engine{Score: enginetest.ScoresByPly(scores)})
+	env.PGN = gameOf(t, sans...)
+	v := New(env, Options{Limits: engine.Limits{Depth: 8}}).(*reviewView)
+	t.Cleanup(v.Close)
+	analyse(t, v)
+	return v
+}
+
+// TestGoldenReviewEvalGraph is issue 36's acceptance 5 on the review: the
+// eval graph (tui/evalgraph, the board's too) at 100×30 and 160×50, J
+// having stepped to the biggest swing, 5. Nxf7 (+2.50 → −3.50), which is
+// marked.
+func TestGoldenReviewEvalGraph(t *testing.T) {
+	v := trapReview(t, testEnv(nil))
+	v.Update(tuitest.Press("J"))
+	if v.sel != 9 {
+		t.Fatalf("J showed ply %d, want 9 (5. Nxf7)", v.sel)
+	}
+	for _, size := range [][2]int{{100, 30}, {160, 50}} {
+		out := v.View(size[0], size[1])
+		tuitest.Golden(t, goldenDir, fmt.Sprintf("evalgraph-%dx%d", size[0], size[1]), out)
+		plain := ansi.Strip(out)
+		if n := strings.Count(out, "\n") + 1; n != size[1] {
+			t.Errorf("%v: %d lines", size, n)
+		}
+		if !strings.Contains(plain, "Eval per ply") || !strings.Contains(plain, "▲") {
+			t.Errorf("%v: no graph:\n%s", size, plain)
+		}
+	}
+}
+
+// TestReviewSwings: J steps through the swings of the eval, biggest
+// first, round again after the last.
+func TestReviewSwings(t *testing.T) {
+	v := trapReview(t, testEnv(nil))
+	var seen []int
+	for range 4 {
+		v.Update(tuitest.Press("J"))
+		seen = append(seen, v.sel)
+	}
+	// Nxf7 (+2.50 → −3.50), Qg5 (−0.10 → +2.50), Qxg2, Nd4 …
+	if seen[0] != 9 || seen[1] != 8 || seen[0] == seen[2] || seen[2] == seen[3] {
+		t.Errorf("J showed plies %v", seen)
+	}
+}
+
+// TestReviewTellsBoard: each position's evaluation goes to the board
+// (view.ScoredMsg) for the node of its tree, the start's for the root; the
+// mate, a finished game, has none to tell.
+func TestReviewTellsBoard(t *testing.T) {
+	env := testEnv(&enginetest.Engine{Score: enginetest.ScoresByPly(map[int]engine.Score{1: {CP: -40}})})
+	env.PGN = gameOf(t, "f3", "e5", "g4", "Qh4#")
+	v := New(env, Options{Limits: engine.Limits{Depth: 2}}).(*reviewView)
+	defer v.Close()
+	scored := analyse(t, v)
+	nodes := append([]*pgn.Node{env.PGN.Root}, env.PGN.Mainline()...)
+	if len(scored) != 4 {
+		t.Fatalf("%d evaluations told, want 4 (the mate has none)", len(scored))
+	}
+	for i, s := range scored {
+		if s.Node != nodes[i] {
+			t.Errorf("evaluation %d is of another node", i)
+		}
+	}
+	if e := scored[1].Eval; e.Kind != pgn.Centipawns || e.Value != 40 || e.Depth != 2 {
+		t.Errorf("after 1. f3: %+v, want +0.40 (White's view) at depth 2", e)
+	}
+}
+
+// TestParseLimits: the review's prompt takes a depth, nodes or a time,
+// and refuses the rest with the reason.
+func TestParseLimits(t *testing.T) {
+	for in, want := range map[string]engine.Limits{
+		"depth 12": {Depth: 12}, "d7": {Depth: 7}, " D 3 ": {Depth: 3},
+		"nodes 100000": {Nodes: 100000}, "n500": {Nodes: 500},
+		"0.5s": {MoveTime: 500 * time.Millisecond}, "200ms": {MoveTime: 200 * time.Millisecond},
+		"2": {MoveTime: 2 * time.Second}, "movetime 1s": {MoveTime: time.Second},
+	} {
+		got, err := parseLimits(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("parseLimits(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if back, err := parseLimits(limitsText(want)); err != nil || !reflect.DeepEqual(back, want) {
+			t.Errorf("%v does not read back: %v %v", want, back, err)
+		}
+	}
+	for _, in := range []string{"", "depth", "depth 0", "depth 500", "d-1", "nodes x", "0s", "2h", "fast"} {
+		if got, err := parseLimits(in); err == nil {
+			t.Errorf("parseLimits(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
+// TestReviewAsks: with Ask the review waits for enter, offering the last
+// limits chosen; esc goes back without a search.
+func TestReviewAsks(t *testing.T) {
+	eng := &enginetest.Engine{}
+	env := testEnv(eng)
+	env.PGN = gameOf(t, "e4")
+	last := engine.Limits{Depth: 5}
+	v := New(env, Options{Limits: engine.Limits{Depth: 1}, Ask: &last}).(*reviewView)
+	defer v.Close()
+	if cmd := v.Init(); cmd != nil || eng.Searches() != 0 {
+		t.Fatal("the review searched before it was asked to")
+	}
+	if plain := ansi.Strip(v.View(100, 30)); !strings.Contains(plain, "each position: depth 5") {
+		t.Fatalf("no prompt offering depth 5:\n%s", plain)
+	}
+	if _, cmd := v.Update(tuitest.Press("esc")); cmd == nil || cmd() != view.Close() || eng.Searches() != 0 {
+		t.Error("esc did not go back, or searched")
+	}
+}
+
+// learnEngine reviews 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#, whose
+// 3... g6 is the engine's best: after 3... Qe7 Black is fine, after 3...
+// a6 mated as after Nf6.
+func learnEngine() *enginetest.Engine {
+	return &enginetest.Engine{
+		Best: enginetest.MovesByPly(map[int]string{5: "g6"}),
+		Score: func(g engine.Game, _, _ int) engine.Score {
+			if len(g.Moves) != 6 {
+				return engine.Score{}
+			}
+			switch g.Moves[5].UCI(false) {
+			case "g8f6", "a7a6":
+				return engine.Score{Mate: 1}
+			}
+			return engine.Score{CP: 10}
+		},
+	}
+}
+
+// TestLearnFromMistakes: F shows the player's blunder (the position
+// before it, the engine's move not drawn) and asks for a better move; the
+// move played, an illegal one, a worse one (searched at the review's
+// depth, then judged), another as good as the best and the best itself
+// each get their verdict, and after a try the engine's line is shown; esc
+// stops.
+func TestLearnFromMistakes(t *testing.T) {
+	eng := learnEngine()
+	env := testEnv(eng)
+	env.PGN = gameOf(t, "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#")
+	v := New(env, Options{Limits: engine.Limits{Depth: 6}}).(*reviewView)
+	defer v.Close()
+	analyse(t, v)
+	v.Update(tuitest.Press("F"))
+	if v.learn == nil || v.sel != 5 || v.learn.showsBest() {
+		t.Fatalf("F: learning %v at ply %d", v.learn != nil, v.sel)
+	}
+	plain := ansi.Strip(v.View(120, 40))
+	if !strings.Contains(plain, "3… Nf6?? was a blunder (1 of 1): find a") || !strings.Contains(plain, "for Black") ||
+		strings.Contains(plain, "Best was") {
+		t.Fatalf("F does not ask, or gives the answer away:\n%s", plain)
+	}
+	try := func(move string) string {
+		t.Helper()
+		for _, r := range move {
+			v.Update(tuitest.Press(string(r)))
+		}
+		_, cmd := v.Update(tuitest.Press("enter"))
+		deliver(t, v, cmd)
+		return v.learn.verdict
+	}
+	searches := eng.Searches()
+	if got := try("Nf6"); !strings.Contains(got, "Nf6 is the move played") || v.learn.tried {
+		t.Errorf("the move played: %q", got)
+	}
+	if got := try("Ke3"); !strings.Contains(got, "not a legal move") {
+		t.Errorf("an illegal move: %q", got)
+	}
+	if eng.Searches() != searches {
+		t.Error("searched a move it needs not search")
+	}
+	if got := try("a6"); !strings.Contains(got, "✗ a6: #1, a blunder too") || !v.learn.tried {
+		t.Errorf("a worse move: %q", got)
+	}
+	if lim := eng.Limits(); eng.Searches() != searches+1 || lim[len(lim)-1].Depth != 6 {
+		t.Errorf("the try was not searched at the review's depth: %v", lim[len(lim)-1])
+	}
+	for _, size := range [][2]int{{120, 40}, {100, 30}} {
+		// At 100×30 the verdict and the line go on the message line.
+		plain := ansi.Strip(v.View(size[0], size[1]))
+		if !strings.Contains(plain, "✗ a6") || !strings.Contains(plain, "Best was 3... g6") {
+			t.Errorf("%v: no verdict or engine line after a try:\n%s", size, plain)
+		}
+	}
+	if got := try("Qe7"); !strings.Contains(got, "✓ Qe7 is as good as the best") || !v.learn.good {
+		t.Errorf("a move as good as the best: %q", got)
+	}
+	if got := try("g6"); !strings.Contains(got, "✓ g6 is the engine's best move") {
+		t.Errorf("the best move: %q", got)
+	}
+	v.Update(tuitest.Press("F")) // the only mistake: round to itself, asked anew
+	if v.learn == nil || v.learn.tried || v.learn.verdict != "" || v.sel != 5 {
+		t.Errorf("F again: %+v", v.learn)
+	}
+	if _, cmd := v.Update(tuitest.Press("esc")); v.learn != nil || cmd != nil {
+		t.Error("esc did not stop learning, or left the review")
+	}
+	white := chess.White
+	env.Player = &white
+	w := New(env, Options{Limits: engine.Limits{Depth: 6}}).(*reviewView)
+	defer w.Close()
+	analyse(t, w)
+	w.Update(tuitest.Press("F"))
+	if w.learn != nil || w.msg != "no mistakes or blunders of White to learn from" {
+		t.Errorf("White has none: learning %v, %q", w.learn != nil, w.msg)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
@@ -47,11 +48,25 @@ type Env struct {
 	Game engine.Game
 	// PGN is the game on the board as it would be saved: tags, result,
 	// start position and moves (nil when there is no board). It shares the
-	// board's tree: a view reads it and never changes it.
+	// board's tree: a view reads it and never changes it, and a view that
+	// evaluates its positions tells the board (ScoredMsg).
 	PGN *pgn.Game
 	// Path is the PGN file the board works in: the one its game came from,
 	// else the one whose game list was last open ("" for neither).
 	Path string
+	// Player is the side the user played in the game (the board's game
+	// against the engine), whose moves "your mistakes" are; nil when the
+	// user played both sides or neither (analysis, a watched game).
+	Player *chess.Color
+}
+
+// ScoredMsg tells the board that a view's engine evaluated the position
+// after Node, a node of Env.PGN's tree (its root for the start): the
+// board keeps the evaluation for its eval graph, as it keeps its own
+// analysis'. Where no board reads it (a server's review), it is dropped.
+type ScoredMsg struct {
+	Node *pgn.Node
+	Eval pgn.Eval
 }
 
 // Start starts one of the view's searches on the Runner (which must not

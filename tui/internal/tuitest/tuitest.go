@@ -139,6 +139,33 @@ func Goroutines(pkg string) []string {
 	return out
 }
 
+// Run runs cmd and the commands its messages lead to, and theirs, until
+// none is left, as bubbletea would run them (every command of a batch in
+// turn): update takes each message and returns its command. A view's or a
+// board's background work (searches one after another) runs to its end.
+// Commands that only wait (ticks, a blinking cursor) must not be among
+// them.
+func Run(t testing.TB, cmd tea.Cmd, update func(tea.Msg) tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 100_000 {
+			t.Fatal("commands without end")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, b...)
+			continue
+		}
+		queue = append(queue, update(msg))
+	}
+}
+
 // WaitScreen waits until the program's output, escape codes stripped,
 // matches re.
 func WaitScreen(t *testing.T, tm *teatest.TestModel, re *regexp.Regexp) {
