@@ -167,7 +167,8 @@ func TestExecPGN(t *testing.T) {
 
 // TestPGNCommandShown (issue 33, E2): a finished game's end screen and its
 // review give the exact command that prints its PGN; the review's s no
-// longer says there is nothing to save.
+// longer says there is nothing to save. Its F steps to the player's own
+// mistakes (issue 36).
 func TestPGNCommandShown(t *testing.T) {
 	ts, p := startPlayServer(t)
 	_, port, _ := net.SplitHostPort(ts.addr)
@@ -198,4 +199,13 @@ func TestPGNCommandShown(t *testing.T) {
 	if strings.Contains(bob.out.String(), "nothing to save yet") {
 		t.Errorf("the review's s said: nothing to save yet")
 	}
+	// F steps to the player's own mistakes: Bob's, Black's (White's g4??
+	// is not his to learn from).
+	bob.waitFor(t, "accuracy")
+	n = len(bob.out.String())
+	bob.send(t, "F")
+	waitUntil(t, "F to speak of Black's mistakes", func() bool {
+		out := bob.out.String()[n:]
+		return strings.Contains(out, "of Black to learn from") || strings.Contains(out, "for Black")
+	})
 }

@@ -146,7 +146,7 @@ func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		v, cmd, err := openReview(m.p, m.st, msg.ended, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
+		v, cmd, err := openReview(m.p, m.st, msg.ended, nil, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
 		m.err = err
 		m.review = v
 		return m, cmd
