@@ -39,7 +39,9 @@ func commandTable() []command {
 	return []command{
 		{name: "", what: "home: play, watch, rooms, leaderboard, help"},
 		{name: "play", what: "the lobby: seek, challenge, play Squall", games: true},
-		{name: "watch", what: "follow games in progress, with analysis", games: true},
+		{name: "challenge", args: "HANDLE CONTROL [white|black] [casual]", what: "the lobby, with a challenge to a player made", minArgs: 2, maxArgs: 4, games: true},
+		{name: "watch", args: "[GAME_ID]", what: "follow games in progress (or that one), with analysis", maxArgs: 1, games: true},
+		{name: "online", what: "who is online, with ratings; follow players", games: true},
 		{name: "rooms", what: "the rooms of live analysis"},
 		{name: "room", args: "NAME", what: "one room of live analysis", minArgs: 1, maxArgs: 1},
 		{name: "leaderboard", what: "the best ratings at each speed", games: true},

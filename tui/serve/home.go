@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
@@ -32,6 +33,7 @@ var homeItems = []homeItem{
 	{"r", "analysis rooms", "live analysis boards", []string{"rooms"}},
 	{"l", "leaderboard", "the best ratings at each speed", []string{"leaderboard"}},
 	{"i", "profiles", "your ratings and games, or any player's", []string{"profile"}},
+	{"o", "online", "who is playing or in the lobby now, with ratings; follow them", []string{"online"}},
 	{"?", "help", "the commands, also from your shell", nil},
 }
 
@@ -60,7 +62,23 @@ type homeModel struct {
 	gen     int
 	current *screenRelease
 	closing string
+
+	// games, account: the server's games and the session's key's
+	// fingerprint, for the notes of a player with a handle (handle, once
+	// known): the challenges to them, and the games the players they
+	// follow begin (club.go). Nil, "": none.
+	games      *server.Games
+	account    string
+	handle     string
+	club       clubNotes
+	challenges []string
 }
+
+// homeTickMsg looks at the notes again.
+type homeTickMsg struct{}
+
+// homeTick is how often the home screen looks at its notes.
+const homeTick = time.Second
 
 // subMsg is a message of the screen opened gen-th.
 type subMsg struct {
@@ -79,7 +97,23 @@ func newHomeModel(screen screenFunc, r *lipgloss.Renderer, sshCmd string, cmds [
 // SSH session ends, however the program ended.
 func (m *homeModel) release() { m.current.close() }
 
-func (m *homeModel) Init() tea.Cmd { return nil }
+// Init looks up the session's account, for its notes.
+func (m *homeModel) Init() tea.Cmd {
+	if m.games == nil || m.account == "" {
+		return nil
+	}
+	return tea.Batch(lookUpAccount(m.games.Store, m.account), m.tick())
+}
+
+func (m *homeModel) tick() tea.Cmd {
+	return tea.Tick(homeTick, func(time.Time) tea.Msg { return homeTickMsg{} })
+}
+
+// look brings the notes up to date.
+func (m *homeModel) look() {
+	m.club.look(m.games, m.handle)
+	m.challenges = challengeLines(m.games, m.handle)
+}
 
 func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -91,9 +125,28 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 		}
 		// The screen says it and quits, which ends the session (below).
+	case homeTickMsg:
+		m.look()
+		return m, m.tick()
+	case accountMsg: // the home screen's own: a screen's are tagged (subMsg)
+		if msg.found {
+			m.handle = msg.handle
+			return m, readFollowing(m.games.Store, m.handle)
+		}
+		return m, nil
+	case followingMsg:
+		if msg.err == nil {
+			m.club.setFollowing(msg.list)
+			m.look()
+		}
+		return m, nil
 	case subMsg:
 		if msg.gen != m.gen || m.sub == nil {
 			return m, nil
+		}
+		if o, ok := msg.msg.(openMsg); ok {
+			m.back()
+			return m.open(o.cmd)
 		}
 		return m.forward(msg.msg)
 	case subQuitMsg:
@@ -104,6 +157,9 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		m.back()
+		if m.handle != "" {
+			return m, readFollowing(m.games.Store, m.handle) // changed on the screen left, maybe
+		}
 		return m, nil
 	}
 	if m.sub != nil {
@@ -144,6 +200,14 @@ func (m *homeModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.choose(homeItems[m.sel])
 	case "h":
 		return m.choose(homeItems[len(homeItems)-1])
+	case "v":
+		return m, m.club.watch(true, m.sshCmd, func(s string) { m.status = s })
+	case "p":
+		if len(m.challenges) > 0 { // answered in the lobby
+			m.sel = 0
+			return m.choose(homeItems[0])
+		}
+		fallthrough
 	default:
 		for i, it := range homeItems {
 			if k.String() == it.key {
@@ -161,7 +225,12 @@ func (m *homeModel) choose(it homeItem) (tea.Model, tea.Cmd) {
 		m.help = true
 		return m, nil
 	}
-	sub, release, err := m.screen(it.cmd, m.w, m.h)
+	return m.open(it.cmd)
+}
+
+// open opens the screen cmd names.
+func (m *homeModel) open(cmd []string) (tea.Model, tea.Cmd) {
+	sub, release, err := m.screen(cmd, m.w, m.h)
 	if err != nil {
 		m.status = err.Error()
 		return m, nil
@@ -268,6 +337,9 @@ func (m *homeModel) View() string {
 	if m.status != "" {
 		lines = append(lines, "", m.st.Err.Render(termtext.SafeLine(m.status)))
 	}
+	if notes := m.notes(); !m.help && len(notes) > 0 && (m.h == 0 || len(lines)+1+len(notes) <= m.h) {
+		lines = append(append(lines, ""), notes...)
+	}
 	if m.closing != "" {
 		lines = append([]string{m.st.Err.Render("Server shutting down: " + termtext.SafeLine(m.closing)), ""}, lines...)
 	}
@@ -283,11 +355,24 @@ func (m *homeModel) View() string {
 	return strings.Join(lines, "\n")
 }
 
+// notes are the challenges to the player and the games of the players
+// they follow, as the menu says them under it, each cut to the width.
+func (m *homeModel) notes() []string {
+	var out []string
+	for _, l := range append(append([]string(nil), m.challenges...), m.club.lines()...) {
+		out = append(out, m.st.Title.Render(termtext.Cut(l, max(m.w, homeMinWidth))))
+	}
+	return out
+}
+
 // homeHelp is the home screen's help line's items.
 func (m *homeModel) homeHelp() []string {
 	items := make([]string, 0, len(homeItems)+2)
 	for _, it := range homeItems {
 		items = append(items, it.key+" "+it.name)
+	}
+	if _, ok := m.club.newest(); ok {
+		items = append(items, "v watch it")
 	}
 	return append(items, "↑/↓ enter", "q quit")
 }

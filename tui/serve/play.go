@@ -133,6 +133,11 @@ type playModel struct {
 	// lag is the session's SSH round trip as last measured (sshd.LagMsg;
 	// 0: not yet), shown under the player's clock (lag.go).
 	lag time.Duration
+	// initial is the challenge `ssh host challenge HANDLE CONTROL …`
+	// asked for, made once the lobby opens; club, the notes of the games
+	// the players the player follows begin (club.go).
+	initial string
+	club    clubNotes
 }
 
 func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -200,7 +205,7 @@ func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd,
 // profile open over it.
 func playOwn(msg tea.Msg) bool {
 	switch msg.(type) {
-	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg, sshd.LagMsg:
+	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg, sshd.LagMsg, followingMsg:
 		return true
 	}
 	return false
@@ -232,7 +237,12 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.handle = msg.handle
 			m.life.player(msg.handle)
 			m.status = "welcome, " + msg.handle
-			return m, m.toLobby()
+			cmd := m.toLobby()
+			if m.initial != "" && m.screen == inLobby {
+				cmd = tea.Batch(cmd, m.challenge(m.initial))
+			}
+			m.initial = ""
+			return m, cmd
 		default:
 			m.say(nil)
 		}
@@ -249,6 +259,10 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.screen == inLobby {
 			return m, m.refresh()
+		}
+	case followingMsg:
+		if msg.err == nil {
+			m.club.setFollowing(msg.list)
 		}
 	case lobbyInfoMsg:
 		if msg.err != nil {

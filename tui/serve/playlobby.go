@@ -30,7 +30,7 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Blur()
 	m.speed = clock.Blitz
 	m.challenges, m.vanished = nil, nil // those before the game are no news
-	return tea.Batch(m.refresh(), m.lobbyInfo(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+	return tea.Batch(m.refresh(), m.lobbyInfo(), readFollowing(m.p.Store, m.handle), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
 
 // seekPlaceholder is the seek prompt's example.
@@ -72,6 +72,7 @@ func (m *playModel) refresh() tea.Cmd {
 	}
 	m.seeks, m.hidden = lobbySeeks(m.p.Lobby.Seeks(m.handle), m.handle, m.filter, m.ratings)
 	m.noteDeclined()
+	m.club.look(m.p, m.handle)
 	m.live = m.p.Hub.Games()
 	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
 	return nil
@@ -149,6 +150,8 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			})
 		}
 		m.say(errors.New("d declines a challenge to you: choose one with ↑/↓"))
+	case "v":
+		return m, m.club.watch(m.home, m.sshCmd, func(s string) { m.status, m.isErr = s, false })
 	case "b":
 		m.toggleBell()
 	case "l":
@@ -295,12 +298,18 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 // input line and the keys.
 func (m *playModel) lobbyView(reserved int) []string {
 	out := []string{m.st.Title.Render("Squall · lobby") + m.st.Muted.Render("  "+m.handle), ""}
+	if notes := m.club.lines(); len(notes) > 0 {
+		for _, l := range notes {
+			out = append(out, m.st.Title.Render(termtext.Cut(l, max(m.w, 30))))
+		}
+		out = append(out, "")
+	}
 	var tail []string
 	tail = append(tail, "")
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "d decline", "f speed", "i profile", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "d decline", "f speed", "i profile", "v watch followed", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved

@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
@@ -40,6 +42,7 @@ func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, bell func(), r
 		return screen(cmd, pty.Window.Width, pty.Window.Height)
 	}
 	hm := newHomeModel(screen, r, s.sshCommand(sess), s.commands(), pty.Window.Width, pty.Window.Height)
+	hm.games, hm.account = s.cfg.Games, fingerprint(sess.PublicKey())
 	return hm, hm.release, nil
 }
 
@@ -69,10 +72,27 @@ func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, bell func(), r
 			}
 			pm.sshCmd, pm.bell = sshCmd, bell
 			return pm, pm.release, nil
+		case "challenge": // the lobby, the challenge made
+			pm, err := newPlayModel(s.cfg.Games, r, key, w, h)
+			if err != nil {
+				return nil, nil, err
+			}
+			pm.sshCmd, pm.bell, pm.initial = sshCmd, bell, strings.Join(cmd[1:], " ")
+			return pm, pm.release, nil
 		case "watch":
 			sm := newSpectatorModel(s.cfg.Games, r, key, w, h)
 			sm.sshCmd = sshCmd
+			if len(cmd) > 1 {
+				sm.following = cmd[1] // followed once the account's lookup answers
+			}
 			return sm, sm.release, nil
+		case "online":
+			life := &lifetime{}
+			om := newOnlineModel(s.cfg.Games, r, fingerprint(key), sshCmd, w, h)
+			om.profile = func(handle string) *profileModel {
+				return newProfileModel(s.cfg.Games, r, life, fingerprint(key), handle, sshCmd, om.w, om.h)
+			}
+			return om, life.end, nil
 		case "leaderboard":
 			life := &lifetime{}
 			lb := newLeaderboardModel(s.cfg.Games.Store, r, w, h)
