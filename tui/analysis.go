@@ -33,6 +33,9 @@ type analysisPanel struct {
 	last       engine.Info    // latest report with statistics
 	// sideView shows scores from the side to move instead of White.
 	sideView bool
+	// viewSaid says another panel's title says whose view the scores
+	// are from (the engine beside's panel: the board's engine's says it).
+	viewSaid bool
 	// found is the report in which the best line's mate was first seen:
 	// once a mate is found a search races through depths to its limit
 	// ("depth 124/124", which says nothing), so the panel shows where the
@@ -104,7 +107,7 @@ func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool, file *analysisview.Recorded) []string {
 	// Whose view the scores are from is said wherever scores show.
 	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView,
-		ShowView: on || thinking, Rows: min(n, maxPV), Recorded: file}
+		ShowView: (on || thinking) && !a.viewSaid, Rows: min(n, maxPV), Recorded: file}
 	switch {
 	case !pos.HasLegalMoves():
 		v.State = "no moves to analyse" // mate or stalemate: nothing runs

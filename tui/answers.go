@@ -199,6 +199,12 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return m.setUp(msg.pos, msg.play)
 	case tagMsg:
 		m.setTag(msg)
+	case useEngineMsg:
+		return m.useEngine(msg)
+	case engineOptionsMsg:
+		m.openOptions(msg.beside)
+	case setOptionsMsg:
+		return m.setOptions(msg)
 	}
 	return nil
 }

@@ -11,19 +11,35 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine/spec"
 )
 
 // Settings are the user's saved preferences
 // ($XDG_CONFIG_HOME/squall/config.toml), written as TOML "key = value"
-// lines.
+// lines: the board's settings first, then the engines it offers by name
+// and each engine's options, in sections (engines.go):
+//
+//	engine = "stockfish"
+//	beside = "squall"
+//
+//	[engines]
+//	stockfish = "/usr/games/stockfish"
+//
+//	[options.stockfish]
+//	Threads = "2"
+//	"Skill Level" = "20"
 type Settings struct {
 	Theme  string // theme name
 	Pieces string // "glyphs" or "letters"
 	Board  string // "auto", "small", "large"
 	Score  string // "white" or "side"
-	// Engine is "squall" (the built-in engine) or an external UCI command
-	// line (program and arguments, quoted as a shell would), as --engine.
-	Engine  string
+	// Engine is "squall" (the built-in engine), a name of Engines, or an
+	// external UCI command line (program and arguments, quoted as a shell
+	// would), as --engine.
+	Engine string
+	// Beside is the engine analysing beside Engine, named as Engine is
+	// ("": none).
+	Beside  string
 	Threads int
 	Hash    int // MB
 	Level   int // 1…8
@@ -34,6 +50,12 @@ type Settings struct {
 	// Syzygy is the Syzygy tablebase directories, separated as in PATH
 	// (":" on Unix), for the board's "TB:" line ("": none).
 	Syzygy string
+	// Engines are the UCI engines offered by name ([engines]), in the
+	// file's order.
+	Engines []NamedEngine
+	// Options are the options remembered for each engine ([options.NAME]),
+	// by the name Engine gives it, each list in the order set.
+	Options map[string][]spec.Option
 }
 
 // DefaultSettings are used for anything the file does not set.
@@ -47,23 +69,28 @@ func DefaultSettings() Settings {
 func ParseSettings(r io.Reader) (Settings, error) {
 	s := DefaultSettings()
 	sc := bufio.NewScanner(r)
+	var sec section
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "[") {
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			return s, fmt.Errorf("config line %d: want key = value", n)
-		}
-		k = strings.TrimSpace(k)
-		v = strings.TrimSpace(v)
-		if strings.HasPrefix(v, `"`) {
-			uq, err := strconv.Unquote(v)
-			if err != nil {
-				return s, fmt.Errorf("config line %d: %s: bad string %s", n, k, v)
+		if strings.HasPrefix(line, "[") {
+			var err error
+			if sec, err = parseSection(line); err != nil {
+				return s, fmt.Errorf("config line %d: %w", n, err)
 			}
-			v = uq
+			continue
+		}
+		k, v, err := parseKeyValue(line)
+		if err != nil {
+			return s, fmt.Errorf("config line %d: %w", n, err)
+		}
+		if sec.kind != sectionTop {
+			if err := s.setInSection(sec, k, v); err != nil {
+				return s, fmt.Errorf("config line %d: %w", n, err)
+			}
+			continue
 		}
 		num := func() (int, error) {
 			x, err := strconv.Atoi(v)
@@ -72,7 +99,6 @@ func ParseSettings(r io.Reader) (Settings, error) {
 			}
 			return x, nil
 		}
-		var err error
 		switch k {
 		case "theme":
 			s.Theme = v
@@ -105,6 +131,8 @@ func ParseSettings(r io.Reader) (Settings, error) {
 			if err == nil && (s.Level < 1 || s.Level > len(Levels)) {
 				err = fmt.Errorf("config line %d: level: want 1-%d", n, len(Levels))
 			}
+		case "beside":
+			s.Beside = v
 		case "book":
 			s.Book = v
 		case "syzygy":
@@ -130,8 +158,8 @@ func ParseSettings(r io.Reader) (Settings, error) {
 
 // String writes the settings as a config file.
 func (s Settings) String() string {
-	return fmt.Sprintf("# Squall settings\ntheme = %q\npieces = %q\nboard = %q\nscore = %q\nengine = %q\nthreads = %d\nhash = %d\nlevel = %d\nclock = %q\nbook = %q\nsyzygy = %q\n",
-		s.Theme, s.Pieces, s.Board, s.Score, s.Engine, s.Threads, s.Hash, s.Level, s.Clock, s.Book, s.Syzygy)
+	return fmt.Sprintf("# Squall settings\ntheme = %q\npieces = %q\nboard = %q\nscore = %q\nengine = %q\nbeside = %q\nthreads = %d\nhash = %d\nlevel = %d\nclock = %q\nbook = %q\nsyzygy = %q\n",
+		s.Theme, s.Pieces, s.Board, s.Score, s.Engine, s.Beside, s.Threads, s.Hash, s.Level, s.Clock, s.Book, s.Syzygy) + s.enginesText()
 }
 
 // LoadSettings reads path; a missing file gives the defaults.

@@ -513,8 +513,10 @@ func (m *Model) saveSettings() tea.Cmd {
 		return nil
 	}
 	s := m.opt.Settings
-	if s == (Settings{}) {
-		s = DefaultSettings()
+	if s.Theme == "" && s.Engine == "" { // none given (tests)
+		defaults := DefaultSettings()
+		defaults.Engines, defaults.Options, defaults.Beside = s.Engines, s.Options, s.Beside
+		s = defaults
 	}
 	s.Theme = m.st.Theme.Name
 	s.Score = "white"

@@ -9,6 +9,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"github.com/squall-chess/squall/engine/book"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/level"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/themes"
@@ -87,6 +89,17 @@ type Options struct {
 	// made in the program (theme, score view) are written back there.
 	Settings   Settings
 	ConfigPath string
+	// EngineName is what the config calls the engine New is given
+	// (EngineName of its spec: "squall", a configured name or its command
+	// line): the engine picker (U) marks it, and its options are
+	// remembered under it. "" stands for "squall".
+	EngineName string
+	// OpenEngine starts an engine for the engine picker (U) and for
+	// Settings.Beside, with the board's own settings (threads, hash,
+	// tables) and then sp's options. It is called off the Update
+	// goroutine, and the board closes what it returns; nil offers no
+	// other engine than the one New is given.
+	OpenEngine func(ctx context.Context, sp spec.Spec) (engine.Analyzer, error)
 	// Start is the start position of new games (nil: the standard one).
 	Start *chess.Position
 	// Autosave is the PGN file every game is saved to as it is played.
@@ -164,15 +177,18 @@ type Model struct {
 	banner string // result text when the game is over
 	result string
 
-	board    boardView
-	panel    analysisPanel
-	moves    movelist.List
-	clock    clock.Clock
-	input    textinput.Model
-	focus    focus
-	dialog   dialog
-	views    []view.View
-	viewKeys []string // the key of each open view's entry ("" if none)
+	board boardView
+	panel analysisPanel
+	// besidePanel is the analysis of the engine beside the board's
+	// (boardSearch.beside), drawn next to panel.
+	besidePanel analysisPanel
+	moves       movelist.List
+	clock       clock.Clock
+	input       textinput.Model
+	focus       focus
+	dialog      dialog
+	views       []view.View
+	viewKeys    []string // the key of each open view's entry ("" if none)
 	// kept are views closed with a game to open (view.Kept), by their
 	// entry's key, shown again by it; listPath is the file of the last
 	// game list opened.
@@ -245,11 +261,14 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	if opt.Level <= 0 || opt.Level > len(Levels) {
 		opt.Level = DefaultLevel
 	}
+	if opt.EngineName == "" {
+		opt.EngineName = spec.Builtin
+	}
 	if opt.MultiPV <= 0 {
 		opt.MultiPV = 3
 	}
 	m := Model{
-		opt: opt, r: r, eng: a, search: newBoardSearch(a), keys: newKeyMap(), help: help.New(),
+		opt: opt, r: r, eng: a, search: newBoardSearch(a, opt.EngineName), keys: newKeyMap(), help: help.New(),
 		width: 80, height: 24,
 		board: newBoardView(), multiPV: min(opt.MultiPV, maxPV), panel: newAnalysisPanel(),
 		bookPlay: newBookPlayer(), kept: map[string]view.View{},
@@ -272,6 +291,7 @@ func New(r *lipgloss.Renderer, a engine.Analyzer, opt Options) Model {
 	m.help.Styles.ShortSeparator = m.st.Muted
 	m.help.Styles.FullSeparator = m.st.Muted
 	m.panel.sideView = opt.ScoreSTM
+	m.besidePanel.sideView = opt.ScoreSTM
 	if a != nil {
 		m.panel.engineName = a.Name()
 	}
@@ -345,9 +365,7 @@ func (m Model) Init() tea.Cmd {
 // Close stops any search and flushes the autosave; the host calls it after
 // the program ends so that every goroutine returns and nothing is lost.
 func (m Model) Close() {
-	if m.search.runner != nil {
-		m.search.runner.Close()
-	}
+	m.search.close()
 	for _, v := range m.views { // views that search (suite, review) stop too
 		closeView(v)
 	}
@@ -443,6 +461,7 @@ func (m *Model) setCur(n *pgn.Node) {
 	m.cur = n
 	m.pos = m.tree.Position(n)
 	m.panel.reset()
+	m.besidePanel.reset()
 	m.board.selected = chess.NoSquare
 	m.board.hint = chess.NullMove
 	m.hintWanted = false

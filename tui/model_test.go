@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -171,7 +172,7 @@ func TestThrottle(t *testing.T) {
 	f := &enginetest.Engine{Tick: time.Millisecond}
 	pos := chess.NewPosition()
 	tree := NewTree(pos)
-	s := newBoardSearch(f)
+	s := newBoardSearch(f, "squall")
 	defer s.runner.Close()
 	wait := s.start(searchWant{kind: searchAnalysis, node: tree.Root, game: tree.EngineGame(tree.Root), limits: engine.Limits{Infinite: true}})
 	r := s.run.s
@@ -226,7 +227,7 @@ func TestSaveAndSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := LoadSettings(cfg)
-	if err != nil || got != s {
+	if err != nil || !reflect.DeepEqual(got, s) {
 		t.Fatalf("round trip: %+v, %v", got, err)
 	}
 	_, err = ParseSettings(strings.NewReader("theme = \"x\"\nlevel = 99\n"))

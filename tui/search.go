@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/level"
 	"github.com/squall-chess/squall/engine/live"
+	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/livecmd"
 )
@@ -45,35 +46,104 @@ type searchWant struct {
 	level  level.Level
 }
 
-// boardSearch is the board's engine at work, one component: it starts
+// boardSearch is the board's engines at work, one component: it starts
 // the search the board needs (start; Model.sync says which), takes its
 // reports (take), holds the engine's move for a watched game's pace
 // (hold, release), works out the limits of the engine's move
-// (moveLimits), and stops (stop: the one way the board's search stops).
+// (moveLimits), and stops (stop: the one way the board's searches stop).
 // Whether a search runs, and whether the engine is thinking of its move,
 // follow from the search it holds.
+//
+// The board's engine (the embedded boardEngine) plays, hints and
+// analyses; beside, when set, is a second engine that analyses the same
+// position on a Runner of its own while the board analyses (Nibbler's
+// and En Croissant's second engine), its lines in a panel of their own.
 type boardSearch struct {
-	// runner runs every search on the engine, the board's and its
-	// views' (nil without an engine).
+	boardEngine
+	// beside is the engine analysing beside the board's (nil: none).
+	beside *boardEngine
+	// held is the generation of the search whose move waits for the
+	// watch pace (0: none).
+	held uint64
+}
+
+// boardEngine is one engine of the board's: its Runner and the search of
+// the board's it runs, and what it must be told before its next search.
+type boardEngine struct {
+	// runner runs every search on the engine, the board's and (for the
+	// board's engine) its views' (nil without an engine).
 	runner *live.Runner
 	// run is the search whose reports the board takes, nil when none
 	// runs: stopped, or its end taken.
-	run *searchRun
-	// held is the generation of the search whose move waits for the
-	// watch pace (0: none).
-	held    uint64
+	run     *searchRun
 	newGame bool // tell the engine before its next search
 	// elo is the strength last set on the engine (0: full strength);
 	// hasElo says whether the engine can limit its strength at all
 	// (level.HasElo).
 	elo    int
 	hasElo bool
+	// options are set on the engine before its next search (the options
+	// dialog's, spec.Apply), then forgotten.
+	options []spec.Option
+	// name is what the config calls the engine ("squall", a name of its
+	// [engines], or the command line it was started with): its options
+	// are remembered under it.
+	name string
+	// owned says the board opened the engine and closes it; the engine
+	// the board was started with is its caller's.
+	owned bool
 }
 
 // newBoardSearch is the search component of a board with engine a (nil:
-// none).
-func newBoardSearch(a engine.Analyzer) boardSearch {
-	return boardSearch{runner: live.New(a), hasElo: a != nil && level.HasElo(a)}
+// none), called name in the config.
+func newBoardSearch(a engine.Analyzer, name string) boardSearch {
+	return boardSearch{boardEngine: newBoardEngine(a, name, nil)}
+}
+
+// newBoardEngine is engine a of the board's, called name in the config,
+// in the place of the engine whose Runner was prev (nil: none): the
+// generations go on from prev's (live.NewAfter).
+func newBoardEngine(a engine.Analyzer, name string, prev *live.Runner) boardEngine {
+	return boardEngine{runner: live.NewAfter(a, prev), hasElo: a != nil && level.HasElo(a), name: name}
+}
+
+// close stops the engines' searches and waits for them; the engines the
+// board opened are closed.
+func (b *boardSearch) close() {
+	b.boardEngine.close()
+	if b.beside != nil {
+		b.beside.close()
+	}
+}
+
+// close stops the engine's search, waits for it and, if the board opened
+// the engine, closes it. It blocks: off Update, where the board replaces
+// an engine (closeCmd).
+func (e *boardEngine) close() {
+	if e.runner == nil {
+		return
+	}
+	e.runner.Close()
+	if e.owned {
+		_ = e.runner.Analyzer().Close()
+	}
+}
+
+// closeCmd closes e off the Update goroutine (close waits for its
+// search to return), for an engine the board no longer uses.
+func (e boardEngine) closeCmd() tea.Cmd {
+	if e.runner == nil {
+		return nil
+	}
+	return func() tea.Msg { e.close(); return nil }
+}
+
+// analyzer is the engine (nil: none).
+func (e *boardEngine) analyzer() engine.Analyzer {
+	if e.runner == nil {
+		return nil
+	}
+	return e.runner.Analyzer()
 }
 
 // running reports whether the board's search runs.
@@ -92,49 +162,66 @@ func (b *boardSearch) thinking() bool { return b.kind() == searchMove }
 
 // runs reports whether the search running is the one wanted: of kind,
 // for node, with multi lines if it is an analysis.
-func (b *boardSearch) runs(kind searchKind, node *pgn.Node, multi int) bool {
-	return b.run != nil && b.run.kind == kind && b.run.node == node && (kind != searchAnalysis || b.run.multi == multi)
+func (e *boardEngine) runs(kind searchKind, node *pgn.Node, multi int) bool {
+	return e.run != nil && e.run.kind == kind && e.run.node == node && (kind != searchAnalysis || e.run.multi == multi)
 }
 
-// stop stops the board's search, if one runs, and drops a held move: the
-// one way the board's search stops. A stopped search's last batch still
-// comes, and is dropped (take). A view's search on the same Runner goes
-// on.
+// stop stops the board's searches, the engine beside's too, and drops a
+// held move: the one way the board's search stops. A stopped search's
+// last batch still comes, and is dropped (take). A view's search on the
+// same Runner goes on.
 func (b *boardSearch) stop() {
-	if b.run != nil {
-		b.run.s.Stop()
-		b.run = nil
+	b.boardEngine.stop()
+	if b.beside != nil {
+		b.beside.stop()
 	}
 	b.held = 0
 }
 
+// stop stops this engine's search of the board's, if one runs.
+func (e *boardEngine) stop() {
+	if e.run != nil {
+		e.run.s.Stop()
+		e.run = nil
+	}
+}
+
 // start starts w, after stopping the running search (the Runner cancels
-// it and waits for it to return). A new game and the strength, if either
-// changed, are told the engine just before w's search.
-func (b *boardSearch) start(w searchWant) tea.Cmd {
-	b.stop()
-	newGame, setup := b.newGame, b.strength(w.level)
-	s := b.runner.Start(live.Job{Game: w.game, Limits: w.limits, Setup: func(a engine.Analyzer) error {
+// it and waits for it to return). A new game, the strength and the
+// options, if any changed, are told the engine just before w's search;
+// an option it refuses ends the search with the reason.
+func (e *boardEngine) start(w searchWant) *live.Search {
+	e.stop()
+	newGame, setup, opts := e.newGame, e.strength(w.level), e.options
+	s := e.runner.Start(live.Job{Game: w.game, Limits: w.limits, Setup: func(a engine.Analyzer) error {
 		if newGame {
 			_ = a.NewGame()
 		}
 		setStrength(a, setup)
-		return nil
+		if len(opts) == 0 {
+			return nil
+		}
+		return spec.Apply(a, opts)
 	}})
-	b.run = &searchRun{kind: w.kind, node: w.node, multi: w.limits.MultiPV, s: s}
-	b.newGame = false
-	return livecmd.Wait(s)
+	e.run = &searchRun{kind: w.kind, node: w.node, multi: w.limits.MultiPV, s: s}
+	e.newGame, e.options = false, nil
+	return s
+}
+
+// start starts w on the board's engine: its reports come as livecmd.Msg.
+func (b *boardSearch) start(w searchWant) tea.Cmd {
+	return livecmd.Wait(b.boardEngine.start(w))
 }
 
 // strength is what the engine must be told to play at lv's strength
 // (level.Level.Setup), or nothing if it does already or cannot limit its
 // strength. Options change only between searches, in the search
 // goroutine after the previous search has returned.
-func (b *boardSearch) strength(lv level.Level) [][2]string {
-	if !b.hasElo || lv.Elo == b.elo {
+func (e *boardEngine) strength(lv level.Level) [][2]string {
+	if !e.hasElo || lv.Elo == e.elo {
 		return nil
 	}
-	b.elo = lv.Elo
+	e.elo = lv.Elo
 	return lv.Setup()
 }
 
@@ -225,9 +312,17 @@ func (b *boardSearch) moveLimits(c *clock.Clock, now time.Time, fixed engine.Lim
 	return lv.Fallback
 }
 
-// sync makes the board's search match what the screen needs: the
-// engine's move, a hint, the analysis of the shown position, or nothing.
+// sync makes the board's searches match what the screen needs: the
+// engine's move, a hint, the analysis of the shown position, or nothing;
+// and the engine beside analysing with the board's, or nothing.
 func (m *Model) sync() tea.Cmd {
+	first := m.syncFirst()
+	return tea.Batch(first, m.syncBeside())
+}
+
+// syncFirst makes the board's engine's search match what the screen
+// needs.
+func (m *Model) syncFirst() tea.Cmd {
 	kind := m.wantedSearch()
 	if m.bookPlay.pending != nil && m.bookPlay.pending.node == m.cur && kind == searchMove {
 		return nil // the engine's book move is on its way
@@ -236,7 +331,8 @@ func (m *Model) sync() tea.Cmd {
 	if m.search.runs(kind, m.cur, m.multiPV) {
 		return nil
 	}
-	m.search.stop()
+	m.search.boardEngine.stop()
+	m.search.held = 0
 	if kind == searchMove {
 		// The engine's move comes from the book while the book has one;
 		// analysis and hints always search.

@@ -15,7 +15,7 @@ import (
 // search's last batch is dropped and a move held for the pace is not
 // played.
 func TestBoardSearchStop(t *testing.T) {
-	s := newBoardSearch(&enginetest.Engine{Tick: time.Millisecond})
+	s := newBoardSearch(&enginetest.Engine{Tick: time.Millisecond}, "squall")
 	defer s.runner.Close()
 	tree := NewTree(chess.NewPosition())
 	wait := s.start(searchWant{kind: searchMove, node: tree.Root, game: tree.EngineGame(tree.Root), limits: engine.Limits{Infinite: true}})

@@ -46,7 +46,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.help.Width = msg.Width
 		m.fitHelp()
 	case startMsg:
-		cmd := tea.Batch(m.sync(), m.startTicking(), m.openList(m.opt.List))
+		cmd := tea.Batch(m.sync(), m.startTicking(), m.openList(m.opt.List), m.startBeside())
 		return m, cmd
 	case view.GameMsg:
 		m.listPath = msg.Path
@@ -57,6 +57,12 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd := m.handleBatch(msg.Batch)
 			return m, cmd
 		}
+	case besideMsg:
+		cmd := m.handleBeside(msg)
+		return m, cmd
+	case engineOpenedMsg:
+		cmd := m.engineOpened(msg)
+		return m, cmd
 	case bookMsg:
 		cmd := m.handleBook(msg)
 		return m, cmd
@@ -468,6 +474,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.LessPV):
 		m.multiPV = max(1, m.multiPV-1)
 		m.panel.keep(m.multiPV)
+		m.besidePanel.keep(m.multiPV)
 		return m.sync()
 	case key.Matches(k, km.Best):
 		if err := m.humanMayMove(); err != nil {
@@ -494,6 +501,8 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		return m.whenSaved("set up another position", setupPromptMsg{})
 	case key.Matches(k, km.Tags):
 		m.openTags()
+	case key.Matches(k, km.Engines):
+		m.openEngines()
 	case key.Matches(k, km.Level):
 		// Mid-game too, deliberately: the engine plays its next move at
 		// the level chosen.
@@ -529,6 +538,7 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, km.Score):
 		// A saved setting changes: say so, and that it lasts.
 		m.panel.sideView = !m.panel.sideView
+		m.besidePanel.sideView = m.panel.sideView
 		view := "White's view"
 		if m.panel.sideView {
 			view = "the side to move's view"

@@ -177,7 +177,7 @@ func (m *Model) sidePanel(w, h int) []string {
 			n = 1
 		}
 	}
-	out = append(out, m.panel.render(m.st, m.pos, w, n, m.analysisOn, m.search.thinking(), m.fileEval())...)
+	out = append(out, m.analysisPanels(w, n)...)
 	out = append(out, m.comment(w, 3)...)
 	out = append(out, m.alternatives()...)
 	out = append(out, m.st.Muted.Render(strings.Repeat("─", w)))

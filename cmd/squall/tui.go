@@ -277,6 +277,9 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A name of the config's [engines] is its command line, and the
+	// options remembered for the engine come before --option's.
+	opt.EngineName, sp = tui.EngineName(sp), set.Resolve(sp)
 	if f.book != "" {
 		set.Book = f.book
 	}
@@ -308,15 +311,16 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 		opt.Publish = b.Broadcast.Publish
 	}
 
-	eng, err := newEngine(context.Background(), sp, set, stderr, startNotice)
+	eng, err := openBoardEngine(context.Background(), sp, set, opt.Tablebase, stderr, startNotice)
 	if err != nil {
 		b.stop()
 		return err
 	}
-	if tb, ok := eng.(knowledge.TablebaseAnalyzer); ok && opt.Tablebase != nil {
-		// A built-in searcher that probes tables gets the board's, with
-		// the UCI defaults (probe at every depth, 50-move rule on).
-		tb.SetTablebase(opt.Tablebase, 1, true)
+	// The engine picker's (U): nothing is said on the terminal, which
+	// the board hides; an error is the board's to show.
+	tables := opt.Tablebase
+	opt.OpenEngine = func(ctx context.Context, sp spec.Spec) (engine.Analyzer, error) {
+		return openBoardEngine(ctx, sp, set, tables, io.Discard, startNotice)
 	}
 	opt.Warnings = warnings
 	m := tui.New(r, eng, opt)
@@ -489,6 +493,20 @@ func newEngine(ctx context.Context, sp spec.Spec, set tui.Settings, stderr io.Wr
 	close(done)
 	<-noticed // nothing is written after the board has the screen
 	return a, err
+}
+
+// openBoardEngine is newEngine for the board: a built-in searcher that
+// probes tables also gets the board's tb (nil: none), with the UCI
+// defaults (probe at every depth, 50-move rule on).
+func openBoardEngine(ctx context.Context, sp spec.Spec, set tui.Settings, tb *tablebase.Tablebase, stderr io.Writer, notice time.Duration) (engine.Analyzer, error) {
+	a, err := newEngine(ctx, sp, set, stderr, notice)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := a.(knowledge.TablebaseAnalyzer); ok && tb != nil {
+		t.SetTablebase(tb, 1, true)
+	}
+	return a, nil
 }
 
 // terminalLook is the renderer for stdout and the theme to draw with:

@@ -76,6 +76,17 @@ func New(a engine.Analyzer) *Runner {
 	return &Runner{a: a, last: last}
 }
 
+// NewAfter is New for a screen that replaces prev's engine with a: the
+// generations go on from prev's, so that a late batch of one of prev's
+// searches cannot pass for one of the new Runner's (nil prev: New).
+func NewAfter(a engine.Analyzer, prev *Runner) *Runner {
+	r := New(a)
+	if r != nil && prev != nil {
+		r.gen = prev.Gen()
+	}
+	return r
+}
+
 // Analyzer is the engine the Runner drives.
 func (r *Runner) Analyzer() engine.Analyzer { return r.a }
 

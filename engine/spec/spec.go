@@ -122,25 +122,38 @@ func (s Spec) Open(ctx context.Context, defaults ...Option) (engine.Analyzer, er
 }
 
 // Apply sets opts on a, checking each against the option the engine
-// declares (engine.Option.Check). The error is one line: "engine NAME:
-// option X: …".
+// declares (Check). The error is one line: "engine NAME: option X: …".
 func Apply(a engine.Analyzer, opts []Option) error {
 	declared := a.Options()
 	for _, o := range opts {
-		i := indexOption(declared, o.Name)
-		if i < 0 {
-			return fmt.Errorf("engine %s: no option %q", engine.Clip(a.Name(), quoted), engine.Clip(o.Name, quoted))
-		}
-		d := declared[i]
-		v, err := d.Check(o.Value)
+		c, err := Check(declared, o)
 		if err != nil {
 			return fmt.Errorf("engine %s: %w", engine.Clip(a.Name(), quoted), err)
 		}
-		if err := a.SetOption(d.Name, v); err != nil {
-			return fmt.Errorf("engine %s: option %s: %w", engine.Clip(a.Name(), quoted), d.Name, err)
+		if err := a.SetOption(c.Name, c.Value); err != nil {
+			return fmt.Errorf("engine %s: option %s: %w", engine.Clip(a.Name(), quoted), c.Name, err)
 		}
 	}
 	return nil
+}
+
+// Check checks o against the options an engine declares: the name must
+// be one of them (in any case) and the value one its type and range
+// take (engine.Option.Check). It returns o as the engine spells it, the
+// value in its canonical form. Apply checks every option through it, and
+// a screen that lets the user set options checks each as it is typed,
+// so the reasons are the same everywhere.
+func Check(declared []engine.Option, o Option) (Option, error) {
+	i := indexOption(declared, o.Name)
+	if i < 0 {
+		return Option{}, fmt.Errorf("no option %q", engine.Clip(o.Name, quoted))
+	}
+	d := declared[i]
+	v, err := d.Check(o.Value)
+	if err != nil {
+		return Option{}, err
+	}
+	return Option{Name: d.Name, Value: v}, nil
 }
 
 // Has reports whether a declares an option called name (in any case).
