@@ -98,3 +98,31 @@ func TestCheckNextReadError(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNextMixed: one Reader may check some games and read others
+// whole; each reads as it would alone.
+func TestCheckNextMixed(t *testing.T) {
+	for _, f := range testFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, errs := readWithErrors(data)
+		r := NewReader(bytes.NewReader(data), "fuzz")
+		for i := range games {
+			if i%2 == 0 {
+				if err := r.CheckNext(); fmt.Sprint(err) != fmt.Sprint(errs[i]) {
+					t.Fatalf("%s: game %d: CheckNext says %v, Next alone %v", f, i, err, errs[i])
+				}
+				continue
+			}
+			g, err := r.Next()
+			if fmt.Sprint(err) != fmt.Sprint(errs[i]) || !sameGame(g, games[i]) {
+				t.Fatalf("%s: game %d after a checked one reads differently (%v, alone %v)", f, i, err, errs[i])
+			}
+		}
+		if err := r.CheckNext(); err != io.EOF {
+			t.Fatalf("%s: after the last game: %v", f, err)
+		}
+	}
+}
