@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/squall-chess/squall/server/arena"
 )
 
@@ -63,4 +65,118 @@ func TestExecArena(t *testing.T) {
 	if _, errOut, code := runExec(t, ts.addr, key, "arena Nothing Here"); code != 1 || !strings.Contains(errOut, "no such arena") {
 		t.Fatalf("an unknown arena: exit %d, %q", code, errOut)
 	}
+}
+
+// TestArenaScreen: from the lobby, a lists the arenas with the chosen
+// one's standings; j joins; the arena's first wave takes both players to
+// their game, and after it they are back at the arena, whose standings
+// show the result; w withdraws; a session's end pauses its player.
+func TestArenaScreen(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ctx := context.Background()
+	spec, _ := arena.ParseSpec("Screen Bullet 1+0 10m")
+	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, newSigner(t), "play", true)
+	defer bob.close()
+	enterLobby(t, ann, bob)
+	for _, c := range []*client{ann, bob} {
+		c.send(t, "a")
+		c.waitFor(t, "Squall · arenas")
+		c.waitFor(t, "you are not in it: j joins")
+		c.send(t, "j")
+	}
+	var id string
+	waitUntil(t, "the arena's game", func() bool { id, _ = p.Hub.GameOf("ann"); return id != "" })
+	g, err := p.Hub.Game(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Arena != def.ID {
+		t.Fatalf("game %+v: not the arena's", g.Players)
+	}
+	loser := map[string]*client{"ann": ann, "bob": bob}[g.White]
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "clock allows") // the game's screen
+	}
+	for i, m := range []string{"e2e4", "e7e5"} {
+		if _, err := p.Hub.Move(ctx, id, []string{g.White, g.Black}[i], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loser.send(t, "resign\r")
+	waitUntil(t, "the result in the arena", func() bool {
+		st, err := p.Arenas.State(def.ID)
+		return err == nil && len(st.Standings) == 2 && st.Standings[0].Score == 2
+	})
+	loser.waitFor(t, "back to the arena")
+	loser.send(t, "\x1b")
+	loser.waitFor(t, "Standings · 2 players")
+	loser.waitFor(t, "  1. "+g.Black)
+	loser.send(t, "w")
+	loser.waitFor(t, "withdrawn: j joins again")
+	winner := map[string]*client{"ann": ann, "bob": bob}[g.Black]
+	winner.close()
+	waitUntil(t, "the winner paused as the session ends", func() bool {
+		st, _ := p.Arenas.State(def.ID)
+		for _, s := range st.Standings {
+			if s.Handle == g.Black {
+				return s.Paused
+			}
+		}
+		return false
+	})
+}
+
+// TestArenaNextGame: a player left on an arena game's end screen is taken
+// to the next game the arena pairs them in, and m offers no rematch.
+func TestArenaNextGame(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ctx := context.Background()
+	spec, _ := arena.ParseSpec("Next Bullet 1+0 10m")
+	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, newSigner(t), "play", true)
+	defer bob.close()
+	enterLobby(t, ann, bob)
+	for _, c := range []*client{ann, bob} {
+		c.send(t, "a")
+		c.waitFor(t, "you are not in it: j joins")
+		c.send(t, "j")
+	}
+	var first string
+	waitUntil(t, "the arena's game", func() bool { first, _ = p.Hub.GameOf("ann"); return first != "" })
+	ann.waitFor(t, "Next Bullet Arena")
+	g, _ := p.Hub.Game(first)
+	for i, m := range []string{"e2e4", "e7e5"} {
+		if _, err := p.Hub.Move(ctx, first, []string{g.White, g.Black}[i], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Hub.Resign(ctx, first, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	ann.waitFor(t, "your next game opens as the arena pairs you")
+	ann.send(t, "m")
+	ann.waitFor(t, "no rematch in an arena")
+	fresh := func() int { return strings.Count(ansi.Strip(ann.out.String()), "no moves yet") }
+	before := fresh()
+	// The two are the arena's only players: the duel pairs them again
+	// once both have waited (WaitBeforePairing, 15 s at 1+0).
+	var second string
+	for end := time.Now().Add(arena.WaitBeforePairing(def.Control) + 10*time.Second); second == "" || second == first; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("no second game")
+		}
+		second, _ = p.Hub.GameOf("ann")
+	}
+	waitUntil(t, "ann's screen at the second game", func() bool { return fresh() > before })
 }

@@ -30,6 +30,7 @@ type homeItem struct {
 var homeItems = []homeItem{
 	{"p", "play", "rated and casual games, against people or Squall", []string{"play"}},
 	{"w", "watch games", "follow the games in progress, with Squall's analysis", []string{"watch"}},
+	{"a", "arenas", "tournaments: join, standings, top boards", []string{"play", "arenas"}},
 	{"r", "analysis rooms", "live analysis boards", []string{"rooms"}},
 	{"l", "leaderboard", "the best ratings at each speed", []string{"leaderboard"}},
 	{"i", "profiles", "your ratings and games, or any player's", []string{"profile"}},

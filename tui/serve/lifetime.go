@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/squall-chess/squall/server/lobby"
+	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/presence"
 )
 
@@ -20,6 +21,17 @@ type lifetime struct {
 	presence *presence.Presence
 	handle   string // whose seeks go, and who leaves, when the session does
 	review   func() // ends an open review (its search and engine)
+	// arenas and arena: the arena the player joined, paused at the
+	// session's end (lichess pauses a player who leaves the page).
+	arenas *play.Arenas
+	arena  string
+}
+
+// inArena notes the arena the player joined in this session ("": none).
+func (w *lifetime) inArena(arenas *play.Arenas, id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.arenas, w.arena = arenas, id
 }
 
 // setReview makes end the open review's end; nil: none open. After the
@@ -81,7 +93,8 @@ func (w *lifetime) watch(stops ...func()) {
 }
 
 // end is the session's end: its watch and an open review end for good,
-// the player's seeks are withdrawn and their presence ends.
+// the player's seeks are withdrawn, their presence ends and they are
+// paused in the arena they joined.
 func (w *lifetime) end() {
 	w.endReview()
 	w.mu.Lock()
@@ -94,6 +107,11 @@ func (w *lifetime) end() {
 		}
 		if w.presence != nil {
 			w.presence.Leave(w.handle)
+		}
+		if w.arenas != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+			w.arenas.Pause(ctx, w.arena, w.handle) // refused if paused already: nothing to do
+			cancel()
 		}
 	}
 	w.closed = true

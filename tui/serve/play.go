@@ -13,6 +13,7 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
@@ -34,6 +35,7 @@ const (
 	askHandle playScreen = iota
 	inLobby
 	atBoard
+	inArena
 )
 
 // Messages of the play session.
@@ -130,6 +132,15 @@ type playModel struct {
 	// the game shown (playbell.go).
 	bell                       func()
 	bellOff, lowAbove, lowRung bool
+	// arena is the arena the player joined here ("" for none): after a
+	// game they come back to it. arenas are the arenas listed, arenaSel
+	// the one shown, arenaState its standings (playarena.go); openArenas:
+	// the session opens on them (home's a).
+	arena      string
+	arenas     []arena.Definition
+	arenaSel   int
+	arenaState *play.ArenaState
+	openArenas bool
 	// lag is the session's SSH round trip as last measured (sshd.LagMsg;
 	// 0: not yet), shown under the player's clock (lag.go).
 	lag time.Duration
@@ -237,6 +248,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.handle = msg.handle
 			m.life.player(msg.handle)
 			m.status = "welcome, " + msg.handle
+			if m.openArenas {
+				return m, m.toArena()
+			}
 			cmd := m.toLobby()
 			if m.initial != "" && m.screen == inLobby {
 				cmd = tea.Batch(cmd, m.challenge(m.initial))
@@ -273,6 +287,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.ratings = msg.ratings
 		}
 	case lobbyTickMsg:
+		if m.screen == inArena {
+			return m, tea.Batch(m.arenaRefresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+		}
 		if m.screen == inLobby {
 			return m, tea.Batch(m.refresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 		}
@@ -369,6 +386,8 @@ func (m *playModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.lobbyKey(k)
 	case atBoard:
 		return m.boardKey(k)
+	case inArena:
+		return m.arenaKey(k)
 	}
 	return m, m.typeKey(k)
 }
@@ -403,6 +422,8 @@ func (m *playModel) View() string {
 		lines = append(lines, "", m.input.View())
 	case inLobby:
 		lines = m.lobbyView(len(status))
+	case inArena:
+		lines = m.arenaView(len(status))
 	}
 	return fitScreen(append(lines, status...), m.w, m.h, 30, 8, "play screen", "ctrl+c quits")
 }

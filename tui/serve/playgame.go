@@ -70,6 +70,9 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case over && empty && k.String() == "r":
 		return m, m.openReview()
+	case over && empty && k.String() == "m" && m.upd.Arena != "":
+		m.say(errors.New("no rematch in an arena: it pairs you again as soon as a wave comes"))
+		return m, nil
 	case over && empty && k.String() == "m":
 		return m, m.rematch()
 	case over && empty && (k.Type == tea.KeyEnter || k.Type == tea.KeyEsc):
@@ -192,7 +195,11 @@ func (m *playModel) boardView() []string {
 		return []string{m.st.Muted.Render("joining the game…")}
 	}
 	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves, m.lagLines())
-	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+" · "+m.handle)
+	where := ""
+	if m.upd.ArenaName != "" {
+		where = " · " + termtext.SafeLine(m.upd.ArenaName) + " Arena"
+	}
+	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+where+" · "+m.handle)
 	var status []string
 	if m.status != "" {
 		s := m.st.Muted

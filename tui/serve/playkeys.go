@@ -62,6 +62,9 @@ func (m *playModel) leaveKey(k tea.KeyMsg) tea.Cmd {
 func (m *playModel) boardHelp() string {
 	switch {
 	case m.upd.Over():
+		if m.arena != "" {
+			return m.st.Muted.Render(termtext.Cut("r review · your next game opens as the arena pairs you · enter or esc: back to the arena · "+m.quitHelp(), max(m.w, 20)))
+		}
 		return m.st.Muted.Render(termtext.Cut("r review · m rematch · enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
 	case m.leaving:
 		return m.st.Err.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))

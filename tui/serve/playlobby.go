@@ -23,6 +23,9 @@ func (m *playModel) toLobby() tea.Cmd {
 	if id, ok := m.p.Hub.GameOf(m.handle); ok {
 		return m.toBoard(id)
 	}
+	if m.arena != "" && m.screen == atBoard {
+		return m.toArena() // from an arena's game: back to the arena
+	}
 	m.screen = inLobby
 	m.input.Reset()
 	m.input.Placeholder = seekPlaceholder
@@ -152,6 +155,8 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.say(errors.New("d declines a challenge to you: choose one with ↑/↓"))
 	case "v":
 		return m, m.club.watch(m.home, m.sshCmd, func(s string) { m.status, m.isErr = s, false })
+	case "a":
+		return m, m.toArena()
 	case "b":
 		m.toggleBell()
 	case "l":
@@ -309,7 +314,7 @@ func (m *playModel) lobbyView(reserved int) []string {
 	if m.input.Focused() {
 		tail = append(tail, m.input.View())
 	}
-	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "d decline", "f speed", "i profile", "v watch followed", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
+	for _, l := range wrapHelp([]string{"n new seek", "c challenge", "s play Squall", "enter accept (or withdraw yours)", "d decline", "f speed", "i profile", "v watch followed", "a arenas", "↑/↓ choose", "b bell", m.quitHelp()}, m.w) {
 		tail = append(tail, m.st.Muted.Render(l))
 	}
 	left := m.h - len(out) - len(tail) - reserved

@@ -40,7 +40,8 @@ func (m *playModel) rematch() tea.Cmd {
 
 // rematchTick reads the rematch requests of the finished game shown and,
 // once the player asked or accepted one, moves to the new game when it
-// starts (the opponent's screen moves as theirs does).
+// starts (the opponent's screen moves as theirs does); in an arena, to
+// the next game it pairs the player in, as lichess does.
 func (m *playModel) rematchTick() tea.Cmd {
 	m.rematches = m.rematches[:0]
 	if m.p.Lobby != nil {
@@ -50,7 +51,7 @@ func (m *playModel) rematchTick() tea.Cmd {
 			}
 		}
 	}
-	if !m.rematching {
+	if !m.rematching && m.arena == "" {
 		return nil
 	}
 	id, ok := m.p.Hub.GameOf(m.handle)

@@ -1,0 +1,179 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/squall-chess/squall/server/account"
+	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/termtext"
+)
+
+// The arenas in the play session: `a` in the lobby (or at home) lists
+// the arenas with the chosen one's standings, live; j joins it, w
+// withdraws (a pause once it has begun). A player in an arena is taken
+// to each game it pairs them in, as a seek accepted takes them (the
+// lobby's and the arena's refresh look for their game), and back to the
+// arena after it. Leaving the session pauses them, as lichess pauses a
+// player who leaves the tournament's page.
+
+// arenaKeys is the arena screen's keys, in its help bar.
+const arenaKeys = "↑/↓ arena · j join · w withdraw · esc lobby · ctrl+c quits"
+
+// toArena shows the arenas, or the player's game if one is in progress.
+func (m *playModel) toArena() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return m.toBoard(id)
+	}
+	m.screen = inArena
+	m.input.Blur()
+	return tea.Batch(m.arenaRefresh(), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+}
+
+// arenaRefresh reads the arenas as this server has them, and moves to the
+// board when the arena has paired the player.
+func (m *playModel) arenaRefresh() tea.Cmd {
+	if id, ok := m.p.Hub.GameOf(m.handle); ok {
+		return tea.Batch(m.ring(), m.toBoard(id))
+	}
+	if m.p.Arenas == nil {
+		return nil
+	}
+	m.arenas = m.p.Arenas.List()
+	m.arenaSel = min(m.arenaSel, max(len(m.arenas)-1, 0))
+	if m.arena == "" && len(m.arenas) > 0 {
+		m.arenaSel = 0 // the latest first
+	}
+	m.arenaState = nil
+	if len(m.arenas) > 0 {
+		if st, err := m.p.Arenas.State(m.arenas[m.arenaSel].ID); err == nil {
+			m.arenaState = &st
+		}
+	}
+	return nil
+}
+
+// arenaKey is a key on the arena screen.
+func (m *playModel) arenaKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "up", "k":
+		m.arenaSel = max(m.arenaSel-1, 0)
+		return m, m.arenaRefresh()
+	case "down":
+		m.arenaSel = min(m.arenaSel+1, max(len(m.arenas)-1, 0))
+		return m, m.arenaRefresh()
+	case "j", "enter":
+		if m.arenaState == nil {
+			m.say(errors.New("no arena to join: an owner holds one with squall serve --arena"))
+			return m, nil
+		}
+		id, arenas, handle := m.arenaState.Def.ID, m.p.Arenas, m.handle
+		m.arena = id
+		m.life.inArena(arenas, id)
+		return m, action(func(ctx context.Context) (string, error) {
+			return "joined: you are paired as soon as a wave comes", arenas.Join(ctx, id, handle)
+		})
+	case "w":
+		if m.arenaState == nil {
+			return m, nil
+		}
+		id, arenas, handle := m.arenaState.Def.ID, m.p.Arenas, m.handle
+		if id == m.arena {
+			m.arena = ""
+			m.life.inArena(nil, "")
+		}
+		return m, action(func(ctx context.Context) (string, error) {
+			return "withdrawn: j joins again", arenas.Withdraw(ctx, id, handle)
+		})
+	case "esc", "q":
+		m.screen = inLobby // the player stays in the arena: its games find them here too
+		return m, m.toLobby()
+	}
+	return m, nil
+}
+
+// arenaView draws the arenas: their list, the chosen one's title, the
+// player's place in it, the standings and the top boards.
+func (m *playModel) arenaView(reserved int) []string {
+	out := []string{m.st.Title.Render("Squall · arenas") + m.st.Muted.Render("  "+m.handle), ""}
+	if len(m.arenas) == 0 {
+		return append(out, m.st.Muted.Render("no arenas: an owner holds one with squall serve --arena \"Hourly Blitz 3+0 30m\""),
+			"", m.st.Muted.Render(arenaKeys))
+	}
+	now := time.Now()
+	for i, d := range m.arenas[:min(len(m.arenas), 4)] {
+		mark := "  "
+		if i == m.arenaSel {
+			mark = "▸ "
+		}
+		out = append(out, termtext.Cut(mark+arenaTitle(d, now), m.w))
+	}
+	out = append(out, "")
+	st := m.arenaState
+	if st == nil {
+		return append(out, m.st.Muted.Render(arenaKeys))
+	}
+	you := "you are not in it: j joins"
+	for _, s := range st.Standings {
+		if account.Key(s.Handle) == account.Key(m.handle) {
+			you = fmt.Sprintf("you: #%d, %d points", s.Rank, s.Score)
+			if s.Paused {
+				you += " · paused: j joins again"
+			} else {
+				you += " · waiting for the next wave"
+			}
+		}
+	}
+	out = append(out, m.st.Title.Render(termtext.Cut(fmt.Sprintf("Standings · %d players, %d games in progress", len(st.Standings), len(st.Playing)), m.w)),
+		m.st.Muted.Render(termtext.Cut(you, m.w)))
+	boards := topBoards(st, 3)
+	rows := max(m.h-len(out)-reserved-len(boards)-4, 3)
+	for _, s := range st.Standings[:min(len(st.Standings), rows)] {
+		line := termtext.Cut(standingLine(s), m.w)
+		if account.Key(s.Handle) == account.Key(m.handle) {
+			line = m.st.Title.Render(line)
+		}
+		out = append(out, line)
+	}
+	if len(boards) > 0 {
+		out = append(out, "", m.st.Title.Render("Top boards")+m.st.Muted.Render("  (follow them with the command watch)"))
+		for _, b := range boards {
+			out = append(out, termtext.Cut(b, m.w))
+		}
+	}
+	return append(out, "", m.st.Muted.Render(termtext.Cut(arenaKeys, m.w)))
+}
+
+// topBoards are the arena's games in progress of its best ranked
+// players, best first, as lines: "#1 bob (12) – #4 dee (6)".
+func topBoards(st *play.ArenaState, n int) []string {
+	rank := map[string]arena.Standing{}
+	for _, s := range st.Standings {
+		rank[account.Key(s.Handle)] = s
+	}
+	type board struct {
+		best int
+		line string
+	}
+	var boards []board
+	for _, g := range st.Playing {
+		w, b := rank[account.Key(g.White)], rank[account.Key(g.Black)]
+		boards = append(boards, board{min(w.Rank, b.Rank), fmt.Sprintf("#%d %s (%d) – #%d %s (%d)",
+			w.Rank, termtext.SafeLine(g.White), w.Score, b.Rank, termtext.SafeLine(g.Black), b.Score)})
+	}
+	for i := 1; i < len(boards); i++ { // few: insertion by best rank
+		for j := i; j > 0 && boards[j].best < boards[j-1].best; j-- {
+			boards[j], boards[j-1] = boards[j-1], boards[j]
+		}
+	}
+	var out []string
+	for _, b := range boards[:min(len(boards), n)] {
+		out = append(out, b.line)
+	}
+	return out
+}
