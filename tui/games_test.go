@@ -114,3 +114,29 @@ func TestGameList(t *testing.T) {
 	}
 	m.Close()
 }
+
+// TestListAtStartKeepsSize: the list opened at the start (squall FILE.pgn)
+// took the screen's size of before the terminal's first size arrived, and
+// kept the board at 80×24 in a larger terminal: opening a view queued a
+// size message of the board's size then, delivered after the real one
+// (found in tmux).
+func TestListAtStartKeepsSize(t *testing.T) {
+	data, err := os.ReadFile("../pgn/testdata/pgn-parser/twic-01-232games.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "twic.pgn")
+	os.WriteFile(path, data, 0o644)
+	m := New(testRenderer(0), nil, Options{Mode: Analysis, List: path, Views: []view.Entry{gamelist.Entry()}})
+	nm, cmd := m.Update(startMsg{})
+	m = nm.(Model)
+	nm, _ = m.Update(tea.WindowSizeMsg{Width: 110, Height: 34})
+	m = runAll(t, nm.(Model), cmd)
+	if m.width != 110 || m.height != 34 {
+		t.Errorf("the board is %d×%d in a 110×34 terminal", m.width, m.height)
+	}
+	if lines := strings.Split(m.View(), "\n"); len(lines) != 34 || ansi.StringWidth(lines[0]) != 110 {
+		t.Errorf("the list is drawn %d rows of %d cells", len(lines), ansi.StringWidth(lines[0]))
+	}
+	m.Close()
+}

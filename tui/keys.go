@@ -8,6 +8,7 @@ type keyMap struct {
 	Prev, Next, First, Last, Variation, Swing   key.Binding
 	Cursor, Pick                                key.Binding
 	Flip, Analysis, MorePV, LessPV, Best, Hint  key.Binding
+	Explorer                                    key.Binding
 	Takeback, New, Resign, Draw, Level, Clock   key.Binding
 	Open, Save, PasteFEN, CopyFEN, Theme, Score key.Binding
 	BookMove, BookMark                          key.Binding
@@ -67,10 +68,11 @@ func newKeyMap() keyMap {
 		Tags:            b([]string{"T"}, "T", "edit tags"),
 		// The game list is a view (Options.Views); its key is here so
 		// that the help shows it and the move box lets it through.
-		Games:   b([]string{"G"}, "G", "game list"),
-		Engines: b([]string{"U"}, "U", "engines"),
-		Help:    b([]string{"?"}, "?", "help"),
-		Quit:    b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Games:    b([]string{"G"}, "G", "game list"),
+		Engines:  b([]string{"U"}, "U", "engines"),
+		Explorer: b([]string{"Z"}, "Z", "explorer"),
+		Help:     b([]string{"?"}, "?", "help"),
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
 }
 
@@ -112,7 +114,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 	groups := [][]key.Binding{
 		{k.Board, k.Focus, k.Play, k.Cursor, k.Pick},
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Swing, k.Flip},
-		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score, k.Engines},
+		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score, k.Engines, k.Explorer},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
 		{k.Open, k.Games, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
 		{k.Comment, k.Glyph, k.Mark, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},

@@ -194,6 +194,7 @@ type Model struct {
 	// game list opened.
 	kept     map[string]view.View
 	listPath string
+	explorer explorerPanel
 	themeIdx int
 
 	analysisOn bool
@@ -372,6 +373,7 @@ func (m Model) Close() {
 	for _, v := range m.kept {
 		closeView(v)
 	}
+	m.explorer.close()
 	if m.saver != nil {
 		m.saver.close()
 	}
@@ -462,6 +464,7 @@ func (m *Model) setCur(n *pgn.Node) {
 	m.pos = m.tree.Position(n)
 	m.panel.reset()
 	m.besidePanel.reset()
+	m.explorer.forget()
 	m.board.selected = chess.NoSquare
 	m.board.hint = chess.NullMove
 	m.hintWanted = false

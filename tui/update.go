@@ -36,6 +36,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if probe := m.askTables(); probe != nil {
 		cmd = tea.Batch(cmd, probe)
 	}
+	if look := m.askExplorer(); look != nil {
+		cmd = tea.Batch(cmd, look)
+	}
 	return m, cmd
 }
 
@@ -68,6 +71,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	case tbMsg:
 		m.handleTB(msg)
+		return m, nil
+	case explorerMsg:
+		m.handleExplorer(msg)
 		return m, nil
 	case pacedMoveMsg:
 		cmd := m.handlePaced(msg)
@@ -503,6 +509,8 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		m.openTags()
 	case key.Matches(k, km.Engines):
 		m.openEngines()
+	case key.Matches(k, km.Explorer):
+		m.toggleExplorer()
 	case key.Matches(k, km.Level):
 		// Mid-game too, deliberately: the engine plays its next move at
 		// the level chosen.

@@ -169,6 +169,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		out = append(out, line)
 	}
 	out = append(out, m.know.lines(m.st, w)...)
+	out = append(out, m.explorer.lines(m.st, w)...)
 	out = append(out, "")
 	n := 0
 	if k := m.search.kind(); m.analysisOn || k != 0 {
@@ -359,6 +360,7 @@ func (m *Model) helpLines() []string {
 	if m.opt.Book != nil {
 		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓), never (✗) or neither, in the book's learning file. In games the engine plays from the book, and each result teaches it which lines to prefer.")
 	}
+	notes = append(notes, "Explorer: while the board's PGN file has its explorer index beside it (x in the game list, G, or squall explore FILE builds it), a panel lists the moves its games played from the shown position, with their games and White/draw/Black shares; Z hides or shows it.")
 	if m.opt.Tablebase != nil {
 		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a capture or pawn move.")
 	}

@@ -46,7 +46,13 @@ func fullStrength(a engine.Analyzer) error {
 
 // openView pushes a view, stopping the board's search first.
 func (m *Model) openView(v view.View) tea.Cmd {
-	m.views, m.viewKeys = append(m.views, v), append(m.viewKeys, "")
 	m.search.stop()
-	return tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: m.width, Height: m.height} })
+	// The view learns the screen's size now, not from a queued message:
+	// one queued here was delivered after a newer size from the terminal
+	// (at the start, before the first size arrived) and put the old one
+	// back for the board too.
+	init := v.Init()
+	v, size := v.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
+	m.views, m.viewKeys = append(m.views, v), append(m.viewKeys, "")
+	return tea.Batch(init, size)
 }

@@ -120,6 +120,8 @@ func (l *List) status(width int) string {
 		return st.Err.Render(termtext.Cut(termtext.SafeLine(l.err.Error()), width))
 	case l.busy:
 		return st.Accent.Render("writing…")
+	case l.indexing:
+		return st.Accent.Render(termtext.Cut("indexing the games for the opening explorer (the board's Z panel)… the list stays usable", width))
 	}
 	return st.Muted.Render(termtext.Cut(termtext.SafeLine(l.msg), width))
 }

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/squall-chess/squall/explore"
+	"github.com/squall-chess/squall/internal/plural"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
@@ -190,5 +193,33 @@ func (l *List) rewrite(pieces []pgn.Piece, note string, sel int32) tea.Cmd {
 			return rewrittenMsg{err: err}
 		}
 		return rewrittenMsg{note: note + " in " + path, sel: sel}
+	}
+}
+
+// indexedMsg reports the explorer's index built.
+type indexedMsg struct {
+	note string
+	err  error
+}
+
+// buildIndex builds the opening explorer's index of the file
+// (explore.Build: FILE.pgn.sqx beside it), which the board's explorer
+// panel reads; the list stays usable meanwhile.
+func (l *List) buildIndex() tea.Cmd {
+	if l.indexing || l.path == "" {
+		return nil
+	}
+	l.indexing = true
+	path := l.path
+	return func() tea.Msg {
+		start := time.Now()
+		info, err := explore.Build(path, explore.Options{})
+		if err != nil {
+			return indexedMsg{err: err}
+		}
+		note := fmt.Sprintf("indexed %s for the explorer (%s, %s) in %v: Z on the board shows it",
+			plural.Count(int(info.Games), "game"), plural.Count(int(info.Positions), "position"),
+			explore.IndexPath(path), time.Since(start).Round(100*time.Millisecond))
+		return indexedMsg{note: note}
 	}
 }

@@ -65,10 +65,11 @@ type List struct {
 	stamp   stamp
 	want    int32 // the game to select when the load is done (after an edit)
 
-	ask  *question // a y/n question before a change to the file
-	busy bool      // a change is being written
-	msg  string
-	err  error
+	ask      *question // a y/n question before a change to the file
+	busy     bool      // a change is being written
+	indexing bool      // the explorer's index is being built
+	msg      string
+	err      error
 }
 
 // question is a change to confirm with y.
@@ -172,6 +173,14 @@ func (l *List) Update(msg tea.Msg) (view.View, tea.Cmd) {
 		l.stop()
 		gm := msg.game
 		return l, func() tea.Msg { return gm }
+	case indexedMsg:
+		l.indexing = false
+		if msg.err != nil {
+			l.err = msg.err
+		} else {
+			l.msg = msg.note
+		}
+		return l, nil
 	case tea.KeyMsg:
 		return l, l.key(msg)
 	}

@@ -12,7 +12,7 @@ import (
 
 // help is the key line under the list.
 const help = "↑↓ pgup/pgdn home/end · enter open · / filter · s/S sort by the next/previous column · r reverse · " +
-	"a add the board's game · d delete · K/J move up/down · esc board"
+	"a add the board's game · d delete · K/J move up/down · x index for the explorer · esc board"
 
 // key handles a key: the y/n question first, then the filter being typed,
 // then the list's own keys.
@@ -75,6 +75,8 @@ func (l *List) key(k tea.KeyMsg) tea.Cmd {
 		return l.askAdd()
 	case "d", "delete":
 		return l.askDelete()
+	case "x":
+		return l.buildIndex()
 	case "K", "shift+up":
 		return l.move(-1)
 	case "J", "shift+down":
