@@ -16,8 +16,8 @@ import (
 )
 
 // answer runs cmd and gives m what it answers (one message, or a batch's
-// each), not the ticks' (which would wait): enough for the store reads
-// and writes behind a key.
+// each), and so on with the commands m answers with, but not the ticks
+// (which would wait): the store reads and writes behind a key.
 func answer(m tea.Model, cmd tea.Cmd) {
 	if cmd == nil {
 		return
@@ -36,7 +36,8 @@ func answer(m tea.Model, cmd tea.Cmd) {
 		}
 		return
 	}
-	m.Update(msg)
+	_, next := m.Update(msg)
+	answer(m, next)
 }
 
 // TestFollowNoteInLobby (issue 37): a player who follows cid is told in
@@ -188,5 +189,33 @@ func TestChallengeByHandleOverSSH(t *testing.T) {
 	bob.send(t, "\r")
 	for _, c := range []*client{ann, bob} {
 		c.waitFor(t, "Squall · game")
+	}
+}
+
+// TestHomeHandleChosenInPlay: a new key's home screen learns the handle
+// chosen in the play screen opened from it when that screen is left, and
+// from then says the challenges to it (found in tmux: bob chose his handle
+// in play, came back home, and was never told of alice's challenge).
+func TestHomeHandleChosenInPlay(t *testing.T) {
+	_, p := startPlayServer(t)
+	m, _ := homeForTest(100, 30)
+	m.games, m.account = p, "key-zed"
+	answer(m, m.Init())
+	if m.handle != "" {
+		t.Fatalf("a key without an account has the handle %q", m.handle)
+	}
+	m.Update(keyMsg("w"))           // a screen opened…
+	accounts(t, p, "zed", "ann")    // …where zed chooses his handle
+	_, cmd := m.Update(keyMsg("q")) // and left
+	answer(m, cmd)
+	if m.handle != "zed" {
+		t.Fatalf("back home, the handle is %q", m.handle)
+	}
+	if _, err := p.Lobby.Seek(context.Background(), lobby.Seek{Handle: "ann", TC: clock.TimeControl{Base: 5 * time.Minute}, To: "zed"}); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(homeTickMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "ann 1500? challenges you: 5+0 casual") {
+		t.Errorf("home does not say ann's challenge:\n%s", v)
 	}
 }

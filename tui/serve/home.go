@@ -158,8 +158,11 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		m.back()
-		if m.handle != "" {
+		switch {
+		case m.handle != "":
 			return m, readFollowing(m.games.Store, m.handle) // changed on the screen left, maybe
+		case m.games != nil && m.account != "":
+			return m, lookUpAccount(m.games.Store, m.account) // a handle chosen in play, maybe
 		}
 		return m, nil
 	}

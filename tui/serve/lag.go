@@ -44,7 +44,10 @@ func lagText(d time.Duration, known bool) string {
 	if !known {
 		return "lag not measured · " + allowed
 	}
-	return fmt.Sprintf("lag %d ms · %s", max(d.Milliseconds(), 1), allowed)
+	if d < 10*time.Millisecond { // a near server: tenths, not "0 ms"
+		return fmt.Sprintf("lag %.1f ms · %s", float64(d.Microseconds())/1000, allowed)
+	}
+	return fmt.Sprintf("lag %d ms · %s", d.Milliseconds(), allowed)
 }
 
 // lagLines of the player's game screen.

@@ -18,6 +18,8 @@ func TestLagOnScreen(t *testing.T) {
 	p.Presence.Join("bob")
 	ann, bob := startGame(t, p)
 	wantOnScreen(t, "ann", ann, "lag not measured · clock allows 100 ms a move")
+	ann.Update(sshd.LagMsg(340 * time.Microsecond))
+	wantOnScreen(t, "ann", ann, "lag 0.3 ms · clock allows 100 ms a move")
 	ann.Update(sshd.LagMsg(37 * time.Millisecond))
 	bob.Update(sshd.LagMsg(120 * time.Millisecond))
 	for who, m := range map[string]*playModel{"ann": ann, "bob": bob} {

@@ -33,8 +33,12 @@ type (
 	}
 )
 
-// onlineRefresh is how often the list is read again.
-const onlineRefresh = 2 * time.Second
+// onlineRefresh is how often the list is read again; ratingsAgain, how
+// often the ratings shown are.
+const (
+	onlineRefresh = 2 * time.Second
+	ratingsAgain  = 30 * time.Second
+)
 
 // onlineModel is the list of who is online.
 type onlineModel struct {
@@ -49,6 +53,7 @@ type onlineModel struct {
 	players []string
 	ratings map[string][4]rating.Rating // by handle, by clock.Speed
 	reading bool                        // a read of ratings is under way
+	readAt  time.Time                   // when every rating shown was last read
 	sel     int
 	status  string
 	isErr   bool
@@ -86,14 +91,20 @@ func (m *onlineModel) refresh() tea.Cmd {
 	m.sel = min(m.sel, max(len(m.players)-1, 0))
 	m.club.look(m.p, m.handle)
 	tick := tea.Tick(onlineRefresh, func(time.Time) tea.Msg { return onlineTickMsg{} })
+	// The ratings not read yet, and every one again each ratingsAgain (a
+	// game ended changes two), those shown meanwhile.
+	again := time.Since(m.readAt) > ratingsAgain
 	var missing []string
 	for _, h := range m.players {
-		if _, ok := m.ratings[h]; !ok && len(missing) < 50 {
+		if _, ok := m.ratings[h]; (again || !ok) && len(missing) < 50 {
 			missing = append(missing, h)
 		}
 	}
 	if len(missing) == 0 || m.reading {
 		return tick
+	}
+	if again {
+		m.readAt = time.Now()
 	}
 	m.reading = true
 	st := m.p.Store
