@@ -325,12 +325,14 @@ func (v *reviewView) View(width, height int) string {
 	default:
 		status = v.totals(width)
 	}
-	// Rows: title, status, the body, the graph's label, graphH rows and
-	// its marker row, the message and the keys. The graph gives up a row
-	// before the board shrinks.
-	graphH := 4
-	if height < 34 {
-		graphH = 3
+	// Rows: title, status, the body, the graph's label, graphH rows of
+	// bars and its axis, the message and the keys. The body keeps the 21
+	// rows of the large board and the text under it (27 rows in all); the
+	// graph takes the rest, from 3 rows of bars (100×30) to 8, an even
+	// number above 3 so that its zero line is drawn.
+	graphH := max(3, min(8, height-27))
+	if graphH > 3 && graphH%2 == 1 {
+		graphH--
 	}
 	bodyH := height - 2 - (1 + graphH + 1) - 2
 	// The large board when it leaves four rows for the eval and the
