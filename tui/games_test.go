@@ -140,3 +140,29 @@ func TestListAtStartKeepsSize(t *testing.T) {
 	}
 	m.Close()
 }
+
+// TestListAfterResumeQuestion: squall FILE.pgn with unsaved analysis from
+// before asks whether to resume it first, as it did before the list; the
+// list opened at the start covered the question (found in tmux) and now
+// opens once it is answered.
+func TestListAfterResumeQuestion(t *testing.T) {
+	session := filepath.Join(t.TempDir(), "session.json")
+	m := analysisWithVariation(t, Options{Session: session})
+	m.Close()
+	data, err := os.ReadFile("../pgn/testdata/pgn-parser/twic-01-232games.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "twic.pgn")
+	os.WriteFile(path, data, 0o644)
+	m = newTestModel(t, Options{Mode: Analysis, List: path, Views: []view.Entry{gamelist.Entry()}, Session: session})
+	m = runAll(t, m, m.Init())
+	if len(m.views) != 0 || !strings.Contains(ansi.Strip(m.View()), "Resume?") {
+		t.Fatalf("%d views; the screen:\n%s", len(m.views), ansi.Strip(m.View()))
+	}
+	m = pressAll(t, m, "d")
+	if len(m.views) != 1 || !strings.Contains(ansi.Strip(m.View()), "232 games") {
+		t.Fatalf("after the answer, %d views:\n%s", len(m.views), ansi.Strip(m.View()))
+	}
+	m.Close()
+}

@@ -194,8 +194,10 @@ type Model struct {
 	// game list opened.
 	kept     map[string]view.View
 	listPath string
-	explorer explorerPanel
-	themeIdx int
+	// startList is Options.List until its list opens.
+	startList string
+	explorer  explorerPanel
+	themeIdx  int
 
 	analysisOn bool
 	movedAt    time.Time // when the last move was played (watch pacing)

@@ -39,6 +39,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if look := m.askExplorer(); look != nil {
 		cmd = tea.Batch(cmd, look)
 	}
+	if m.startList != "" && m.dialog == nil && len(m.queued) == 0 {
+		// The game list of squall FILE.pgn, after the questions the
+		// start asks (resume the unsaved analysis?), which it would hide.
+		cmd = tea.Batch(cmd, m.openList(m.startList))
+		m.startList = ""
+	}
 	return m, cmd
 }
 
@@ -49,7 +55,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.help.Width = msg.Width
 		m.fitHelp()
 	case startMsg:
-		cmd := tea.Batch(m.sync(), m.startTicking(), m.openList(m.opt.List), m.startBeside())
+		m.startList = m.opt.List // opened once no question is up (Update)
+		cmd := tea.Batch(m.sync(), m.startTicking(), m.startBeside())
 		return m, cmd
 	case view.GameMsg:
 		m.listPath = msg.Path
