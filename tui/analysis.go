@@ -105,6 +105,11 @@ func (a *analysisPanel) best() *pvLine { return a.drawn[0] }
 // (the board's search says, boardSearch.thinking: the panel keeps no copy);
 // file, if set, is the file's evaluation of pos, shown while nothing runs.
 func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n int, on, thinking bool, file *analysisview.Recorded) []string {
+	return a.view(pos, n, on, thinking, file).Render(st.Analysis(), width)
+}
+
+// view is what render draws.
+func (a *analysisPanel) view(pos *chess.Position, n int, on, thinking bool, file *analysisview.Recorded) analysisview.View {
 	// Whose view the scores are from is said wherever scores show.
 	v := analysisview.View{Engine: a.engineName, State: "analysis off (a)", Position: pos, SideView: a.sideView,
 		ShowView: (on || thinking) && !a.viewSaid, Rows: min(n, maxPV), Recorded: file}
@@ -134,7 +139,7 @@ func (a *analysisPanel) render(st *view.Styles, pos *chess.Position, width, n in
 		}
 		v.Lines = append(v.Lines, &analysisview.Line{Score: l.info.Score, SAN: l.san})
 	}
-	return v.Render(st.Analysis(), width)
+	return v
 }
 
 // fileEval is the evaluation the game's file gives the shown position

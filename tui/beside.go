@@ -80,14 +80,19 @@ const (
 // each gets besideMin columns, under it otherwise.
 func (m *Model) analysisPanels(w, n int) []string {
 	on, thinking := m.analysisOn, m.search.thinking()
-	besideOn := on && !thinking // it stops while the board's engine thinks of its move
 	first := m.panel.render(m.st, m.pos, w, n, on, thinking, m.fileEval())
 	if m.search.beside == nil {
 		return first
 	}
+	// The engine beside waits while the board's engine thinks of its
+	// move, which has the machine to itself.
+	v := m.besidePanel.view(m.pos, n, on && !thinking, false, nil)
+	if on && thinking {
+		v.State = "waits for the move"
+	}
 	if half := (w - besideGap) / 2; half >= besideMin {
 		first = m.panel.render(m.st, m.pos, half, n, on, thinking, m.fileEval())
-		second := m.besidePanel.render(m.st, m.pos, w-besideGap-half, n, besideOn, false, nil)
+		second := v.Render(m.st.Analysis(), w-besideGap-half)
 		out := make([]string, max(len(first), len(second)))
 		for i := range out {
 			l, r := "", ""
@@ -101,6 +106,6 @@ func (m *Model) analysisPanels(w, n int) []string {
 		}
 		return out
 	}
-	second := m.besidePanel.render(m.st, m.pos, w, n, besideOn, false, nil)
+	second := v.Render(m.st.Analysis(), w)
 	return append(first, second...)
 }

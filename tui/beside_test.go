@@ -149,3 +149,27 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 var _ tea.Model = Model{}
+
+// TestBesideWaitsForTheMove: in a game against the engine, the engine
+// beside analyses with the board's while the human is to move and waits,
+// said so in its panel, while the board's engine thinks of its move.
+func TestBesideWaitsForTheMove(t *testing.T) {
+	alpha, beta := twoEngines()
+	alpha.Tick = time.Hour // thinks until stopped
+	m := New(testRenderer(termenv.TrueColor), alpha, Options{Now: func() time.Time { return fixedNow }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 50},
+		engineOpenedMsg{useEngineMsg: useEngineMsg{name: "beta", beside: true}, a: beta},
+		press("esc"), press("a"))
+	if m.search.beside == nil || m.search.beside.run == nil {
+		t.Fatal("the engine beside does not analyse with the board's")
+	}
+	m = send(m, press("tab"))
+	m, _ = typeMove(m, "e4")
+	if !m.search.thinking() || m.search.beside.run != nil {
+		t.Fatalf("engine thinking %v, beside searching %v; want the board's engine alone", m.search.thinking(), m.search.beside.run != nil)
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "Beta 2 · waits for the move") {
+		t.Errorf("the panel beside does not say it waits:\n%s", ansi.Strip(m.View()))
+	}
+}

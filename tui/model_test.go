@@ -245,6 +245,7 @@ func TestSaveAndSettings(t *testing.T) {
 func FuzzParseSettings(f *testing.F) {
 	f.Add(DefaultSettings().String())
 	f.Add("clock = \"1+\"\nhash = -1\n[x]\n")
+	f.Add("beside = \"sf\"\n[engines]\nsf = \"/usr/games/stockfish\"\n\"my lc0\" = lc0\n[options.\"my lc0\"]\n\"Skill Level\" = \"3\"\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = ParseSettings(strings.NewReader(s))
 	})
