@@ -173,3 +173,32 @@ func TestSwitchEngine(t *testing.T) {
 		t.Error("Alpha's panel still drawn")
 	}
 }
+
+// TestEngineTextSafe: an engine's name, option names and combo choices are
+// outside text: the picker, the options dialog and the panels beside draw
+// them through termtext, never their escapes.
+func TestEngineTextSafe(t *testing.T) {
+	evil := &enginetest.Engine{ID: "Evil\x1b]0;pwned\x07 1", Tick: time.Millisecond, MaxDepth: 2, Opts: []engine.Option{
+		{Name: "Bad\x1b[2J", Type: "combo", Default: "x\x1b[31m", Vars: []string{"x\x1b[31m", "y"}},
+	}}
+	alpha, _ := twoEngines()
+	m := New(testRenderer(termenv.TrueColor), alpha, Options{Mode: Analysis, Now: func() time.Time { return fixedNow }})
+	defer func() { m.Close() }()
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 50},
+		engineOpenedMsg{useEngineMsg: useEngineMsg{name: "evil\x1b[5m", beside: true}, a: evil})
+	screens := []string{m.View()}
+	m = send(m, press("esc"), press("U"))
+	screens = append(screens, m.View())
+	m = send(m, press("down"), press("o"))
+	if _, ok := m.dialog.(*optionsDialog); !ok {
+		t.Fatalf("dialog %T; want the options dialog", m.dialog)
+	}
+	screens = append(screens, m.View())
+	for i, s := range screens {
+		for _, bad := range []string{"\x1b]0;", "\x1b[2J", "\x1b[31m", "\x1b[5m", "\x07"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("screen %d draws the engine's %q", i, bad)
+			}
+		}
+	}
+}
