@@ -95,7 +95,8 @@ func (d *enginePicker) key(k tea.KeyMsg) (bool, tea.Msg, tea.Cmd) {
 		case d.beside:
 			return true, engineOptionsMsg{beside: true}, nil
 		}
-		return false, nil, nil
+		// Options come from the engine's own list: it must run first.
+		return false, noteMsg("o shows a running engine's options: enter or b starts " + termtext.SafeLine(name)), nil
 	}
 	return false, nil, nil
 }
