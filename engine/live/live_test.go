@@ -260,3 +260,22 @@ func TestRandomStartStop(t *testing.T) {
 	}
 	t.Logf("%d searches, %d reports read", e.Searches(), reports)
 }
+
+// TestNewAfter: a Runner that replaces another numbers its searches after
+// the other's, so a late batch of the old engine never carries a
+// generation of the new one's.
+func TestNewAfter(t *testing.T) {
+	old := New(&enginetest.Engine{})
+	defer old.Close()
+	for range 3 {
+		old.Start(Job{Game: game(t, 0)}).Next(0)
+	}
+	r := NewAfter(&enginetest.Engine{}, old)
+	defer r.Close()
+	if s := r.Start(Job{Game: game(t, 0)}); s.Gen != 4 {
+		t.Fatalf("first search of the new Runner: generation %d; want 4, after the old one's 3", s.Gen)
+	}
+	if NewAfter(nil, old) != nil {
+		t.Fatal("NewAfter(nil) is a Runner; want nil, as New")
+	}
+}
