@@ -81,6 +81,10 @@ type homeTickMsg struct{}
 // homeTick is how often the home screen looks at its notes.
 const homeTick = time.Second
 
+// homeTitle is the terminal's title, set when a screen is left for home
+// (the play screen's says the game: playtitle.go).
+const homeTitle = "Squall · home"
+
 // subMsg is a message of the screen opened gen-th.
 type subMsg struct {
 	gen int
@@ -158,13 +162,14 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		m.back()
+		title := tea.SetWindowTitle(homeTitle) // the play screen's says a game, maybe
 		switch {
 		case m.handle != "":
-			return m, readFollowing(m.games.Store, m.handle) // changed on the screen left, maybe
+			return m, tea.Batch(title, readFollowing(m.games.Store, m.handle)) // changed on the screen left, maybe
 		case m.games != nil && m.account != "":
-			return m, lookUpAccount(m.games.Store, m.account) // a handle chosen in play, maybe
+			return m, tea.Batch(title, lookUpAccount(m.games.Store, m.account)) // a handle chosen in play, maybe
 		}
-		return m, nil
+		return m, title
 	}
 	if m.sub != nil {
 		return m.forward(msg)

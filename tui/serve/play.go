@@ -149,6 +149,8 @@ type playModel struct {
 	// the players the player follows begin (club.go).
 	initial string
 	club    clubNotes
+	// title is the terminal's title as last set (playtitle.go).
+	title string
 }
 
 func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w, h int) (*playModel, error) {
@@ -314,7 +316,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.Value
-		bell := m.moveBell(m.upd, u)
+		bell := tea.Batch(m.moveBell(m.upd, u), m.retitle(gameTitle(u, m.handle)))
 		m.upd = &u
 		if u.Over() {
 			m.leaving = false // nothing to leave now: the question goes

@@ -33,7 +33,7 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Blur()
 	m.speed = clock.Blitz
 	m.challenges, m.vanished = nil, nil // those before the game are no news
-	return tea.Batch(m.refresh(), m.lobbyInfo(), readFollowing(m.p.Store, m.handle), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
+	return tea.Batch(m.refresh(), m.lobbyInfo(), readFollowing(m.p.Store, m.handle), m.retitle(lobbyTitle), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
 
 // seekPlaceholder is the seek prompt's example.
