@@ -543,19 +543,25 @@ func (r *Reader) failAt(st *gameState, line, col int, err error) {
 	}
 }
 
-// tagLine reads one line of tag pairs into the arena.
+// tagLine reads one line of tag pairs into the arena. The line is parsed
+// where it stands in the source's buffer when it ends there, as nearly
+// all do, else from a copy.
 func (r *Reader) tagLine(st *gameState) {
-	var n int
-	r.lineBuf, n = r.src.readLine(r.lineBuf[:0], maxTagLine)
-	if n > maxTagLine {
-		r.fail(st, "", errors.New("tag line longer than 64 KiB"))
-		return
+	line := r.src.bufferedLine(maxTagLine)
+	if line == nil {
+		var n int
+		r.lineBuf, n = r.src.readLine(r.lineBuf[:0], maxTagLine)
+		if n > maxTagLine {
+			r.fail(st, "", errors.New("tag line longer than 64 KiB"))
+			return
+		}
+		line = r.lineBuf
 	}
 	// The line was read from its '[' at the token's column.
-	switch at, name := r.parseTags(r.lineBuf); {
+	switch at, name := r.parseTags(line); {
 	case at < 0:
 	case name == "":
-		r.fail(st, "", fmt.Errorf("malformed tag line %q", truncate(r.lineBuf, 60)))
+		r.fail(st, "", fmt.Errorf("malformed tag line %q", truncate(line, 60)))
 	default:
 		r.failAt(st, r.tokLine, r.tokCol+at, fmt.Errorf("tag %s: value not closed by '\"'", name))
 	}
@@ -660,9 +666,11 @@ func (r *Reader) parseTags(line []byte) (at int, name string) {
 		}
 		v1 := len(r.arena)
 		// A tab or form feed inside a value is a space to the standard (and
-		// to the writer), so the tree is the same after a write.
+		// to the writer), so the tree is the same after a write. Those
+		// blanks ('\t', '\v', '\f', '\r'; a line has no '\n') are below
+		// '\r' + 1: one comparison passes every other byte.
 		for k := v0; k < v1; k++ {
-			if isBlank(r.arena[k]) {
+			if c := r.arena[k]; c <= '\r' && isBlank(c) {
 				r.arena[k] = ' '
 			}
 		}

@@ -141,6 +141,21 @@ func (s *source) readLine(dst []byte, limit int) (_ []byte, n int) {
 	}
 }
 
+// bufferedLine is readLine for a line that ends inside the buffer, which
+// it returns without copying (valid until the source is read again); nil
+// if the line does not end there or is longer than limit.
+func (s *source) bufferedLine(limit int) []byte {
+	chunk := s.buf[s.pos:s.end]
+	i := bytes.IndexByte(chunk, '\n')
+	if i < 0 || i > limit {
+		return nil
+	}
+	s.pos += i + 1
+	s.line++
+	s.lineStart = s.base + int64(s.pos)
+	return chunk[:i:i]
+}
+
 // readWhile consumes the bytes up to the first one for which stop is set
 // (not consumed, and never a newline) and appends them to dst while dst is
 // shorter than limit; long reports whether bytes were dropped.
