@@ -11,8 +11,13 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/engine"
+	"github.com/squall-chess/squall/engine/enginetest"
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/rating"
+	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/server/store/storetest"
 )
 
 // answer runs cmd and gives m what it answers (one message, or a batch's
@@ -218,4 +223,56 @@ func TestHomeHandleChosenInPlay(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "ann 1500? challenges you: 5+0 casual") {
 		t.Errorf("home does not say ann's challenge:\n%s", v)
 	}
+}
+
+// TestFollowAcrossCluster (issue 37): two servers of a NATS cluster, ann
+// in the lobby of one: when cid, whom she follows (written on the other),
+// begins a game hosted by the other, ann's lobby says so, and her list of
+// who is online shows cid (connected to the other) playing it, with his
+// lag measured there.
+func TestFollowAcrossCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a three-node cluster")
+	}
+	_, urls := storetest.Cluster(t, 3)
+	var games [2]*server.Games
+	for i, node := range []string{"a", "b"} {
+		ts := startServerWith(t, false, func(o *server.Options) {
+			o.Games = &server.GamesOptions{
+				Store: store.Options{URL: strings.Join(append(urls[i:], urls[:i]...), ","), Replicas: 3}, Node: node, Site: "squall test",
+				NewEngine:  func() (engine.Analyzer, error) { return &enginetest.Engine{MaxDepth: 3}, nil },
+				MaxReviews: 1, Stdout: t.Output(), Stderr: t.Output(),
+			}
+		})
+		games[i] = ts.srv.Games
+	}
+	a, b := games[0], games[1]
+	ctx := context.Background()
+	accounts(t, b, "ann", "cid", "dan")
+	if _, err := b.Store.SetFollowing(ctx, "ann", "cid", true); err != nil {
+		t.Fatal(err)
+	}
+	a.Presence.Join("ann")
+	b.Presence.Join("cid")
+	b.Presence.SetLag("cid", 23*time.Millisecond)
+	ann := lobbyModel(t, a, "ann", 100)
+	answer(ann, readFollowing(a.Store, "ann"))
+	ann.refresh()
+	id, err := b.Hub.Start(ctx, "cid", "dan", clock.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the note on a of cid's game on b", func() bool {
+		ann.refresh()
+		return strings.Contains(screen(ann), "cid began a game: cid 1500? vs dan 1500?, 3+2 casual · v watches")
+	})
+	if g, ok := ann.club.newest(); !ok || g.ID != id {
+		t.Errorf("v would watch %q, want %q", g.ID, id)
+	}
+	on := newOnlineModel(a, testRenderer(), "", "ssh host", 100, 30)
+	waitUntil(t, "cid online on a, playing", func() bool {
+		on.refresh()
+		return strings.Contains(ansi.Strip(on.View()), "playing 3+2 vs dan")
+	})
+	waitUntil(t, "cid's lag on a", func() bool { d, ok := a.Presence.Lag("cid"); return ok && d == 23*time.Millisecond })
 }
