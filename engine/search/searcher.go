@@ -273,6 +273,7 @@ func (s *Searcher) Search(ctx context.Context, g engine.Game, lim engine.Limits,
 	}
 	cs.pondering.Store(lim.Ponder)
 	cs.clockStart.Store(cs.start.UnixNano())
+	s.tt.ready()
 	s.tt.newSearch()
 
 	s.curMu.Lock()
@@ -456,6 +457,9 @@ func (s *Searcher) ponderFromTable(root *chess.Position, m chess.Move) chess.Mov
 	p := root.Clone()
 	var u chess.Undo
 	p.MakeMove(m, &u)
+	if s.tt.buckets == nil {
+		return chess.NullMove // no search has made the table
+	}
 	if h, ok := s.tt.probe(p.Key()); ok && h.move != chess.NullMove && p.IsLegal(h.move) {
 		return h.move
 	}

@@ -37,9 +37,15 @@ const (
 	ageMask     = 63
 )
 
-// table is a transposition table.
+// table is a transposition table. Its buckets are made by the first
+// search (ready), not when the size is set: an engine that a program starts
+// and may never search with (the board opening a game list, a server's
+// seat) would otherwise hold its megabytes from the start, and Go's
+// collector, counting them as live, lets the program's garbage grow to as
+// much again before it collects.
 type table struct {
 	buckets []ttBucket
+	mb      int // the size set; buckets is empty until ready
 	age     uint64
 }
 
@@ -49,8 +55,17 @@ func newTable(mb int) *table {
 	return t
 }
 
+// resize sets the size; the buckets are made when a search needs them.
 func (t *table) resize(mb int) {
-	n := uint64(mb) << 20 / 64
+	t.mb, t.buckets = mb, nil
+}
+
+// ready makes the buckets if they are not made yet (empty, as cleared).
+func (t *table) ready() {
+	if t.buckets != nil {
+		return
+	}
+	n := uint64(t.mb) << 20 / 64
 	if n == 0 {
 		n = 1
 	}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ func sameBucketKeys(t *table, n int) []uint64 {
 
 func TestTTRoundTrip(t *testing.T) {
 	tt := newTable(1)
+	tt.ready()
 	p, err := chess.ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10")
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +55,7 @@ func TestTTRoundTrip(t *testing.T) {
 // reported from the root is right.
 func TestTTMateScores(t *testing.T) {
 	tt := newTable(1)
+	tt.ready()
 	for _, c := range []struct{ score, storePly, probePly, want int }{
 		{mate - 10, 5, 3, mate - 8},            // mate at ply 10; from ply 3 it is 7 plies away
 		{mate - 10, 5, 7, mate - 12},           // reached later: the mate is further from the root
@@ -87,6 +90,7 @@ func TestTTMateScores(t *testing.T) {
 
 func TestTTReplacement(t *testing.T) {
 	tt := newTable(1)
+	tt.ready()
 	tt.newSearch()
 	keys := sameBucketKeys(tt, 6)
 	for i, d := range []int{10, 2, 8, 6} {
@@ -136,6 +140,7 @@ func TestTTReplacement(t *testing.T) {
 // a torn entry (the XOR check turns it into a miss).
 func TestTTConcurrent(t *testing.T) {
 	tt := newTable(1)
+	tt.ready()
 	keys := sameBucketKeys(tt, 16)
 	// Each key's entry is derived from the key, so a reader can check it.
 	want := func(k uint64) (chess.Move, int, int) {
@@ -176,10 +181,10 @@ func TestTTHashfullClearResize(t *testing.T) {
 	if err := s.SetOption("Hash", "1"); err != nil {
 		t.Fatal(err)
 	}
+	_, infos := run(t, s, game(t, pvPositions[2].fen), engine.Limits{Depth: 9})
 	if n := len(s.tt.buckets); n != 1<<20/64 {
 		t.Fatalf("1 MB table has %d buckets", n)
 	}
-	_, infos := run(t, s, game(t, pvPositions[2].fen), engine.Limits{Depth: 9})
 	first, last := infos[0].HashFull, infos[len(infos)-1].HashFull
 	prev := 0
 	for _, in := range infos {
@@ -212,7 +217,8 @@ func TestTTHashfullClearResize(t *testing.T) {
 		}
 	}
 
-	// Resizing allocates a table of the new size; the same size keeps it.
+	// Resizing sets a table of the new size, made by the next search; the
+	// same size keeps the table.
 	old := s.tt
 	if err := s.SetOption("Hash", "1"); err != nil || s.tt != old {
 		t.Fatalf("Hash set to its value: err %v, table replaced %v", err, s.tt != old)
@@ -220,16 +226,16 @@ func TestTTHashfullClearResize(t *testing.T) {
 	if err := s.SetOption("Hash", "4"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(s.tt.buckets); n != 4<<20/64 {
-		t.Fatalf("4 MB table has %d buckets", n)
+	if s.tt.mb != 4 || s.tt.buckets != nil {
+		t.Fatalf("Hash 4: a table of %d MB with %d buckets made", s.tt.mb, len(s.tt.buckets))
 	}
 	for _, bad := range []string{"0", "-1", "x", "65537"} {
 		if err := s.SetOption("Hash", bad); err == nil {
 			t.Errorf("Hash %q accepted", bad)
 		}
 	}
-	if n := len(s.tt.buckets); n != 4<<20/64 {
-		t.Fatalf("a bad Hash value changed the table: %d buckets", n)
+	if s.tt.mb != 4 {
+		t.Fatalf("a bad Hash value changed the table: %d MB", s.tt.mb)
 	}
 	// NewGame empties the table too.
 	run(t, s, game(t, chess.StartFEN), engine.Limits{Depth: 6})
@@ -241,5 +247,30 @@ func TestTTHashfullClearResize(t *testing.T) {
 	}
 	if h := s.tt.hashfull(); h != 0 {
 		t.Fatalf("hashfull %d after NewGame", h)
+	}
+}
+
+// TestTableMadeBySearch: the hash table's memory is taken by the first
+// search, not by New or a Hash setting (a program that starts an engine it
+// may never search with keeps its heap small), and a search then uses the
+// size set.
+func TestTableMadeBySearch(t *testing.T) {
+	s := New()
+	defer s.Close()
+	if err := s.SetOption("Hash", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if s.tt.buckets != nil {
+		t.Fatalf("the table has %d buckets before any search", len(s.tt.buckets))
+	}
+	if m := s.ponderFromTable(chess.NewPosition(), chess.NullMove); m != chess.NullMove {
+		t.Errorf("a ponder move %v from a table never made", m)
+	}
+	g := engine.Game{Start: chess.NewPosition()}
+	if _, err := s.Search(context.Background(), g, engine.Limits{Depth: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(s.tt.buckets), 2<<20/64; got != want {
+		t.Errorf("after a search the table has %d buckets, want %d (2 MB)", got, want)
 	}
 }
