@@ -70,6 +70,11 @@ func TestServerScreensFit(t *testing.T) {
 	}
 	profile := newProfileModel(p, testRenderer(), nil, "", "a_player_with_history", "", 80, 24)
 	profile.Update(profile.Init()())
+	for i := range 12 { // more online than rows
+		p.Presence.Join(fmt.Sprintf("player_with_a_long_name%d", i))
+	}
+	online := newOnlineModel(p, testRenderer(), "", "ssh host", 80, 24)
+	answer(online, online.Init())
 
 	hub := room.NewRooms(nil, 1)
 	defer hub.Close("")
@@ -94,7 +99,7 @@ func TestServerScreensFit(t *testing.T) {
 		m    tea.Model
 	}{
 		{"lobby", lob}, {"play", ann}, {"games in progress", games}, {"spectate", spec},
-		{"leaderboard", board}, {"profile", profile}, {"rooms", roomList}, {"room", room}, {"review", &reviewModel{v: rv}},
+		{"leaderboard", board}, {"profile", profile}, {"online", online}, {"rooms", roomList}, {"room", room}, {"review", &reviewModel{v: rv}},
 	} {
 		for _, size := range [][2]int{{40, 12}, {60, 20}, {80, 24}} {
 			w, h := size[0], size[1]

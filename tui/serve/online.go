@@ -15,6 +15,7 @@ import (
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // The list of who is online (issue 37; `ssh -t host online`, o at home):
@@ -287,7 +288,8 @@ func (m *onlineModel) View() string {
 		if h == m.handle {
 			doing = strings.TrimSpace(doing + " (you)")
 		}
-		row := fmt.Sprintf("%s %-20s %7s %7s %7s %9s  %s", mark, termtext.SafeLine(h), cols[0], cols[1], cols[2], cols[3], doing)
+		name := view.Pad(termtext.Cut(termtext.SafeLine(h), 20), 20) // the longest handle's width
+		row := fmt.Sprintf("%s %s %7s %7s %7s %9s  %s", mark, name, cols[0], cols[1], cols[2], cols[3], doing)
 		if i == m.sel {
 			row = m.st.Selected.Render(row)
 		}
