@@ -31,6 +31,7 @@ type Clock struct {
 	enabled bool
 	base    time.Duration
 	inc     time.Duration
+	noInc   [2]bool // a side that gave its increment up (an arena's berserk)
 	left    [2]time.Duration
 	running bool
 	side    chess.Color
@@ -119,11 +120,18 @@ func (c *Clock) MovedSpent(side chess.Color, plies int, now time.Time, spent tim
 		return
 	}
 	if c.running {
-		c.left[side] = max(c.left[side]-spent, 0) + c.inc
+		c.left[side] = max(c.left[side]-spent, 0)
+		if !c.noInc[side] {
+			c.left[side] += c.inc
+		}
 		c.running = false
 	}
 	c.Resume(side.Other(), plies, now)
 }
+
+// DropIncrement takes side's increment away for the rest of the game (a
+// player who berserks in an arena plays on their own clock without it).
+func (c *Clock) DropIncrement(side chess.Color) { c.noInc[side] = true }
 
 // Flagged reports a side whose time has run out at now.
 func (c *Clock) Flagged(now time.Time) (chess.Color, bool) {

@@ -192,3 +192,18 @@ func TestRangeStated(t *testing.T) {
 		t.Errorf("600+600: %v", err)
 	}
 }
+
+// TestDropIncrement: a side that gave its increment up earns none; the
+// other still does.
+func TestDropIncrement(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	c := New(time.Minute, 2*time.Second)
+	c.DropIncrement(chess.White)
+	c.Moved(chess.White, 1, t0)
+	c.Moved(chess.Black, 2, t0.Add(time.Second))
+	c.Moved(chess.White, 3, t0.Add(2*time.Second))
+	c.Moved(chess.Black, 4, t0.Add(3*time.Second))
+	if w, b := c.Remaining(chess.White, t0.Add(3*time.Second)), c.Remaining(chess.Black, t0.Add(3*time.Second)); w != time.Minute-time.Second || b != time.Minute+time.Second {
+		t.Fatalf("white %v black %v: want 59s (no increment) and 61s", w, b)
+	}
+}

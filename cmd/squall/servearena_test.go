@@ -24,12 +24,15 @@ import (
 // TestServeArena (issue 37, acceptance 1): an arena of 16 scripted
 // players at 1+0, held by servers started as `squall serve --arena
 // NAME 1+0 LENGTH --arena-start TIME` starts them, on a three-node NATS
-// cluster: once on one server, and once on two with one stopped halfway
-// (its players go on through the other, which takes the pairing over).
+// cluster: once on one server, and once on two with the one pairing the
+// arena (and so hosting its games) stopped halfway, while games are in
+// progress: its players go on through the other, which takes the games
+// and the pairing over.
 // The players play through the hub as the cluster load test's do, each
 // game ending as a plan drawn from its id says (Black mates at ply 46,
-// a resignation, or a draw agreed, at a ply drawn too), so that the
-// results, streaks and quick draws vary. Afterwards the log is replayed
+// a resignation, or a draw agreed, at a ply drawn too; a third of the
+// games with a berserk), so that the results, streaks, quick draws and
+// berserk points vary. Afterwards the log is replayed
 // and every pairing wave checked against the rule (arena.Verify), the
 // standings are recomputed from the archive's games alone (arena.Check:
 // points, fire, sheets, order, no immediate rematch, no player in two
@@ -121,12 +124,15 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 	hostedThere := 0
 	if n == 2 {
 		time.Sleep(time.Until(def.Start.Add(def.Length / 2)))
-		// Stopped while it hosts games of the arena, some way into them.
-		storetest.Eventually(t, "games of the arena hosted by server a", func(context.Context) error {
-			hostedThere = 0
-			for _, g := range servers[0].Games.Hub.Games() {
-				if g.Arena == def.ID && g.Host == "a" && len(g.Game.Moves) >= 6 {
+		// The server pairing the arena (which hosts its games) is
+		// stopped while its games are some way in.
+		host := ""
+		storetest.Eventually(t, "games of the arena some way in", func(context.Context) error {
+			hostedThere, host = 0, ""
+			for _, g := range servers[1].Games.Hub.Games() {
+				if g.Arena == def.ID && len(g.Game.Moves) >= 6 {
 					hostedThere++
+					host = g.Host
 				}
 			}
 			if hostedThere == 0 {
@@ -134,14 +140,18 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 			}
 			return nil
 		})
+		stop, keep := servers[0], servers[1]
+		if host == "b" {
+			stop, keep = keep, stop
+		}
 		stopped = time.Now()
 		stopCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		servers[0].Shutdown(stopCtx, "stopped halfway")
+		stop.Shutdown(stopCtx, "stopped halfway")
 		cancel()
 		mu.Lock()
-		alive = servers[1:]
+		alive = []*server.Server{keep}
 		mu.Unlock()
-		t.Logf("server a stopped at %v into the arena, hosting %d of its games", time.Since(def.Start).Round(time.Second), hostedThere)
+		t.Logf("server %s, which paired the arena, stopped at %v into it, hosting %d of its games", host, time.Since(def.Start).Round(time.Second), hostedThere)
 	}
 	wg.Wait()
 	last := home(0)
@@ -178,7 +188,12 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 	if err := arena.Check(def, games, state.Standings); err != nil {
 		t.Errorf("Check against the archive: %v", err)
 	}
-	waves, paired, aborted, decided := 0, 0, 0, 0
+	waves, paired, aborted, decided, berserks := 0, 0, 0, 0, 0
+	for _, e := range log {
+		if e.Kind == arena.Berserk {
+			berserks++
+		}
+	}
 	wavesAfter := 0
 	for _, e := range log {
 		if e.Kind == arena.Pair {
@@ -190,7 +205,7 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 		}
 	}
 	if n == 2 && wavesAfter == 0 {
-		t.Error("no wave after server a stopped: the other server did not take the pairing over")
+		t.Error("no wave after the pairing server stopped: the other server did not take the pairing over")
 	}
 	for _, g := range games {
 		if g.Result == "*" {
@@ -208,10 +223,10 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 	if err != nil || !reflect.DeepEqual(again.Standings, state.Standings) {
 		t.Errorf("a fresh server's standings differ (%v):\n%+v\n%+v", err, again.Standings, state.Standings)
 	}
-	t.Logf("%s, %v, %d players on %d servers: %d waves, %d games (%d aborted), %d events; moves tried again while a game moved: %d",
-		def.Name, def.Length, players, n, waves, len(games), aborted, len(log), st.retried)
+	t.Logf("%s, %v, %d players on %d servers: %d waves, %d games (%d aborted, %d berserks), %d events; moves tried again while a game moved: %d",
+		def.Name, def.Length, players, n, waves, len(games), aborted, berserks, len(log), st.retried)
 	if n == 2 {
-		t.Logf("after server a stopped: %d waves paired by server b", wavesAfter)
+		t.Logf("after it stopped: %d waves paired by the other server", wavesAfter)
 	}
 	t.Logf("Verify: every wave is the rule's; Check: the archive's %d games make the standings; a fresh server's standings are the same", len(games))
 	for _, s := range state.Standings[:5] {
@@ -226,9 +241,10 @@ func lengthWords(d time.Duration) string { return fmt.Sprintf("%dm", int(d/time.
 // both players know it: Black mates (the script's 46 plies), a side
 // resigns, or a draw is agreed, at ply at or after.
 type arenaPlan struct {
-	kind string // "mate", "resign", "draw"
-	side int    // the resigner
-	at   int
+	kind    string // "mate", "resign", "draw"
+	side    int    // the resigner
+	at      int
+	berserk int // the side that berserks before its first move; -1 none
 }
 
 func planOf(id string) arenaPlan {
@@ -236,15 +252,19 @@ func planOf(id string) arenaPlan {
 	h.Write([]byte(id))
 	r := h.Sum64()
 	at := 4 + int(r/8%40)
+	berserk := -1
+	if b := int(r >> 20 % 6); b < 2 { // a third of the games, either side
+		berserk = b
+	}
 	switch r % 8 {
 	case 2, 3:
-		return arenaPlan{"resign", 1, at}
+		return arenaPlan{"resign", 1, at, berserk}
 	case 4:
-		return arenaPlan{"resign", 0, at}
+		return arenaPlan{"resign", 0, at, berserk}
 	case 5, 6:
-		return arenaPlan{"draw", 0, at}
+		return arenaPlan{"draw", 0, at, berserk}
 	}
-	return arenaPlan{"mate", 0, len(loadScript)}
+	return arenaPlan{"mate", 0, len(loadScript), berserk}
 }
 
 // playArena is one player: whenever the arena gives them a game (on the
@@ -313,6 +333,11 @@ func playArenaGame(g *server.Games, home func() *server.Games, id, handle string
 		}
 		last = ply
 		time.Sleep(100*time.Millisecond + time.Duration(rng.IntN(150))*time.Millisecond)
+		if plan.berserk == side && ply == side {
+			if _, err := g.Hub.Berserk(ctx, id, handle); err != nil && g == home() {
+				st.problem("game %s: %s's berserk: %v", id, handle, err)
+			}
+		}
 		act := func() error {
 			switch {
 			case plan.kind == "resign" && ply >= plan.at && side == plan.side:

@@ -69,6 +69,7 @@ type Game struct {
 	result  Result
 	over    bool
 	started time.Time
+	berserk [2]bool
 }
 
 // Offers are a game's draw offers and takeback requests and their
@@ -266,6 +267,29 @@ func (g *Game) Resign(side chess.Color, now time.Time) error {
 	g.end(referee.Resign(side, len(g.moves)), now)
 	return nil
 }
+
+// ErrBerserk refuses a berserk after the side's first move, or a second.
+var ErrBerserk = errors.New("berserk is only before your first move, once")
+
+// Berserk is an arena's berserk (server/arena): side gives up half its
+// time — its clock set to left, which the arena's rule computes — and its
+// increment, before its first move, once. Whether the game allows it is
+// its host's to say (only an arena's games do).
+func (g *Game) Berserk(side chess.Color, left time.Duration, now time.Time) error {
+	if g.Tick(now) {
+		return ErrOver
+	}
+	if g.berserk[side] || len(g.moves) > int(side) {
+		return ErrBerserk
+	}
+	g.berserk[side] = true
+	g.clock.SetRemaining(side, left, now)
+	g.clock.DropIncrement(side)
+	return nil
+}
+
+// Berserked reports whether side berserked.
+func (g *Game) Berserked(side chess.Color) bool { return g.berserk[side] }
 
 // begun reports whether both sides have made their first move: only
 // then is a game decided by anything but the board (a resignation, an

@@ -115,3 +115,42 @@ func TestPremoveDropped(t *testing.T) {
 		t.Errorf("resumed premoves %+v, want %+v", r.Premoves(), g.Premoves())
 	}
 }
+
+// TestBerserk: a side berserks before its first move, once: its clock
+// is set to the time given and earns no increment; after a resume too.
+func TestBerserk(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	g := New(TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}, t0)
+	if err := g.Berserk(chess.White, 90*time.Second, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Berserk(chess.White, 45*time.Second, t0); !errors.Is(err, ErrBerserk) {
+		t.Fatalf("berserk twice: %v", err)
+	}
+	for i, m := range []string{"e4", "e5", "Nf3", "Nc6"} {
+		if err := g.Play([]chess.Color{chess.White, chess.Black}[i%2], m, t0.Add(time.Duration(i+1)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Berserk(chess.Black, 90*time.Second, t0.Add(5*time.Second)); !errors.Is(err, ErrBerserk) {
+		t.Fatalf("black berserks after moving: %v", err)
+	}
+	at := t0.Add(5 * time.Second)
+	st := g.State(at)
+	// White: 90 s, 0.9 s charged for Nf3 (its first timed move, less the
+	// lag allowance) and no increment, and a second on its clock since;
+	// Black 0.9 s charged and 2 s earned.
+	if st.Left[chess.White] != 88100*time.Millisecond || st.Left[chess.Black] != 181100*time.Millisecond || st.Berserk != [2]bool{true, false} {
+		t.Fatalf("clocks %v, berserk %v", st.Left, st.Berserk)
+	}
+	r, err := Resume(st, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Play(chess.White, "Bc4", at.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if left := r.State(at.Add(time.Second)).Left[chess.White]; left != 87200*time.Millisecond || !r.Berserked(chess.White) {
+		t.Fatalf("after a resume White has %v, berserked %v: want 87.2s, no increment", left, r.Berserked(chess.White))
+	}
+}

@@ -29,11 +29,13 @@ type State struct {
 	Offers Offers `json:",omitzero"`
 	// Premoves are the premoves queued and the last dropped.
 	Premoves Premoves `json:",omitzero"`
+	// Berserk: the side berserked (Game.Berserk), by colour.
+	Berserk [2]bool `json:",omitzero"`
 }
 
 // State is the game's state at now.
 func (g *Game) State(now time.Time) State {
-	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer, Premoves: g.premove}
+	st := State{TimeControl: g.tc, MoveClocks: append([]time.Duration(nil), g.left...), Started: g.started, Saved: now, Offers: g.offer, Premoves: g.premove, Berserk: g.berserk}
 	for _, m := range g.moves {
 		st.Moves = append(st.Moves, m.UCI(false))
 	}
@@ -103,6 +105,9 @@ func (st State) clock(since time.Time, over bool) clock.Clock {
 	c := clock.New(st.TimeControl.Base, st.TimeControl.Increment)
 	for _, side := range []chess.Color{chess.White, chess.Black} {
 		c.SetRemaining(side, st.Left[side], since)
+		if st.Berserk[side] {
+			c.DropIncrement(side)
+		}
 	}
 	if !over {
 		turn := chess.White
@@ -134,6 +139,7 @@ func Resume(st State, now time.Time) (*Game, error) {
 		g.result, g.over = res, true
 	}
 	g.clock = st.clock(now, g.over)
+	g.berserk = st.Berserk
 	g.turn = now
 	if !g.over {
 		g.offer, g.premove = st.Offers, st.Premoves

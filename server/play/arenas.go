@@ -439,6 +439,11 @@ func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []aren
 		case found && rec.End == nil:
 			continue
 		case found:
+			for side, h := range rec.Handles() {
+				if rec.Game.Berserk[side] && arena.Berserkable(a.Def.Control) {
+					out = append(out, arena.Event{Kind: arena.Berserk, At: rec.Game.Saved, Game: p.Game, Player: h})
+				}
+			}
 			out = append(out, arena.Event{Kind: arena.Finish, At: rec.Game.Saved, Game: p.Game,
 				Result: rec.End.Result.PGN(), Plies: len(rec.Game.Moves)})
 			continue

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -237,5 +238,68 @@ func TestArenaMissingGame(t *testing.T) {
 	stepArena(t, s, def.ID)
 	if g := arenaGames(h, def.ID); len(g) != 2 {
 		t.Fatalf("not paired again (the duel of a small arena): %v", g)
+	}
+}
+
+// TestArenaBerserk: an arena's player berserks before their first move —
+// half the clock, no increment, stored with the game — and their win of
+// 14 plies scores 3; a berserk outside an arena is refused.
+func TestArenaBerserk(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0}
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "b", Name: "Berserk Blitz", Start: t0, Length: 30 * time.Minute, Control: blitz}
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stepArena(t, s, def.ID)
+	g := arenaGames(h, def.ID)["ann"]
+	if _, err := h.Berserk(ctx, g.ID, g.White); err != nil {
+		t.Fatal(err)
+	}
+	u, err := h.Game(g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Game.Berserk[0] || u.Game.Left[0] != 90*time.Second || u.Game.Left[1] != 3*time.Minute {
+		t.Fatalf("after White's berserk: berserk %v, clocks %v", u.Game.Berserk, u.Game.Left)
+	}
+	for i, m := range strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 b1d2 a7a6 h2h3 h7h6") {
+		clk.Advance(time.Second)
+		if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i%2], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Resign(ctx, g.ID, g.Black); err != nil {
+		t.Fatal(err)
+	}
+	stepArena(t, s, def.ID)
+	st := mustState(t, s, def.ID)
+	if top := st.Standings[0]; top.Handle != g.White || top.Score != 3 || top.Berserks != 1 {
+		t.Fatalf("standings %+v: want %s with 3, a berserk point", st.Standings, g.White)
+	}
+	games, err := s.Games(ctx, def.ID, nil)
+	if err != nil || len(games) != 1 || !games[0].WhiteBerserk {
+		t.Fatalf("games %+v, %v", games, err)
+	}
+	if err := arena.Check(def, games, st.Standings); err != nil {
+		t.Fatal(err)
+	}
+	other, err := h.Start(ctx, "cy", "dee", blitz, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Berserk(ctx, other, "cy"); !errors.Is(err, ErrNotArena) {
+		t.Fatalf("a berserk outside an arena: %v", err)
 	}
 }

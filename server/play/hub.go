@@ -29,6 +29,7 @@ import (
 	"github.com/squall-chess/squall/internal/newest"
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/account"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/store"
@@ -284,6 +285,17 @@ func (h *Hub) Claim(ctx context.Context, id, handle string, gone time.Time, draw
 	return h.act(ctx, id, handle, action{Kind: actClaim, Gone: gone, Draw: draw})
 }
 
+// Berserk is handle's berserk in game id, an arena's game: half their
+// time and no increment (arena.BerserkControl), for an extra point on a
+// win (the arena reads it from the game's record), before their first
+// move, at a control that allows it (arena.Berserkable).
+func (h *Hub) Berserk(ctx context.Context, id, handle string) (*Ended, error) {
+	return h.act(ctx, id, handle, action{Kind: actBerserk})
+}
+
+// ErrNotArena refuses a berserk in a game of no arena.
+var ErrNotArena = errors.New("berserk is for arena games")
+
 // Abort ends a game of fewer than two plies without a result.
 func (h *Hub) Abort(ctx context.Context, id, handle string) (*Ended, error) {
 	return h.act(ctx, id, handle, action{Kind: actAbort})
@@ -308,6 +320,7 @@ const (
 	actTakeback      = "takeback"
 	actClaim         = "claim"
 	actAbort         = "abort"
+	actBerserk       = "berserk"
 )
 
 // apply plays the action on g for side.
@@ -332,6 +345,8 @@ func (a action) apply(g *game.Game, side chess.Color, now time.Time) error {
 		err = g.ClaimVictory(side, a.Gone, now, a.Draw)
 	case actAbort:
 		err = g.Abort(now)
+	case actBerserk: // an arena's game: actHere checked it
+		err = g.Berserk(side, arena.BerserkControl(g.TimeControl()).Base, now)
 	default:
 		err = fmt.Errorf("unknown action %q", a.Kind)
 	}
@@ -369,6 +384,9 @@ func (h *Hub) actHere(ctx context.Context, t *table, handle string, a action) (*
 	side, ok := t.side(handle)
 	if !ok {
 		return nil, ErrNotPlayer
+	}
+	if a.Kind == actBerserk && (t.Arena == "" || !arena.Berserkable(t.g.TimeControl())) {
+		return nil, ErrNotArena
 	}
 	now := h.now()
 	before := t.g.Clone()

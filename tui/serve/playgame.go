@@ -143,6 +143,9 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		note = "draw offered to " + opp
 	case "abort":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Abort(ctx, id, handle) }
+	case "berserk":
+		do = func(ctx context.Context) (*play.Ended, error) { return hub.Berserk(ctx, id, handle) }
+		note = "berserk: half your time, no increment, a point more for a win of 7 moves or more"
 	case "decline":
 		do = func(ctx context.Context) (*play.Ended, error) { return hub.Decline(ctx, id, handle) }
 		note = "declined"

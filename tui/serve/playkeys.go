@@ -20,7 +20,7 @@ import (
 // names them.
 
 // commands are the words the move line takes besides moves, for tab.
-var commands = []string{"resign", "draw", "decline", "takeback", "abort", "claim", "claimdraw", "say ", "mute", "unmute", "bell"}
+var commands = []string{"resign", "draw", "decline", "takeback", "abort", "berserk", "claim", "claimdraw", "say ", "mute", "unmute", "bell"}
 
 // inGame reports whether the screen shows the player's game in progress.
 func (m *playModel) inGame() bool {
@@ -89,6 +89,9 @@ func (m *playModel) helpLines() []string {
 		"say TEXT   chat · mute, unmute   the spectators' chat",
 		"bell       the terminal bell off or on (your opponent's move, low time)",
 		"q (empty line) or ctrl+c   leave the game (asks first)",
+	}
+	if m.upd != nil && m.upd.Arena != "" {
+		lines = append(lines[:len(lines)-1:len(lines)-1], "berserk    before your first move: half your time, no increment, +1 for a win of 7 moves or more", lines[len(lines)-1])
 	}
 	for i, l := range lines {
 		lines[i] = m.st.Muted.Render(termtext.Cut(l, max(m.w, 20)))
