@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/referee"
 	"github.com/squall-chess/squall/termtext"
@@ -141,7 +140,7 @@ func (m *Model) sidePanel(w, h int) []string {
 		return strings.Split(m.dialog.view(m.st, w), "\n")
 	}
 	var out []string
-	now := m.opt.Now()
+	clocks, hasClocks := m.boardClocks(m.opt.Now())
 	for _, c := range []chess.Color{chess.Black, chess.White} {
 		if m.board.flipped {
 			c = c.Other()
@@ -158,13 +157,15 @@ func (m *Model) sidePanel(w, h int) []string {
 		if name != c.Name() {
 			line += m.st.Muted.Render(" · " + c.Name())
 		}
-		if m.clock.Enabled() {
-			t := clock.Text(m.clock.Remaining(c, now))
+		if hasClocks {
 			st := m.st.Text
-			if side, run := m.clock.Running(); run && side == c {
+			switch {
+			case clocks[c].running:
 				st = m.st.Accent
+			case clocks[c].recorded:
+				st = m.st.Muted
 			}
-			line = view.Pad(line, w-9) + st.Render(fmt.Sprintf("%9s", t))
+			line = view.Pad(line, w-9) + st.Render(fmt.Sprintf("%9s", clocks[c].text))
 		}
 		out = append(out, line)
 	}
@@ -245,10 +246,8 @@ func (m *Model) statusLine() string {
 			s += m.st.Err.Render(" · check")
 		}
 	}
-	if m.clock.Enabled() {
-		now := m.opt.Now()
-		s += m.st.Text.Render(fmt.Sprintf("  ·  White %s  Black %s",
-			clock.Text(m.clock.Remaining(chess.White, now)), clock.Text(m.clock.Remaining(chess.Black, now))))
+	if cs, ok := m.boardClocks(m.opt.Now()); ok {
+		s += m.st.Text.Render("  ·  " + m.clocksText(cs))
 	}
 	info := m.mode.String()
 	if m.mode == VsEngine || m.mode == Watch {
