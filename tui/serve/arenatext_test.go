@@ -180,3 +180,32 @@ func TestArenaNextGame(t *testing.T) {
 	}
 	waitUntil(t, "ann's screen at the second game", func() bool { return fresh() > before })
 }
+
+// TestArenaMadeByOwner: an owner's n on the arenas makes one from the
+// line typed, starting at the next minute, theirs; anyone else's n is
+// refused.
+func TestArenaMadeByOwner(t *testing.T) {
+	ts, p := startPlayServer(t)
+	owner := connect(t, ts.addr, ts.owner, "play", true)
+	defer owner.close()
+	guest := connect(t, ts.addr, newSigner(t), "play", true)
+	defer guest.close()
+	enterLobby(t, owner, guest)
+	guest.send(t, "a")
+	guest.waitFor(t, "no arenas: an owner makes one with n")
+	guest.send(t, "n")
+	guest.waitFor(t, "only the server's owners make arenas")
+	owner.send(t, "a")
+	owner.waitFor(t, "n new arena")
+	owner.send(t, "n")
+	owner.waitFor(t, "new arena:")
+	owner.send(t, "Owner Cup 0.1+0 30m\r")
+	owner.waitFor(t, "too fast to be rated")
+	owner.send(t, "Owner Cup 5+0 45m\r")
+	owner.waitFor(t, "arena Owner Cup made: it starts at")
+	owner.waitFor(t, "Owner Cup · 5+0 · 45m")
+	d, err := p.Arenas.Find("Owner Cup")
+	if err != nil || d.Owner != "ann" || d.Length != 45*time.Minute || d.Start.Second() != 0 || d.Start.Before(time.Now().Add(-time.Minute)) {
+		t.Fatalf("arena %+v, %v", d, err)
+	}
+}

@@ -141,6 +141,9 @@ type playModel struct {
 	arenaSel   int
 	arenaState *play.ArenaState
 	openArenas bool
+	// owner: the session's key is an owner's (sshd.Owner), who may make
+	// arenas.
+	owner bool
 	// lag is the session's SSH round trip as last measured (sshd.LagMsg;
 	// 0: not yet), shown under the player's clock (lag.go).
 	lag time.Duration

@@ -22,8 +22,41 @@ import (
 // arena after it. Leaving the session pauses them, as lichess pauses a
 // player who leaves the tournament's page.
 
-// arenaKeys is the arena screen's keys, in its help bar.
+// arenaKeys is the arena screen's keys, in its help bar; an owner's has
+// n too.
 const arenaKeys = "↑/↓ arena · j join · w withdraw · esc lobby · ctrl+c quits"
+
+// arenaKeysOf is the help bar of the session's arena screen.
+func (m *playModel) arenaKeysOf() string {
+	if m.owner {
+		return "n new arena · " + arenaKeys
+	}
+	return arenaKeys
+}
+
+// newArenaPlaceholder is the new arena prompt's example.
+const newArenaPlaceholder = "NAME CONTROL LENGTH, e.g. Hourly Blitz 3+0 30m (starts at the next minute)"
+
+// createArena makes the arena the owner typed, starting at the next
+// whole minute, theirs.
+func (m *playModel) createArena(text string) tea.Cmd {
+	spec, err := arena.ParseSpec(text)
+	if err != nil {
+		m.say(err)
+		m.input.Reset() // the prompt stays open, empty: what is typed next is read alone
+		return nil
+	}
+	m.input.Reset()
+	m.input.Blur()
+	def := spec.Definition(time.Now().Truncate(time.Minute).Add(time.Minute), m.handle)
+	arenas := m.p.Arenas
+	return action(func(ctx context.Context) (string, error) {
+		if err := arenas.Create(ctx, def); err != nil {
+			return "", err
+		}
+		return "arena " + termtext.SafeLine(def.Name) + " made: it starts at " + def.Start.UTC().Format("15:04 UTC"), nil
+	})
+}
 
 // toArena shows the arenas, or the player's game if one is in progress.
 func (m *playModel) toArena() tea.Cmd {
@@ -60,7 +93,27 @@ func (m *playModel) arenaRefresh() tea.Cmd {
 
 // arenaKey is a key on the arena screen.
 func (m *playModel) arenaKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.input.Focused() {
+		switch k.Type {
+		case tea.KeyEsc:
+			m.input.Blur()
+			m.input.Reset()
+			return m, nil
+		case tea.KeyEnter:
+			return m, m.createArena(m.input.Value())
+		}
+		return m, m.typeKey(k)
+	}
 	switch k.String() {
+	case "n":
+		if !m.owner {
+			m.say(errors.New("only the server's owners make arenas"))
+			return m, nil
+		}
+		m.input.Reset()
+		m.input.Prompt, m.input.Placeholder = "new arena: ", newArenaPlaceholder
+		m.input.Focus()
+		return m, nil
 	case "up", "k":
 		m.arenaSel = max(m.arenaSel-1, 0)
 		return m, m.arenaRefresh()
@@ -102,8 +155,8 @@ func (m *playModel) arenaKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 func (m *playModel) arenaView(reserved int) []string {
 	out := []string{m.st.Title.Render("Squall · arenas") + m.st.Muted.Render("  "+m.handle), ""}
 	if len(m.arenas) == 0 {
-		return append(out, m.st.Muted.Render("no arenas: an owner holds one with squall serve --arena \"Hourly Blitz 3+0 30m\""),
-			"", m.st.Muted.Render(arenaKeys))
+		out = append(out, m.st.Muted.Render(termtext.Cut("no arenas: an owner makes one with n, or squall serve --arena \"Hourly Blitz 3+0 30m\"", m.w)), "")
+		return append(out, m.arenaFoot()...)
 	}
 	now := time.Now()
 	for i, d := range m.arenas[:min(len(m.arenas), 4)] {
@@ -116,7 +169,7 @@ func (m *playModel) arenaView(reserved int) []string {
 	out = append(out, "")
 	st := m.arenaState
 	if st == nil {
-		return append(out, m.st.Muted.Render(arenaKeys))
+		return append(out, m.arenaFoot()...)
 	}
 	you := "you are not in it: j joins"
 	for _, s := range st.Standings {
@@ -146,7 +199,17 @@ func (m *playModel) arenaView(reserved int) []string {
 			out = append(out, termtext.Cut(b, m.w))
 		}
 	}
-	return append(out, "", m.st.Muted.Render(termtext.Cut(arenaKeys, m.w)))
+	return append(append(out, ""), m.arenaFoot()...)
+}
+
+// arenaFoot is the screen's last lines: the new arena prompt while it is
+// open, and the keys.
+func (m *playModel) arenaFoot() []string {
+	keys := m.st.Muted.Render(termtext.Cut(m.arenaKeysOf(), m.w))
+	if !m.input.Focused() {
+		return []string{keys}
+	}
+	return []string{m.input.View(), keys}
 }
 
 // topBoards are the arena's games in progress of its best ranked

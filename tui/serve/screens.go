@@ -72,6 +72,7 @@ func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, bell func(), r
 			}
 			pm.sshCmd, pm.bell = sshCmd, bell
 			pm.openArenas = len(cmd) > 1 && cmd[1] == "arenas"
+			pm.owner = role == sshd.Owner
 			return pm, pm.release, nil
 		case "challenge": // the lobby, the challenge made
 			pm, err := newPlayModel(s.cfg.Games, r, key, w, h)
