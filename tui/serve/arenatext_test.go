@@ -209,3 +209,33 @@ func TestArenaMadeByOwner(t *testing.T) {
 		t.Fatalf("arena %+v, %v", d, err)
 	}
 }
+
+// TestWatchTopBoards: a spectator's list of games in progress has the
+// arena's games first, the best ranked pairing first, each labelled with
+// the arena and both players' ranks.
+func TestWatchTopBoards(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ctx := context.Background()
+	casual := playGame(t, p, "cy", "dee", "e4", "e5") // a lobby game, in progress
+	spec, _ := arena.ParseSpec("Top Arena 1+0 10m")
+	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"ann", "bob", "eve", "fay"} {
+		if err := p.Arenas.Join(ctx, def.ID, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitUntil(t, "the arena's games", func() bool {
+		st, err := p.Arenas.State(def.ID)
+		return err == nil && len(st.Playing) == 2
+	})
+	games, boards := topBoardsFirst(p.Hub.Games(), p.Arenas)
+	if len(games) != 3 || games[2].ID != casual || boards[games[0].ID] != "Top Arena #1–#2" && boards[games[0].ID] != "Top Arena #2–#1" {
+		t.Fatalf("games %v, boards %v", games, boards)
+	}
+	spec2 := connect(t, ts.addr, newSigner(t), "watch", true)
+	defer spec2.close()
+	spec2.waitFor(t, "Top Arena #3")
+}

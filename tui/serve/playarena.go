@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,6 +13,7 @@ import (
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/play"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -194,7 +197,7 @@ func (m *playModel) arenaView(reserved int) []string {
 		out = append(out, line)
 	}
 	if len(boards) > 0 {
-		out = append(out, "", m.st.Title.Render("Top boards")+m.st.Muted.Render("  (follow them with the command watch)"))
+		out = append(out, "", m.st.Title.Render("Top boards")+m.st.Muted.Render("  (follow them from watch games: listed first)"))
 		for _, b := range boards {
 			out = append(out, termtext.Cut(b, m.w))
 		}
@@ -239,4 +242,54 @@ func topBoards(st *play.ArenaState, n int) []string {
 		out = append(out, b.line)
 	}
 	return out
+}
+
+// topBoardsFirst orders the games in progress for spectators: the arenas'
+// games first, the best ranked pairing first (the top boards), then the
+// others as they were; boards labels each arena's game with the arena
+// and both players' ranks ("Hourly Blitz #1–#4").
+func topBoardsFirst(games []store.GameRecord, arenas *play.Arenas) ([]store.GameRecord, map[string]string) {
+	if arenas == nil {
+		return games, nil
+	}
+	states := map[string]*play.ArenaState{}
+	best := map[string]int{}
+	boards := map[string]string{}
+	for _, g := range games {
+		if g.Arena == "" {
+			continue
+		}
+		st, ok := states[g.Arena]
+		if !ok {
+			if s, err := arenas.State(g.Arena); err == nil {
+				st = &s
+			}
+			states[g.Arena] = st
+		}
+		if st == nil {
+			continue
+		}
+		rank := map[string]int{}
+		for _, s := range st.Standings {
+			rank[account.Key(s.Handle)] = s.Rank
+		}
+		w, b := rank[account.Key(g.White)], rank[account.Key(g.Black)]
+		best[g.ID] = min(w, b)
+		boards[g.ID] = fmt.Sprintf("%s #%d–#%d", termtext.SafeLine(st.Def.Name), w, b)
+	}
+	out := slices.Clone(games)
+	slices.SortStableFunc(out, func(a, b store.GameRecord) int {
+		ra, aok := best[a.ID]
+		rb, bok := best[b.ID]
+		switch {
+		case aok && bok:
+			return cmp.Compare(ra, rb)
+		case aok:
+			return -1
+		case bok:
+			return 1
+		}
+		return 0
+	})
+	return out, boards
 }

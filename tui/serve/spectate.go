@@ -54,7 +54,10 @@ type spectatorModel struct {
 	w, h int
 
 	games []store.GameRecord
-	sel   int
+	// boards label the arenas' games listed ("Hourly Blitz #1–#4"), by
+	// id: the top boards come first (topBoardsFirst).
+	boards map[string]string
+	sel    int
 
 	gameID  string
 	updates <-chan play.Update
@@ -116,7 +119,7 @@ func (m *spectatorModel) Init() tea.Cmd {
 }
 
 func (m *spectatorModel) refresh() tea.Cmd {
-	m.games = m.p.Hub.Games()
+	m.games, m.boards = topBoardsFirst(m.p.Hub.Games(), m.p.Arenas)
 	m.sel = min(m.sel, max(len(m.games)-1, 0))
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return gamesTickMsg{} })
 }
@@ -396,6 +399,9 @@ func (m *spectatorModel) listView(reserved int) []string {
 	for i := top; i < len(m.games) && i < top+rows; i++ {
 		g := m.games[i]
 		row := liveRow(g)
+		if b := m.boards[g.ID]; b != "" {
+			row += "  " + b
+		}
 		if i == m.sel {
 			row = m.st.Selected.Render(row)
 		}
