@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/store"
 )
 
@@ -444,8 +445,15 @@ func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []aren
 					out = append(out, arena.Event{Kind: arena.Berserk, At: rec.Game.Saved, Game: p.Game, Player: h})
 				}
 			}
-			out = append(out, arena.Event{Kind: arena.Finish, At: rec.Game.Saved, Game: p.Game,
-				Result: rec.End.Result.PGN(), Plies: len(rec.Game.Moves)})
+			e := arena.Event{Kind: arena.Finish, At: rec.Game.Saved, Game: p.Game,
+				Result: rec.End.Result.PGN(), Plies: len(rec.Game.Moves)}
+			if rec.End.Result.Termination == game.Aborted && len(rec.Game.Moves) < 2 {
+				// An arena's game is aborted only by its clock or a claim
+				// (Hub refuses the players' abort): the side to move never
+				// moved, and is paused.
+				e.Absent = rec.Handles()[len(rec.Game.Moves)%2]
+			}
+			out = append(out, e)
 			continue
 		}
 		text, archived, err := s.st.ArchivedGame(ctx, p.Game)

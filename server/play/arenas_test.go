@@ -303,3 +303,43 @@ func TestArenaBerserk(t *testing.T) {
 		t.Fatalf("a berserk outside an arena: %v", err)
 	}
 }
+
+// TestArenaNoStart: an arena's game cannot be aborted by its players; one
+// aborted by its clock (White never moved) scores nothing, and White is
+// paused, as lichess withdraws a player who does not start their game.
+func TestArenaNoStart(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0}
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "n", Name: "No Start", Start: t0, Length: 30 * time.Minute}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stepArena(t, s, def.ID)
+	g := arenaGames(h, def.ID)["ann"]
+	if _, err := h.Abort(ctx, g.ID, g.Black); !errors.Is(err, ErrArenaAbort) {
+		t.Fatalf("an abort in an arena: %v", err)
+	}
+	clk.Advance(time.Minute)
+	if _, err := h.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	stepArena(t, s, def.ID)
+	st := mustState(t, s, def.ID)
+	for _, x := range st.Standings {
+		if x.Score != 0 || x.Paused != (x.Handle == g.White) {
+			t.Fatalf("standings %+v: want nothing scored and %s (who never moved) paused", st.Standings, g.White)
+		}
+	}
+}

@@ -296,6 +296,11 @@ func (h *Hub) Berserk(ctx context.Context, id, handle string) (*Ended, error) {
 // ErrNotArena refuses a berserk in a game of no arena.
 var ErrNotArena = errors.New("berserk is for arena games")
 
+// ErrArenaAbort refuses an abort in an arena's game: there a game ends
+// without a result only when a side does not make its first move in
+// time (or leaves before it), and that side is paused in the arena.
+var ErrArenaAbort = errors.New("an arena's game cannot be aborted: resign, or the side that does not move in time is paused")
+
 // Abort ends a game of fewer than two plies without a result.
 func (h *Hub) Abort(ctx context.Context, id, handle string) (*Ended, error) {
 	return h.act(ctx, id, handle, action{Kind: actAbort})
@@ -387,6 +392,9 @@ func (h *Hub) actHere(ctx context.Context, t *table, handle string, a action) (*
 	}
 	if a.Kind == actBerserk && (t.Arena == "" || !arena.Berserkable(t.g.TimeControl())) {
 		return nil, ErrNotArena
+	}
+	if a.Kind == actAbort && t.Arena != "" {
+		return nil, ErrArenaAbort
 	}
 	now := h.now()
 	before := t.g.Clone()
