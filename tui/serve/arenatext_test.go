@@ -103,6 +103,10 @@ func TestArenaScreen(t *testing.T) {
 	for _, c := range []*client{ann, bob} {
 		c.waitFor(t, "clock allows") // the game's screen
 	}
+	loser.send(t, "berserk\r")
+	for _, c := range []*client{ann, bob} {
+		c.waitFor(t, "berserk · lag") // under the berserker's clock, on both screens
+	}
 	for i, m := range []string{"e2e4", "e7e5"} {
 		if _, err := p.Hub.Move(ctx, id, []string{g.White, g.Black}[i], m); err != nil {
 			t.Fatal(err)

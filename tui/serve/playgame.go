@@ -395,12 +395,20 @@ func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width
 		}
 		return "  " + s
 	}
-	// A player's own clock is nearer them, at the board's near side.
+	// A player's own clock is nearer them, at the board's near side; under
+	// each clock its player's lag, and their berserk in an arena.
 	under := func(c chess.Color) string {
-		if lags[c] == "" {
+		var notes []string
+		if u.Game.Berserk[c] {
+			notes = append(notes, "berserk")
+		}
+		if lags[c] != "" {
+			notes = append(notes, lags[c])
+		}
+		if len(notes) == 0 {
 			return ""
 		}
-		return st.Muted.Render("  " + lags[c])
+		return st.Muted.Render("  " + strings.Join(notes, " · "))
 	}
 	right := []string{side(chess.Black, ratedName(u.Players.Black, u.Players.AtStart[chess.Black])), under(chess.Black),
 		side(chess.White, ratedName(u.Players.White, u.Players.AtStart[chess.White])), under(chess.White)}
