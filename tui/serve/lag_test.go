@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,35 @@ func TestLagOverSSH(t *testing.T) {
 	seekAndPlay(t, ann, bob, "5+0")
 	for _, c := range []*client{ann, bob} {
 		c.waitFor(t, " ms · clock allows 100 ms a move")
+	}
+}
+
+// TestLagUnderItsPlayer: each lag is under its own player's name on both
+// players' screens, Black's (the board flipped, White's clock on top)
+// included. Found in tmux (acc37): Black's screen swapped the names but
+// not the lines under them, so each player's lag was under the other's.
+func TestLagUnderItsPlayer(t *testing.T) {
+	_, p := startPlayServer(t)
+	p.Presence.Join("ann")
+	p.Presence.Join("bob")
+	ann, bob := startGame(t, p)
+	ann.Update(sshd.LagMsg(37 * time.Millisecond))
+	bob.Update(sshd.LagMsg(120 * time.Millisecond))
+	for who, m := range map[string]*playModel{"ann": ann, "bob": bob} {
+		lines := strings.Split(screen(m), "\n")
+		for name, lag := range map[string]string{"White ann": "lag 37 ms", "Black bob": "lag 120 ms"} {
+			found := false
+			for i, l := range lines {
+				if strings.Contains(l, name) && i+1 < len(lines) {
+					found = true
+					if !strings.Contains(lines[i+1], lag) {
+						t.Errorf("%s's screen: under %q the line is %q, want %q", who, name, strings.TrimSpace(lines[i+1]), lag)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s's screen lacks %q", who, name)
+			}
+		}
 	}
 }

@@ -412,8 +412,8 @@ func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width
 	}
 	right := []string{side(chess.Black, ratedName(u.Players.Black, u.Players.AtStart[chess.Black])), under(chess.Black),
 		side(chess.White, ratedName(u.Players.White, u.Players.AtStart[chess.White])), under(chess.White)}
-	if flipped {
-		right[0], right[2] = right[2], right[0]
+	if flipped { // each name with the line under it
+		right[0], right[1], right[2], right[3] = right[2], right[3], right[0], right[1]
 	}
 	if panel == nil && width-gameBoard.Width()-2 >= gameRightMin {
 		right = append(right, moveRows(st, u, list, rightW, len(board)-len(right))...)
