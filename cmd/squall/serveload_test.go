@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,6 +73,9 @@ type loadStats struct {
 	games, plies        int
 	problems            []string
 	retried             atomic.Int64 // moves tried again while their game changed servers
+	// The spectators' analysis as their panels received it: reports with
+	// lines, and the positions whose search finished (Done).
+	reports, finished atomic.Int64
 }
 
 // takeovers counts the servers' log lines of games taken over (passing
@@ -173,6 +177,7 @@ func TestServeClusterLoad(t *testing.T) {
 	started := time.Now()
 	deadline := started.Add(dur)
 
+	engineCPU := childrenCPU()
 	st := &loadStats{}
 	var wg sync.WaitGroup
 	for pair := range pairs {
@@ -190,6 +195,7 @@ func TestServeClusterLoad(t *testing.T) {
 	elapsed := time.Since(started)
 	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
+	engineCPU = childrenCPU() - engineCPU
 
 	for _, p := range st.problems {
 		t.Error(p)
@@ -197,6 +203,8 @@ func TestServeClusterLoad(t *testing.T) {
 	t.Logf("%d games (%d plies) in %v by %d pairs, %d spectators", st.games, st.plies, elapsed.Round(time.Second), pairs, 4*pairs)
 	t.Logf("player → opponent's screen: p50 %v, p99 %v (%d moves)", percentile(st.toOpponent, 0.5), percentile(st.toOpponent, 0.99), len(st.toOpponent))
 	t.Logf("player → spectator's screen: p50 %v, p99 %v (%d)", percentile(st.toWatch, 0.5), percentile(st.toWatch, 0.99), len(st.toWatch))
+	t.Logf("analysis: %d reports with lines reached the spectators' panels, %d positions searched to the end; the engines' own processes used %v of CPU (%.2f cores)",
+		st.reports.Load(), st.finished.Load(), engineCPU.Round(time.Millisecond), engineCPU.Seconds()/elapsed.Seconds())
 	t.Logf("CPU of the process (both servers with %d analysis engines each at nice %d — a child's CPU not counted —, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play",
 		analysts, nice, cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/(elapsed.Minutes()*float64(pairs)))
 	if st.games < pairs {
@@ -346,7 +354,13 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 		}()
 		go func() { // the analysis panel
 			defer wg.Done()
-			for range results {
+			for r := range results {
+				if len(r.Lines) > 0 {
+					st.reports.Add(1)
+					if r.Done {
+						st.finished.Add(1)
+					}
+				}
 			}
 		}()
 	}
@@ -374,4 +388,24 @@ func playLoadGame(t *testing.T, servers [2]*server.Games, pair, round int, st *l
 		}
 	}
 	return true
+}
+
+// childrenCPU is the CPU time used so far by this process's children (the
+// servers' engines at --engine-nice, which RUSAGE_SELF leaves out and
+// RUSAGE_CHILDREN counts only once they are waited for), read from /proc
+// (utime and stime, fields 14 and 15, in the kernel's 100 ticks a second);
+// 0 where there is no /proc.
+func childrenCPU() time.Duration {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var ticks int64
+	for _, f := range stats {
+		fields := procStat(f)
+		if len(fields) < 13 || fields[4-3] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		u, _ := strconv.ParseInt(fields[14-3], 10, 64)
+		k, _ := strconv.ParseInt(fields[15-3], 10, 64)
+		ticks += u + k
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
 }
