@@ -65,6 +65,32 @@ type arenaStats struct {
 	mu       sync.Mutex
 	problems []string
 	retried  int
+	// sent is when each game's plies were sent, by game id and ply;
+	// toOpponent how long each took from then to the opponent's screen.
+	sent       map[string]map[int]time.Time
+	toOpponent []time.Duration
+}
+
+// sending notes that ply of game id is being sent now.
+func (st *arenaStats) sending(id string, ply int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sent[id] == nil {
+		st.sent[id] = map[int]time.Time{}
+	}
+	st.sent[id][ply] = time.Now()
+}
+
+// arrived notes that plies from+1 to to of game id, the opponent's of
+// them, reached a player's screen at.
+func (st *arenaStats) arrived(id string, from, to, side int, at time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for ply := from + 1; ply <= to; ply++ {
+		if sent, ok := st.sent[id][ply]; ok && (ply-1)%2 != side {
+			st.toOpponent = append(st.toOpponent, at.Sub(sent))
+		}
+	}
 }
 
 func (st *arenaStats) problem(format string, args ...any) {
@@ -110,16 +136,7 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 		return alive[i%len(alive)].Games
 	}
 	const players = 16
-	for i := range players {
-		if err := home(i).Arenas.Join(ctx, def.ID, fmt.Sprintf("p%02d", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st := &arenaStats{}
-	var wg sync.WaitGroup
-	for i := range players {
-		wg.Go(func() { playArena(fmt.Sprintf("p%02d", i), func() *server.Games { return home(i) }, def.End(), st) })
-	}
+	st, wait := startArenaPlayers(t, def, players, home)
 	var stopped time.Time
 	hostedThere := 0
 	if n == 2 {
@@ -153,10 +170,66 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 		mu.Unlock()
 		t.Logf("server %s, which paired the arena, stopped at %v into it, hosting %d of its games", host, time.Since(def.Start).Round(time.Second), hostedThere)
 	}
-	wg.Wait()
-	last := home(0)
+	wait()
+	res := checkArena(t, def, home(0), st)
+	wavesAfter := 0
+	for _, e := range res.log {
+		if e.Kind == arena.Pair && !stopped.IsZero() && e.At.After(stopped) {
+			wavesAfter++
+		}
+	}
+	if n == 2 && wavesAfter == 0 {
+		t.Error("no wave after the pairing server stopped: the other server did not take the pairing over")
+	}
+	// A server started afresh on the store replays the same standings.
+	fresh := open("fresh", 0)
+	again, err := fresh.Games.Arenas.State(def.ID)
+	if err != nil || !reflect.DeepEqual(again.Standings, res.state.Standings) {
+		t.Errorf("a fresh server's standings differ (%v):\n%+v\n%+v", err, again.Standings, res.state.Standings)
+	}
+	res.report(t, players, n, st)
+	if n == 2 {
+		t.Logf("after it stopped: %d waves paired by the other server", wavesAfter)
+	}
+	t.Logf("a fresh server's standings are the same")
+}
+
+// startArenaPlayers joins players scripted players (p00, p01, …) to arena
+// def, player i through the server home(i) gives it at the time, and
+// starts them playing (playArena); wait returns once every one has left,
+// after the arena's end.
+func startArenaPlayers(t *testing.T, def arena.Definition, players int, home func(i int) *server.Games) (st *arenaStats, wait func()) {
+	for i := range players {
+		if err := home(i).Arenas.Join(context.Background(), def.ID, fmt.Sprintf("p%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st = &arenaStats{sent: map[string]map[int]time.Time{}}
+	var wg sync.WaitGroup
+	for i := range players {
+		wg.Go(func() { playArena(fmt.Sprintf("p%02d", i), func() *server.Games { return home(i) }, def.End(), st) })
+	}
+	return st, wg.Wait
+}
+
+// arenaResult is an arena checked once its players have left.
+type arenaResult struct {
+	state                              play.ArenaState
+	log                                []arena.Event
+	games                              []arena.Game
+	waves, aborted, berserks, archived int
+}
+
+// checkArena waits for arena def's games to finish on g, reports the
+// players' problems, and checks the arena: its log replayed makes every
+// wave by the rule and the server's standings (arena.Verify), the
+// archive's games alone make the standings too (arena.Check), and every
+// pairing's game finished, the decided ones archived.
+func checkArena(t *testing.T, def arena.Definition, g *server.Games, st *arenaStats) arenaResult {
+	t.Helper()
+	ctx := context.Background()
 	storetest.Eventually(t, "every game of the arena finished", func(context.Context) error {
-		s, err := last.Arenas.State(def.ID)
+		s, err := g.Arenas.State(def.ID)
 		if err == nil && len(s.Playing) > 0 {
 			return fmt.Errorf("%d games in progress", len(s.Playing))
 		}
@@ -165,71 +238,61 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 	for _, p := range st.problems {
 		t.Error(p)
 	}
-	state, err := last.Arenas.State(def.ID)
-	if err != nil {
+	var r arenaResult
+	var err error
+	if r.state, err = g.Arenas.State(def.ID); err != nil {
 		t.Fatal(err)
 	}
-	log, err := last.Arenas.Log(ctx, def.ID)
-	if err != nil {
+	if r.log, err = g.Arenas.Log(ctx, def.ID); err != nil {
 		t.Fatal(err)
 	}
-	verified, err := arena.Verify(def, log)
+	verified, err := arena.Verify(def, r.log)
 	if err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
-	if !reflect.DeepEqual(verified, state.Standings) {
-		t.Errorf("the log replayed makes other standings than the server's:\n%+v\n%+v", verified, state.Standings)
+	if !reflect.DeepEqual(verified, r.state.Standings) {
+		t.Errorf("the log replayed makes other standings than the server's:\n%+v\n%+v", verified, r.state.Standings)
 	}
-	archived := 0
-	games, err := last.Arenas.Games(ctx, def.ID, func(string) { archived++ })
-	if err != nil {
+	if r.games, err = g.Arenas.Games(ctx, def.ID, func(string) { r.archived++ }); err != nil {
 		t.Fatal(err)
 	}
-	if err := arena.Check(def, games, state.Standings); err != nil {
+	if err := arena.Check(def, r.games, r.state.Standings); err != nil {
 		t.Errorf("Check against the archive: %v", err)
 	}
-	waves, paired, aborted, decided, berserks := 0, 0, 0, 0, 0
-	for _, e := range log {
-		if e.Kind == arena.Berserk {
-			berserks++
-		}
-	}
-	wavesAfter := 0
-	for _, e := range log {
-		if e.Kind == arena.Pair {
-			waves++
+	paired := 0
+	for _, e := range r.log {
+		switch e.Kind {
+		case arena.Berserk:
+			r.berserks++
+		case arena.Pair:
+			r.waves++
 			paired += len(e.Pairs)
-			if !stopped.IsZero() && e.At.After(stopped) {
-				wavesAfter++
-			}
 		}
 	}
-	if n == 2 && wavesAfter == 0 {
-		t.Error("no wave after the pairing server stopped: the other server did not take the pairing over")
-	}
-	for _, g := range games {
+	decided := 0
+	for _, g := range r.games {
 		if g.Result == "*" {
-			aborted++
+			r.aborted++
 		} else {
 			decided++
 		}
 	}
-	if len(games) != paired || archived != decided {
-		t.Errorf("%d games paired, %d finished; %d decided, %d archived", paired, len(games), decided, archived)
+	if len(r.games) != paired || r.archived != decided {
+		t.Errorf("%d games paired, %d finished; %d decided, %d archived", paired, len(r.games), decided, r.archived)
 	}
-	// A server started afresh on the store replays the same standings.
-	fresh := open("fresh", 0)
-	again, err := fresh.Games.Arenas.State(def.ID)
-	if err != nil || !reflect.DeepEqual(again.Standings, state.Standings) {
-		t.Errorf("a fresh server's standings differ (%v):\n%+v\n%+v", err, again.Standings, state.Standings)
-	}
+	return r
+}
+
+// report logs the checked arena: its games, the checks passed, its moves'
+// latency, the top of the standings.
+func (r arenaResult) report(t *testing.T, players, servers int, st *arenaStats) {
+	t.Helper()
+	def := r.state.Def
 	t.Logf("%s, %v, %d players on %d servers: %d waves, %d games (%d aborted, %d berserks), %d events; moves tried again while a game moved: %d",
-		def.Name, def.Length, players, n, waves, len(games), aborted, berserks, len(log), st.retried)
-	if n == 2 {
-		t.Logf("after it stopped: %d waves paired by the other server", wavesAfter)
-	}
-	t.Logf("Verify: every wave is the rule's; Check: the archive's %d games make the standings; a fresh server's standings are the same", len(games))
-	for _, s := range state.Standings[:5] {
+		def.Name, def.Length, players, servers, r.waves, len(r.games), r.aborted, r.berserks, len(r.log), st.retried)
+	t.Logf("Verify: every wave is the rule's; Check: the archive's %d games make the standings", len(r.games))
+	t.Logf("arena player → opponent's screen: p50 %v, p99 %v (%d moves)", percentile(st.toOpponent, 0.5), percentile(st.toOpponent, 0.99), len(st.toOpponent))
+	for _, s := range r.state.Standings[:min(5, len(r.state.Standings))] {
 		t.Logf("%3d. %-4s %3d  %-16s +%d =%d -%d fire %v", s.Rank, s.Handle, s.Score, s.Sheet, s.Wins, s.Draws, s.Losses, s.Fire)
 	}
 }
@@ -308,7 +371,7 @@ func playArenaGame(g *server.Games, home func() *server.Games, id, handle string
 	}
 	defer stop()
 	plan := planOf(id)
-	last := -1
+	last, seen := -1, -1 // the last ply moved, and the plies on the screen (-1: none yet)
 	for {
 		var u play.Update
 		var ok bool
@@ -320,14 +383,18 @@ func playArenaGame(g *server.Games, home func() *server.Games, id, handle string
 		if !ok {
 			return false
 		}
-		if u.Over() {
-			return true
-		}
 		side := 0
 		if u.Black == handle {
 			side = 1
 		}
 		ply := len(u.Game.Moves)
+		if seen >= 0 && ply > seen { // plies before the first update were sent before this screen came
+			st.arrived(id, seen, ply, side, time.Now())
+		}
+		seen = max(seen, ply)
+		if u.Over() {
+			return true
+		}
 		if ply%2 != side || ply <= last {
 			continue
 		}
@@ -338,6 +405,7 @@ func playArenaGame(g *server.Games, home func() *server.Games, id, handle string
 				st.problem("game %s: %s's berserk: %v", id, handle, err)
 			}
 		}
+		st.sending(id, ply+1)
 		act := func() error {
 			switch {
 			case plan.kind == "resign" && ply >= plan.at && side == plan.side:

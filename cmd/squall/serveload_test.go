@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
@@ -123,7 +124,11 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // sets each server's analysis engines (default serve's; 0 measures the
 // serving alone), SQUALL_CLUSTER_NICE their nice value (default serve's,
 // 19, each engine a child process; 0 runs them in the test's process, as
-// before issue 37).
+// before issue 37). SQUALL_CLUSTER_ARENA=PLAYERS holds an arena at 1+0 on
+// both servers at the same time (issue 37, acceptance 4), as long as the
+// load rounded up to whole minutes, played by TestServeArena's scripted
+// players (startArenaPlayers) and checked as it checks its arenas
+// (checkArena); its moves' latencies are logged apart, and with the pairs'.
 func TestServeClusterLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS cluster and two servers")
@@ -151,13 +156,24 @@ func TestServeClusterLoad(t *testing.T) {
 			t.Fatalf("SQUALL_CLUSTER_NICE=%q: want 0 (engines in process) to 19", s)
 		}
 	}
+	arenaPlayers := 0
+	if s := os.Getenv("SQUALL_CLUSTER_ARENA"); s != "" {
+		if _, err := fmt.Sscan(s, &arenaPlayers); err != nil || arenaPlayers < 2 {
+			t.Fatalf("SQUALL_CLUSTER_ARENA=%q: want a number of arena players, at least 2", s)
+		}
+	}
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
 	var servers [2]*server.Games
 	moved := &takeovers{w: t.Output()}
+	arenaStart := time.Now().Add(5 * time.Second).Truncate(time.Second)
 	for i, node := range []string{"a", "b"} {
 		o := serveOptions{threads: 1, hash: 16, natsURL: strings.Join(append(urls[i:], urls[:i]...), ","), replicas: 3, node: node,
 			analysts: analysts, analysisNodes: 2_000_000, engineNice: nice}
+		if arenaPlayers > 0 {
+			o.arena = "Load Arena 1+0 " + lengthWords((dur + time.Minute - 1).Truncate(time.Minute))
+			o.arenaStart = arenaStart.UTC().Format(time.RFC3339)
+		}
 		if err := o.check(); err != nil {
 			t.Fatal(err)
 		}
@@ -179,6 +195,16 @@ func TestServeClusterLoad(t *testing.T) {
 
 	engineCPU := childrenCPU()
 	st := &loadStats{}
+	var def arena.Definition
+	var arenaSt *arenaStats
+	waitArena := func() {}
+	if arenaPlayers > 0 {
+		var err error
+		if def, err = servers[0].Arenas.Find("Load Arena"); err != nil {
+			t.Fatal(err)
+		}
+		arenaSt, waitArena = startArenaPlayers(t, def, arenaPlayers, func(i int) *server.Games { return servers[i%2] })
+	}
 	var wg sync.WaitGroup
 	for pair := range pairs {
 		wg.Add(1)
@@ -192,6 +218,8 @@ func TestServeClusterLoad(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	pairsDone := time.Since(started)
+	waitArena()
 	elapsed := time.Since(started)
 	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
@@ -203,10 +231,23 @@ func TestServeClusterLoad(t *testing.T) {
 	t.Logf("%d games (%d plies) in %v by %d pairs, %d spectators", st.games, st.plies, elapsed.Round(time.Second), pairs, 4*pairs)
 	t.Logf("player → opponent's screen: p50 %v, p99 %v (%d moves)", percentile(st.toOpponent, 0.5), percentile(st.toOpponent, 0.99), len(st.toOpponent))
 	t.Logf("player → spectator's screen: p50 %v, p99 %v (%d)", percentile(st.toWatch, 0.5), percentile(st.toWatch, 0.99), len(st.toWatch))
+	gameMinutes := pairsDone.Minutes() * float64(pairs) // the pairs play without a break
+	if arenaPlayers > 0 {
+		res := checkArena(t, def, servers[0], arenaSt)
+		res.report(t, arenaPlayers, 2, arenaSt)
+		arenaMinutes := 0.0
+		for _, g := range res.games {
+			arenaMinutes += g.End.Sub(g.Start).Minutes()
+		}
+		gameMinutes += arenaMinutes
+		all := append(slices.Clone(st.toOpponent), arenaSt.toOpponent...)
+		t.Logf("the arena's games: %.1f game-minutes; all the moves, the pairs' and the arena's → opponent's screen: p50 %v, p99 %v (%d)",
+			arenaMinutes, percentile(all, 0.5), percentile(all, 0.99), len(all))
+	}
 	t.Logf("analysis: %d reports with lines reached the spectators' panels, %d positions searched to the end; the engines' own processes used %v of CPU (%.2f cores)",
 		st.reports.Load(), st.finished.Load(), engineCPU.Round(time.Millisecond), engineCPU.Seconds()/elapsed.Seconds())
-	t.Logf("CPU of the process (both servers with %d analysis engines each at nice %d — a child's CPU not counted —, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play",
-		analysts, nice, cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/(elapsed.Minutes()*float64(pairs)))
+	t.Logf("CPU of the process (both servers with %d analysis engines each at nice %d — a child's CPU not counted —, three NATS nodes, the scripted clients): %v in %v, %.2f cores; %.1f ms a game-minute of play (%.0f game-minutes)",
+		analysts, nice, cpu.Round(time.Millisecond), elapsed.Round(time.Second), cpu.Seconds()/elapsed.Seconds(), float64(cpu.Milliseconds())/gameMinutes, gameMinutes)
 	if st.games < pairs {
 		t.Errorf("%d games finished, want at least %d", st.games, pairs)
 	}
