@@ -371,6 +371,9 @@ func (s *Arenas) step(ctx context.Context, r *arenaRun) error {
 		}
 		return err
 	}
+	if _, perr := s.write(ctx, r, func(a *arena.Arena) []arena.Event { return s.busyElsewhere(a, now) }); perr != nil {
+		return errors.Join(err, perr)
+	}
 	wave, werr := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
 		pairs := a.Pair(now)
 		if len(pairs) == 0 {
@@ -389,6 +392,32 @@ func (s *Arenas) step(ctx context.Context, r *arenaRun) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// busyElsewhere are the pauses of the arena's waiting players who are in
+// a game outside it (the lobby's, Squall's, another arena's), on any
+// server: as lichess pairs only the players waiting on the arena's page,
+// one who went to play elsewhere is paused, to come back with a join —
+// rather than paired in a game that cannot start (the hub refuses a second
+// game, ErrBusy) and is aborted MissingGame later.
+func (s *Arenas) busyElsewhere(a *arena.Arena, now time.Time) []arena.Event {
+	waiting := a.Waiting()
+	if len(waiting) == 0 || now.Before(a.Def.Start) { // free until it starts
+		return nil
+	}
+	busy := map[string]bool{}
+	for _, g := range s.hub.Games() {
+		if g.Arena != a.Def.ID {
+			busy[account.Key(g.White)], busy[account.Key(g.Black)] = true, true
+		}
+	}
+	var out []arena.Event
+	for _, w := range waiting {
+		if busy[account.Key(w.Handle)] {
+			out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: w.Handle})
+		}
+	}
+	return out
 }
 
 // hold says whether this server pairs the arena, taking its lease if

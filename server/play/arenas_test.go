@@ -343,3 +343,45 @@ func TestArenaNoStart(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaPlayerBusyElsewhere: a player of an arena who begins a game
+// outside it (the lobby's, or Squall's) is paused in the arena, as lichess
+// pairs only the players waiting on the arena's page, and the others are
+// paired at once: no pairing of theirs waits for a game that cannot start.
+func TestArenaPlayerBusyElsewhere(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0}
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "b", Name: "Busy", Start: t0, Length: 30 * time.Minute}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob", "cat", "dan"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lobbyGame, err := h.Start(ctx, "ann", "eve", def.Control, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepArena(t, s, def.ID)
+	games := arenaGames(h, def.ID)
+	if _, paired := games["ann"]; paired {
+		t.Fatalf("ann, playing %s outside the arena, was paired in it: %v", lobbyGame, games["ann"].ID)
+	}
+	if len(games) != 2 {
+		t.Fatalf("the arena's games by player %v: want one pairing of bob, cat and dan started", games)
+	}
+	for _, x := range mustState(t, s, def.ID).Standings {
+		if x.Paused != (x.Handle == "ann") {
+			t.Fatalf("standings %+v: want ann (in a lobby game) paused, nobody else", mustState(t, s, def.ID).Standings)
+		}
+	}
+}
