@@ -200,7 +200,7 @@ func TestArenaMadeByOwner(t *testing.T) {
 	guest.send(t, "n")
 	guest.waitFor(t, "only the server's owners make arenas")
 	owner.send(t, "a")
-	owner.waitFor(t, "n new arena")
+	owner.waitFor(t, "n new · ")
 	owner.send(t, "n")
 	owner.waitFor(t, "new arena:")
 	owner.send(t, "Owner Cup 0.1+0 30m\r")
@@ -242,4 +242,42 @@ func TestWatchTopBoards(t *testing.T) {
 	spec2 := connect(t, ts.addr, newSigner(t), "watch", true)
 	defer spec2.close()
 	spec2.waitFor(t, "Top Arena #3")
+}
+
+// TestArenaWatchTopBoard: v on the arenas screen watches the arena's top
+// board (its best ranked pairing) as watch does: from home it opens the
+// watch screen on that game; as a command of its own the screen says the
+// command that watches it.
+func TestArenaWatchTopBoard(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	spec, _ := arena.ParseSpec("Watched Arena 1+0 10m")
+	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"ann", "bob"} {
+		if err := p.Arenas.Join(ctx, def.ID, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var id string
+	waitUntil(t, "the arena's game", func() bool { id, _ = p.Hub.GameOf("ann"); return id != "" })
+	waitUntil(t, "the game in the arena's state", func() bool {
+		st, err := p.Arenas.State(def.ID)
+		return err == nil && len(st.Playing) == 1
+	})
+	cy := lobbyModel(t, p, "cy", 100)
+	typeText(cy, "a")
+	wantOnScreen(t, "cy", cy, "Top boards", "v watches")
+	typeText(cy, "v")
+	wantOnScreen(t, "cy", cy, "watch it with: ", " watch "+id)
+	cy.fromHome()
+	_, cmd := cy.Update(keyMsg("v"))
+	if cmd == nil {
+		t.Fatal("v from home asks nothing")
+	}
+	if o, ok := cmd().(openMsg); !ok || strings.Join(o.cmd, " ") != "watch "+id {
+		t.Errorf("v from home asks %#v", cmd())
+	}
 }

@@ -145,10 +145,18 @@ func (c *clubNotes) watch(fromHome bool, sshCmd string, say func(string)) tea.Cm
 		say("v watches a game a player you follow begins (follow players on the list of who is online, o at home)")
 		return nil
 	}
+	return watchGame(fromHome, sshCmd, g.ID, say)
+}
+
+// watchGame watches game id as watch does: the home screen opens the
+// watch screen on it in place of the screen asking (fromHome), else the
+// command that watches it is said (say) — a screen run as its own command
+// cannot open another. Every screen's "watch that game" key comes here.
+func watchGame(fromHome bool, sshCmd, id string, say func(string)) tea.Cmd {
 	if fromHome {
-		return func() tea.Msg { return openMsg{cmd: []string{"watch", g.ID}} }
+		return func() tea.Msg { return openMsg{cmd: []string{"watch", id}} }
 	}
-	say("watch it with: " + sshCmd + " watch " + g.ID)
+	say("watch it with: " + sshCmd + " watch " + id)
 	return nil
 }
 

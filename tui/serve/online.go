@@ -212,11 +212,7 @@ func (m *onlineModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case "v":
 		if id, ok := m.p.Hub.GameOf(chosen); ok && chosen != "" {
-			if m.home {
-				return m, func() tea.Msg { return openMsg{cmd: []string{"watch", id}} }
-			}
-			m.say("watch it with: "+m.sshCmd+" watch "+id, false)
-			return m, nil
+			return m, watchGame(m.home, m.sshCmd, id, func(s string) { m.say(s, false) })
 		}
 		return m, m.club.watch(m.home, m.sshCmd, func(s string) { m.say(s, false) })
 	}

@@ -27,12 +27,12 @@ import (
 
 // arenaKeys is the arena screen's keys, in its help bar; an owner's has
 // n too.
-const arenaKeys = "↑/↓ arena · j join · w withdraw · esc lobby · ctrl+c quits"
+const arenaKeys = "↑/↓ arena · j join · w withdraw · v top board · esc lobby · ctrl+c quits"
 
 // arenaKeysOf is the help bar of the session's arena screen.
 func (m *playModel) arenaKeysOf() string {
 	if m.owner {
-		return "n new arena · " + arenaKeys
+		return "n new · " + arenaKeys
 	}
 	return arenaKeys
 }
@@ -146,6 +146,13 @@ func (m *playModel) arenaKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, action(func(ctx context.Context) (string, error) {
 			return "withdrawn: j joins again", arenas.Withdraw(ctx, id, handle)
 		})
+	case "v":
+		boards := topBoards(m.arenaState, 1)
+		if len(boards) == 0 {
+			m.say(errors.New("no game in progress in this arena to watch"))
+			return m, nil
+		}
+		return m, watchGame(m.home, m.sshCmd, boards[0].id, func(s string) { m.status, m.isErr = s, false })
 	case "esc", "q":
 		m.screen = inLobby // the player stays in the arena: its games find them here too
 		return m, m.toLobby()
@@ -197,9 +204,9 @@ func (m *playModel) arenaView(reserved int) []string {
 		out = append(out, line)
 	}
 	if len(boards) > 0 {
-		out = append(out, "", m.st.Title.Render("Top boards")+m.st.Muted.Render("  (follow them from watch games: listed first)"))
+		out = append(out, "", m.st.Title.Render("Top boards")+m.st.Muted.Render("  (v watches the first; watch lists them first)"))
 		for _, b := range boards {
-			out = append(out, termtext.Cut(b, m.w))
+			out = append(out, termtext.Cut(b.line, m.w))
 		}
 	}
 	return append(append(out, ""), m.arenaFoot()...)
@@ -215,31 +222,40 @@ func (m *playModel) arenaFoot() []string {
 	return []string{m.input.View(), keys}
 }
 
-// topBoards are the arena's games in progress of its best ranked
-// players, best first, as lines: "#1 bob (12) – #4 dee (6)".
-func topBoards(st *play.ArenaState, n int) []string {
+// topBoard is one of an arena's top boards: its game and its line.
+type topBoard struct {
+	id   string
+	line string // "#1 bob (12) – #4 dee (6)"
+}
+
+// topBoards are at most n of the arena's games in progress of its best
+// ranked players, best first; none for no arena.
+func topBoards(st *play.ArenaState, n int) []topBoard {
+	if st == nil {
+		return nil
+	}
 	rank := map[string]arena.Standing{}
 	for _, s := range st.Standings {
 		rank[account.Key(s.Handle)] = s
 	}
 	type board struct {
 		best int
-		line string
+		topBoard
 	}
 	var boards []board
 	for _, g := range st.Playing {
 		w, b := rank[account.Key(g.White)], rank[account.Key(g.Black)]
-		boards = append(boards, board{min(w.Rank, b.Rank), fmt.Sprintf("#%d %s (%d) – #%d %s (%d)",
-			w.Rank, termtext.SafeLine(g.White), w.Score, b.Rank, termtext.SafeLine(g.Black), b.Score)})
+		boards = append(boards, board{min(w.Rank, b.Rank), topBoard{g.Game, fmt.Sprintf("#%d %s (%d) – #%d %s (%d)",
+			w.Rank, termtext.SafeLine(g.White), w.Score, b.Rank, termtext.SafeLine(g.Black), b.Score)}})
 	}
 	for i := 1; i < len(boards); i++ { // few: insertion by best rank
 		for j := i; j > 0 && boards[j].best < boards[j-1].best; j-- {
 			boards[j], boards[j-1] = boards[j-1], boards[j]
 		}
 	}
-	var out []string
+	var out []topBoard
 	for _, b := range boards[:min(len(boards), n)] {
-		out = append(out, b.line)
+		out = append(out, b.topBoard)
 	}
 	return out
 }
