@@ -73,6 +73,8 @@ type homeModel struct {
 	handle     string
 	club       clubNotes
 	challenges []string
+	// bell is the session's (nil: none), rung for a new challenge.
+	bell *sessionBell
 }
 
 // homeTickMsg looks at the notes again.
@@ -114,6 +116,16 @@ func (m *homeModel) tick() tea.Cmd {
 	return tea.Tick(homeTick, func(time.Time) tea.Msg { return homeTickMsg{} })
 }
 
+// challengeBell rings for a new challenge to the player while the home
+// screen is shown (a screen opened from it rings for its own news: the
+// lobby for challenges, the game for moves).
+func (m *homeModel) challengeBell() tea.Cmd {
+	if m.sub != nil || m.games == nil || m.games.Lobby == nil {
+		return nil
+	}
+	return m.bell.challenged(m.games.Lobby.Seeks(m.handle), m.handle)
+}
+
 // look brings the notes up to date.
 func (m *homeModel) look() {
 	m.club.look(m.games, m.handle)
@@ -132,7 +144,7 @@ func (m *homeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The screen says it and quits, which ends the session (below).
 	case homeTickMsg:
 		m.look()
-		return m, m.tick()
+		return m, tea.Batch(m.tick(), m.challengeBell())
 	case accountMsg: // the home screen's own: a screen's are tagged (subMsg)
 		if msg.found {
 			m.handle = msg.handle

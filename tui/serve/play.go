@@ -127,11 +127,11 @@ type playModel struct {
 	// rematches are the requests of the game shown (rematch.go).
 	rematching bool
 	rematches  []lobby.Seek
-	// bell rings the client's terminal (nil: none); bellOff is the
-	// player's setting, lowAbove and lowRung the low-time bell's state in
-	// the game shown (playbell.go).
-	bell                       func()
-	bellOff, lowAbove, lowRung bool
+	// bell is the session's bell and its setting (shared with the home
+	// screen), lowAbove and lowRung the low-time bell's state in the game
+	// shown (playbell.go).
+	bell              *sessionBell
+	lowAbove, lowRung bool
 	// arena is the arena the player joined here ("" for none): after a
 	// game they come back to it. arenas are the arenas listed, arenaSel
 	// the one shown, arenaState its standings (playarena.go); openArenas:
@@ -163,7 +163,7 @@ func newPlayModel(p *server.Games, r *lipgloss.Renderer, key gossh.PublicKey, w,
 	in := textinput.New()
 	in.CharLimit = 4 + chat.MaxLen // "say " and a chat line
 	in.Focus()
-	return &playModel{p: p, st: sessionStyles(r), w: w, h: h, account: gossh.FingerprintSHA256(key), input: in, life: &lifetime{lobby: p.Lobby, presence: p.Presence}}, nil
+	return &playModel{p: p, st: sessionStyles(r), w: w, h: h, account: gossh.FingerprintSHA256(key), input: in, life: &lifetime{lobby: p.Lobby, presence: p.Presence}, bell: &sessionBell{}}, nil
 }
 
 // Init looks up the session's account.

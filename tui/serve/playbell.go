@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/clock"
+	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 )
 
@@ -14,23 +15,61 @@ import (
 // drawn (sshd.Handler's bell) — on the opponent's move, when the player's
 // clock runs low, and when a seek of theirs is accepted. It is a setting
 // of the session, as the rooms' flip and panel are: on by default, `bell`
-// on the move line or b in the lobby turns it off and on.
+// on the move line or b in the lobby turns it off and on. It also rings,
+// at home and in the lobby, when a challenge to the player arrives.
 
-// ring is a command that rings the client's terminal, if the player has
-// the bell on (the write may wait on a slow client: not in Update).
-func (m *playModel) ring() tea.Cmd {
-	if m.bell == nil || m.bellOff {
+// sessionBell is the player's bell in one SSH session, shared by its home
+// screen and every play screen opened from it, so that the setting holds
+// for the session and a challenge rings once wherever it is first seen.
+type sessionBell struct {
+	ring func() // rings the client's terminal (nil: none)
+	off  bool   // the player's setting
+	// challenges are the ids of the challenges to the player seen (one
+	// waiting as the session begins is news too: it rings as it is seen).
+	challenges map[string]bool
+}
+
+// cmd is a command that rings the client's terminal, if the bell is on
+// (the write may wait on a slow client: not in Update).
+func (b *sessionBell) cmd() tea.Cmd {
+	if b == nil || b.ring == nil || b.off {
 		return nil
 	}
-	bell := m.bell
-	return func() tea.Msg { bell(); return nil }
+	ring := b.ring
+	return func() tea.Msg { ring(); return nil }
 }
+
+// challenged rings once for each challenge to handle among seeks not seen
+// before: called by each screen that tells the player of their
+// challenges, as it looks at the lobby.
+func (b *sessionBell) challenged(seeks []lobby.Seek, handle string) tea.Cmd {
+	if b == nil || handle == "" {
+		return nil
+	}
+	news := false
+	now := map[string]bool{}
+	for _, s := range seeks {
+		if s.To == handle {
+			now[s.ID] = true
+			news = news || !b.challenges[s.ID]
+		}
+	}
+	b.challenges = now
+	if !news {
+		return nil
+	}
+	return b.cmd()
+}
+
+// ring is a command that rings the client's terminal, if the player has
+// the bell on.
+func (m *playModel) ring() tea.Cmd { return m.bell.cmd() }
 
 // toggleBell turns the bell off or on, saying which.
 func (m *playModel) toggleBell() {
-	m.bellOff = !m.bellOff
+	m.bell.off = !m.bell.off
 	m.status, m.isErr = "bell on", false
-	if m.bellOff {
+	if m.bell.off {
 		m.status = "bell off"
 	}
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squall-chess/squall/server/game"
 )
@@ -15,7 +17,7 @@ import (
 // rings gives m a bell that counts its rings.
 func rings(m *playModel) *atomic.Int32 {
 	var n atomic.Int32
-	m.bell = func() { n.Add(1) }
+	m.bell.ring = func() { n.Add(1) }
 	return &n
 }
 
@@ -113,5 +115,47 @@ func TestBellOverSSH(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if n := bells(bob, mark); n != 0 {
 		t.Errorf("bob's bell, turned off, rang %d times", n)
+	}
+}
+
+// TestChallengeBell (issue 37): a challenge to the player rings their
+// bell once, wherever they are on the server — at home, and in the lobby
+// — and not once they turned the bell off with b in the lobby (the
+// setting holds for the SSH session: back home too).
+func TestChallengeBell(t *testing.T) {
+	ts, p := startPlayServer(t)
+	annKey, bobKey := newSigner(t), newSigner(t)
+	for h, k := range map[string]gossh.Signer{"ann": annKey, "bob": bobKey} {
+		if _, err := p.Store.CreateAccount(context.Background(), gossh.FingerprintSHA256(k.PublicKey()), h, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bells := func(c *client, from int) int {
+		return strings.Count(oscs.ReplaceAllString(c.out.String()[from:], ""), "\a")
+	}
+	bob := connect(t, ts.addr, bobKey, "", true)
+	defer bob.close()
+	bob.waitFor(t, "Squall · home")
+	mark := len(bob.out.String())
+	ann := connect(t, ts.addr, annKey, "play", true)
+	defer ann.close()
+	ann.waitFor(t, "Squall · lobby")
+	ann.send(t, "n", "challenge bob 5+3\r")
+	bob.waitFor(t, "ann 1500? challenges you: 5+3 rated")
+	waitUntil(t, "bob's bell at home for ann's challenge", func() bool { return bells(bob, mark) == 1 })
+	bob.send(t, "p")
+	bob.waitFor(t, "(a challenge to you)")
+	ann.send(t, "n", "challenge bob 1+0\r")
+	bob.waitFor(t, "1+0")
+	waitUntil(t, "bob's bell in the lobby for ann's second challenge", func() bool { return bells(bob, mark) == 2 })
+	bob.send(t, "b")
+	bob.waitFor(t, "bell off")
+	bob.send(t, "q")
+	bob.waitFor(t, "Squall · home")
+	ann.send(t, "n", "challenge bob 3+0\r")
+	bob.waitFor(t, "ann 1500? challenges you: 3+0 rated")
+	time.Sleep(300 * time.Millisecond)
+	if n := bells(bob, mark); n != 2 {
+		t.Errorf("bob's bell rang %d times, want 2: turned off, it rang for the third challenge", n)
 	}
 }

@@ -87,7 +87,7 @@ func (m *playModel) helpLines() []string {
 		"resign · abort (before both sides have moved)",
 		"claim · claimdraw   when your opponent has left",
 		"say TEXT   chat · mute, unmute   the spectators' chat",
-		"bell       the terminal bell off or on (your opponent's move, low time)",
+		"bell       the terminal bell off or on (your opponent's move, low time, a challenge)",
 		"q (empty line) or ctrl+c   leave the game (asks first)",
 	}
 	if m.upd != nil && m.upd.Arena != "" {

@@ -73,12 +73,13 @@ func (m *playModel) refresh() tea.Cmd {
 	if id, ok := m.p.Hub.GameOf(m.handle); ok {
 		return tea.Batch(m.ring(), m.toBoard(id)) // a seek accepted
 	}
-	m.seeks, m.hidden = lobbySeeks(m.p.Lobby.Seeks(m.handle), m.handle, m.filter, m.ratings)
+	all := m.p.Lobby.Seeks(m.handle)
+	m.seeks, m.hidden = lobbySeeks(all, m.handle, m.filter, m.ratings)
 	m.noteDeclined()
 	m.club.look(m.p, m.handle)
 	m.live = m.p.Hub.Games()
 	m.sel = min(m.sel, max(len(m.seeks)-1, 0))
-	return nil
+	return m.bell.challenged(all, m.handle)
 }
 
 // noteDeclined says which of the player's challenges went with no game

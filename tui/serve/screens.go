@@ -37,12 +37,13 @@ func NewScreens(cfg Config) *Screens { return &Screens{cfg: cfg} }
 // home screen on a server with games.
 func (s *Screens) Program(sess ssh.Session, r *lipgloss.Renderer, bell func(), role sshd.Role) (tea.Model, func(), error) {
 	pty, _, _ := sess.Pty()
-	screen := s.screens(sess, r, bell, role)
+	sb := &sessionBell{ring: bell} // one for the session: its setting holds on every screen
+	screen := s.screens(sess, r, sb, role)
 	if cmd := sess.Command(); len(cmd) > 0 || s.cfg.Games == nil {
 		return screen(cmd, pty.Window.Width, pty.Window.Height)
 	}
 	hm := newHomeModel(screen, r, s.sshCommand(sess), s.commands(), pty.Window.Width, pty.Window.Height)
-	hm.games, hm.account = s.cfg.Games, fingerprint(sess.PublicKey())
+	hm.games, hm.account, hm.bell = s.cfg.Games, fingerprint(sess.PublicKey()), sb
 	return hm, hm.release, nil
 }
 
@@ -55,9 +56,10 @@ func fingerprint(key ssh.PublicKey) string {
 }
 
 // screens makes the screens of sess (Exec has checked its command): for
-// the command it names, or from the home screen; bell rings the client's
-// terminal (the player's screen rings it, playbell.go).
-func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, bell func(), role sshd.Role) screenFunc {
+// the command it names, or from the home screen; bell is the session's,
+// which rings the client's terminal (the player's screens ring it,
+// playbell.go).
+func (s *Screens) screens(sess ssh.Session, r *lipgloss.Renderer, bell *sessionBell, role sshd.Role) screenFunc {
 	key, sshCmd := sess.PublicKey(), s.sshCommand(sess)
 	return func(cmd []string, w, h int) (tea.Model, func(), error) {
 		name := ""
