@@ -280,20 +280,40 @@ func dateYear(date string) (int, bool) {
 // target (see SamePosition; move numbers aside) at any ply, its start
 // included.
 func (g *Game) Reaches(target *chess.Position) bool {
+	_, ok := g.ReachesAt(target)
+	return ok
+}
+
+// ReachesAt is Reaches, also giving the main line's node of the move
+// played from the first ply at target: nil when the line ends there. The
+// game list shows that move beside each game found by position, by the
+// same rule as Filter.Position.
+func (g *Game) ReachesAt(target *chess.Position) (next *Node, ok bool) {
 	line, err := g.MainlinePositions()
 	if err != nil {
-		return false
+		return nil, false
 	}
 	men := target.Occupied().Count()
+	n := g.Root // the node whose position p is, in step with line
 	for p := range line {
 		if SamePosition(p, target) {
-			return true
+			if n == nil {
+				return nil, true
+			}
+			next = n.Next()
+			if next != nil && next.Move == chess.NullMove {
+				next = nil // the line stops at a null move
+			}
+			return next, true
 		}
 		if p.Occupied().Count() < men {
-			return false // captures are never undone
+			return nil, false // captures are never undone
+		}
+		if n != nil {
+			n = n.Next()
 		}
 	}
-	return false
+	return nil, false
 }
 
 // SamePosition reports whether a and b are the same position for

@@ -243,6 +243,19 @@ func TestFilterPosition(t *testing.T) {
 	if g.Reaches(positionOf(t, "e4 e5 Nf3")) {
 		t.Errorf("a position the game never had is found")
 	}
+
+	// ReachesAt gives the move played next from the position, nil at the
+	// line's end; the same rule as Reaches.
+	g = gameOf(t, "1. Nf3 Nf6 2. e4 e5 3. Nxe5 *")
+	if next, ok := g.ReachesAt(petrov); !ok || next == nil || next.SAN != "Nxe5" {
+		t.Errorf("ReachesAt(Petrov) = %v, %v; want Nxe5, true", next, ok)
+	}
+	if next, ok := g.ReachesAt(positionOf(t, "e4 e5 Nf3 Nf6 Nxe5")); !ok || next != nil {
+		t.Errorf("ReachesAt(the last position) = %v, %v; want nil, true", next, ok)
+	}
+	if next, ok := g.ReachesAt(positionOf(t, "d4")); ok || next != nil {
+		t.Errorf("ReachesAt(1. d4) = %v, %v; want nil, false", next, ok)
+	}
 }
 
 // TestFilterEnPassant: a FEN's en passant square counts only when a pawn

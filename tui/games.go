@@ -90,6 +90,25 @@ func (m *Model) openList(path string) tea.Cmd {
 	return m.openEntry(e, m.listPath)
 }
 
+// openPositionList is Y: the game list of the board's file, filtered to
+// the games that reach the shown position (view.PositionMsg, handed to
+// the list as it opens). Without a file the list asks for one first, and
+// then opens unfiltered.
+func (m *Model) openPositionList() tea.Cmd {
+	e, ok := m.gamesEntry()
+	if !ok {
+		return nil
+	}
+	cmd := m.openEntry(e, "")
+	top := len(m.views) - 1
+	if top < 0 || m.viewKeys[top] != e.Key {
+		return cmd
+	}
+	v, find := m.views[top].Update(view.PositionMsg{FEN: m.pos.FEN()})
+	m.views[top] = v
+	return tea.Batch(cmd, find)
+}
+
 // openKeyed opens v, a view of the entry keyed key.
 func (m *Model) openKeyed(key string, v view.View) tea.Cmd {
 	cmd := m.openView(v)

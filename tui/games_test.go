@@ -102,6 +102,19 @@ func TestGameList(t *testing.T) {
 	if len(m.views) != 0 || m.tree.Tag("White") != "Aronian,L" {
 		t.Fatalf("esc: %d views, White %q", len(m.views), m.tree.Tag("White"))
 	}
+	// Y: the same list, filtered to the games that reach the board's
+	// position, with the move each played next; esc clears it, esc again
+	// goes back.
+	m = pressAll(t, m, "home", "right", "right", "right", "right", "right", "Y")
+	screen := ansi.Strip(m.View())
+	if len(m.views) != 1 || !strings.Contains(screen, "filter: fen="+m.pos.FEN()[:20]) || strings.Contains(screen, "232 of 232") ||
+		!strings.Contains(screen, " of 232 games") || !strings.Contains(screen, "Next") || !strings.Contains(screen, "Aronian") {
+		t.Fatalf("Y: %d views:\n%s", len(m.views), screen)
+	}
+	m = pressAll(t, m, "esc", "esc")
+	if len(m.views) != 0 {
+		t.Fatalf("esc esc after Y: %d views", len(m.views))
+	}
 	// o: a file of one game opens on the board, one of several in its list.
 	m = send(m, openFileMsg{one})
 	m = runAll(t, m, m.openCmd(one))

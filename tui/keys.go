@@ -14,7 +14,7 @@ type keyMap struct {
 	BookMove, BookMark                          key.Binding
 	Comment, Glyph, Mark, Promote, MainLine     key.Binding
 	DeleteVariation, DeleteAfter, Undo, Redo    key.Binding
-	SetUp, Tags, Games, Engines                 key.Binding
+	SetUp, Tags, Games, Position, Engines       key.Binding
 	Help, Quit                                  key.Binding
 }
 
@@ -69,6 +69,7 @@ func newKeyMap() keyMap {
 		// The game list is a view (Options.Views); its key is here so
 		// that the help shows it and the move box lets it through.
 		Games:    b([]string{"G"}, "G", "game list"),
+		Position: b([]string{"Y"}, "Y", "games reaching this position"),
 		Engines:  b([]string{"U"}, "U", "engines"),
 		Explorer: b([]string{"Z"}, "Z", "explorer"),
 		Help:     b([]string{"?"}, "?", "help"),
@@ -116,7 +117,7 @@ func (h boardHelp) FullHelp() [][]key.Binding {
 		{k.Prev, k.Next, k.First, k.Last, k.Variation, k.Swing, k.Flip},
 		{k.Analysis, k.MorePV, k.Best, k.Hint, k.Score, k.Engines, k.Explorer},
 		{k.New, k.Takeback, k.Resign, k.Draw, k.Level, k.Clock},
-		{k.Open, k.Games, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
+		{k.Open, k.Games, k.Position, k.Save, k.PasteFEN, k.CopyFEN, k.SetUp, k.Tags, k.Theme, k.Quit},
 		{k.Comment, k.Glyph, k.Mark, k.Promote, k.MainLine, k.DeleteVariation, k.DeleteAfter, k.Undo, k.Redo},
 	}
 	if h.book {

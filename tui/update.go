@@ -518,6 +518,8 @@ func (m *Model) boardKey(k tea.KeyMsg) tea.Cmd {
 		m.openEngines()
 	case key.Matches(k, km.Explorer):
 		m.toggleExplorer()
+	case key.Matches(k, km.Position):
+		return m.openPositionList()
 	case key.Matches(k, km.Level):
 		// Mid-game too, deliberately: the engine plays its next move at
 		// the level chosen.

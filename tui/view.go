@@ -359,7 +359,7 @@ func (m *Model) helpLines() []string {
 	if m.opt.Book != nil {
 		notes = append(notes, "Book: moves with their weights; b picks one, B marks it always (✓), never (✗) or neither, in the book's learning file. In games the engine plays from the book, and each result teaches it which lines to prefer.")
 	}
-	notes = append(notes, "Explorer: while the board's PGN file has its explorer index beside it (x in the game list, G, or squall explore FILE builds it), a panel lists the moves its games played from the shown position, with their games and White/draw/Black shares; Z hides or shows it.")
+	notes = append(notes, "Explorer: while the board's PGN file has its explorer index beside it (x in the game list, G, or squall explore FILE builds it), a panel lists the moves its games played from the shown position, with their games and White/draw/Black shares; Z hides or shows it. Y opens the game list of the file filtered to the games that reach the shown position (any move order), each with the move it played next.")
 	if m.opt.Tablebase != nil {
 		notes = append(notes, "TB: the tablebase result for the side to move; DTZ counts plies to a capture or pawn move.")
 	}

@@ -21,9 +21,17 @@ import (
 func listed(t *testing.T, file, query string) string {
 	t.Helper()
 	l := gamelist.New(view.Env{Renderer: lipgloss.NewRenderer(&bytes.Buffer{}), Theme: themes.Monochrome()}, file)
-	drive := func(cmd tea.Cmd) {
+	var drive func(cmd tea.Cmd)
+	drive = func(cmd tea.Cmd) {
 		for cmd != nil {
-			_, cmd = l.Update(cmd())
+			msg := cmd()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					drive(c)
+				}
+				return
+			}
+			_, cmd = l.Update(msg)
 		}
 	}
 	drive(l.Init())
@@ -92,6 +100,51 @@ func TestGameListFilterMatchesPGNFilter(t *testing.T) {
 		}
 		if got := listed(t, c.file, c.query); got != want {
 			t.Errorf("list %q: %d games, squall pgn --filter %q: %d", c.query, strings.Count(got, "[Event "), c.specs, n)
+		}
+	}
+}
+
+// TestGameListPositionMatchesPGNFilter (issue 36, find by position): the
+// game list filtered to a position (the board's Y, or fen= typed) shows
+// the same games as squall pgn --filter fen= on the same file: exact
+// position, any move order, the same rule (pgn.Game.ReachesAt).
+func TestGameListPositionMatchesPGNFilter(t *testing.T) {
+	twic, games32 := testPGN("pgn-parser", "twic-01-232games.pgn"), testPGN("pgn-parser", "32games.pgn")
+	for _, c := range []struct {
+		file, moves, also string
+	}{
+		{twic, "1. e4 e5 2. Nf3 Nc6 3. Bb5", ""},
+		{twic, "1. d4 Nf6 2. c4 e6", ""},
+		{twic, "1. Nf3 Nf6 2. c4", ""}, // 1. c4 Nf6 2. Nf3 reaches it too
+		{twic, "1. e4 c5", "player=carlsen"},
+		{games32, "1. e4", ""},
+	} {
+		g, err := pgn.NewReader(strings.NewReader(c.moves+" *\n"), "").Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := g.Mainline()
+		p, err := g.PositionAfter(line[len(line)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fen := p.FEN()
+		args := []string{"pgn", c.file, "--filter", "fen=" + fen}
+		query := "fen=" + fen
+		if c.also != "" {
+			args = append(args, "--filter", c.also)
+			query = c.also + " " + query
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("squall %q: exit %d\n%s", args, code, stderr.String())
+		}
+		want := stdout.String()
+		if n := strings.Count(want, "[Event "); n < 2 {
+			t.Fatalf("%s: %d games reach it: the test proves little", c.moves, n)
+		}
+		if got := listed(t, c.file, query); got != want {
+			t.Errorf("list %q: %d games, squall pgn --filter: %d", query, strings.Count(got, "[Event "), strings.Count(want, "[Event "))
 		}
 	}
 }

@@ -22,7 +22,10 @@ func (l *List) View(width, height int) string {
 	st := l.st
 	lines := []string{view.Pad(termtext.Cut(l.title(), width), width)}
 	numW := max(len(fmt.Sprint(len(l.rows))), 2) // room for "#▲"
-	cols, widths := layout(width, numW)
+	// With a position searched for, the move each game played next
+	// follows its number.
+	next := l.filter.Position != nil
+	cols, widths := layout(width-map[bool]int{true: nextW + 1}[next], numW)
 	var head []string
 	for k, i := range cols {
 		t := columns[i].title
@@ -30,6 +33,9 @@ func (l *List) View(width, height int) string {
 			t += map[bool]string{false: "▲", true: "▼"}[l.desc]
 		}
 		head = append(head, cell(t, widths[k], i == 0))
+		if k == 0 && next {
+			head = append(head, cell("Next", nextW, false))
+		}
 	}
 	lines = append(lines, st.Bold.Render(termtext.Cut(strings.Join(head, " "), width)))
 	keys := view.WrapWords(help, width)
@@ -50,6 +56,9 @@ func (l *List) View(width, height int) string {
 		var cells []string
 		for c, i := range cols {
 			cells = append(cells, cell(termtext.SafeLine(columns[i].cell(l.names, r)), widths[c], columns[i].right))
+			if c == 0 && next {
+				cells = append(cells, cell(termtext.SafeLine(l.nextMove(r)), nextW, false))
+			}
 		}
 		line := termtext.Cut(strings.Join(cells, " "), width)
 		if k == l.sel {
@@ -61,6 +70,8 @@ func (l *List) View(width, height int) string {
 		switch {
 		case l.loading:
 			lines = append(lines, st.Muted.Render("reading…"))
+		case l.pos.running:
+			lines = append(lines, st.Muted.Render("replaying the games for the position…"))
 		case len(l.rows) > 0:
 			lines = append(lines, st.Muted.Render("no game matches the filter (esc clears it)"))
 		case l.err == nil:
@@ -95,6 +106,13 @@ func (l *List) title() string {
 		}
 		s += st.Accent.Render(fmt.Sprintf(" · reading %d%%", pct))
 	}
+	if l.pos.running {
+		pct := 0
+		if l.pos.size > 0 {
+			pct = int(l.pos.read * 100 / l.pos.size)
+		}
+		s += st.Accent.Render(fmt.Sprintf(" · position search %d%%", pct))
+	}
 	return s
 }
 
@@ -107,7 +125,7 @@ func (l *List) filterLine(width int) string {
 	case l.query != "":
 		return l.st.Muted.Render(termtext.Cut("filter: "+termtext.SafeLine(l.query)+" · / changes it, esc clears it", width))
 	}
-	return l.st.Muted.Render("/ filters: a player's name, or player= elo= eco= opening= event= year= result=")
+	return l.st.Muted.Render(termtext.Cut("/ filters: a player's name, or player= elo= eco= opening= event= year= result= fen=", width))
 }
 
 // status is the question being asked, else the error, else the message.
@@ -125,6 +143,9 @@ func (l *List) status(width int) string {
 	}
 	return st.Muted.Render(termtext.Cut(termtext.SafeLine(l.msg), width))
 }
+
+// nextW is the width of the Next column ("exd8=Q+").
+const nextW = 7
 
 // cell fits s to w cells, on the right when right is set.
 func cell(s string, w int, right bool) string {

@@ -1,9 +1,11 @@
 // Package gamelist is the board's game list: every game of a PGN file in
 // a table (players, ratings, result, date, event, ECO and opening, plies)
 // that sorts by any column and filters through pgn.Filter, the same
-// selection as `squall pgn --filter`. The file is skimmed in the background
-// (pgn's index: tags only, moves not checked), so the first screen shows
-// at once and a 200 MB file is never held whole. A game opens on the board
+// selection as `squall pgn --filter`. The file is skimmed in the
+// background (pgn's index: tags only, moves not checked), so the first
+// screen shows at once and a 200 MB file is never held whole; a position
+// (fen=, the board's Y) replays the games in the background too
+// (position.go). A game opens on the board
 // (view.GameMsg); the board's game is added to the file, and a game deleted
 // or moved up or down, by rewriting the file with pgn.RewriteFile (a new
 // version renamed over it, every other game byte for byte).
@@ -29,7 +31,7 @@ const Key = "G"
 // Entry is the board's "G" entry: the list of the file the board's game
 // came from (Env.Path).
 func Entry() view.Entry {
-	return view.Entry{Key: Key, Games: true, Help: "game list of the PGN file: sort, filter (player=, elo=, eco=, opening=, event=, year=, result=), open, add, delete and reorder games", New: func(env view.Env) view.View {
+	return view.Entry{Key: Key, Games: true, Help: "game list of the PGN file: sort, filter (player=, elo=, eco=, opening=, event=, year=, result=, fen=), open, add, delete and reorder games", New: func(env view.Env) view.View {
 		return New(env, env.Path)
 	}}
 }
@@ -64,6 +66,8 @@ type List struct {
 	size    int64
 	stamp   stamp
 	want    int32 // the game to select when the load is done (after an edit)
+
+	pos search // the games that reach the filter's position (position.go)
 
 	ask      *question // a y/n question before a change to the file
 	busy     bool      // a change is being written
@@ -111,6 +115,9 @@ func (l *List) Init() tea.Cmd {
 		return nil
 	}
 	if l.loading || len(l.rows) > 0 && !l.stamp.changed(l.path) {
+		if l.filter.Position != nil && !l.pos.running && !l.pos.done {
+			return l.startSearch() // left unfinished when a game was opened
+		}
 		return nil
 	}
 	return l.reload(0)
@@ -124,7 +131,13 @@ func (l *List) reload(want int32) tea.Cmd {
 	go load(ctx, l.path, ch)
 	l.ch, l.cancel, l.loading, l.want = ch, cancel, true, want
 	l.rows, l.names, l.shown, l.sel, l.top, l.read, l.tail = nil, nil, nil, 0, 0, 0, 0
-	return livecmd.Recv((<-chan batch)(ch))
+	// The games' offsets change with the file: a position is looked for
+	// anew.
+	recv := livecmd.Recv((<-chan batch)(ch))
+	if search := l.startSearch(); search != nil {
+		return tea.Batch(recv, search)
+	}
+	return recv
 }
 
 // stop ends the loader, if one runs.
@@ -136,8 +149,12 @@ func (l *List) stop() {
 	l.loading = false
 }
 
-// Close stops the loader; the board calls it when it quits.
-func (l *List) Close() { l.stop() }
+// Close stops the loader and the position search; the board calls it
+// when it quits.
+func (l *List) Close() {
+	l.stop()
+	l.stopSearch()
+}
 
 // Update takes the loader's batches, the results of changes to the file
 // and keys.
@@ -153,6 +170,17 @@ func (l *List) Update(msg tea.Msg) (view.View, tea.Cmd) {
 			return l, nil
 		}
 		return l, livecmd.Recv(l.ch)
+	case livecmd.Received[replayBatch]:
+		if msg.From != l.pos.ch || !msg.OK {
+			return l, nil
+		}
+		l.addFound(msg.Value)
+		if msg.Value.done {
+			return l, nil
+		}
+		return l, livecmd.Recv(l.pos.ch)
+	case view.PositionMsg:
+		return l, l.findPosition(msg.FEN)
 	case rewrittenMsg:
 		l.busy = false
 		if msg.err != nil {
@@ -171,6 +199,7 @@ func (l *List) Update(msg tea.Msg) (view.View, tea.Cmd) {
 			return l, nil
 		}
 		l.stop()
+		l.stopSearch()
 		gm := msg.game
 		return l, func() tea.Msg { return gm }
 	case indexedMsg:
@@ -216,9 +245,8 @@ func (l *List) add(b batch) {
 	from := len(l.rows)
 	l.rows = append(l.rows, b.rows...)
 	var fresh []int32
-	t := tagger{n: l.names}
 	for i := from; i < len(l.rows); i++ {
-		if t.r = &l.rows[i]; l.filter.MatchTags(t.tag, l.names[t.r.result]) {
+		if l.match(i) {
 			fresh = append(fresh, int32(i))
 		}
 	}
@@ -285,10 +313,8 @@ func (l *List) merge(shown, fresh []int32) []int32 {
 func (l *List) refilter() {
 	cur := l.selected()
 	var all []int32
-	t := tagger{n: l.names}
 	for i := range l.rows {
-		// pgn.Filter, the one selection, on the tags the row keeps.
-		if t.r = &l.rows[i]; l.filter.MatchTags(t.tag, l.names[t.r.result]) {
+		if l.match(i) {
 			all = append(all, int32(i))
 		}
 	}

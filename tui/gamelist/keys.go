@@ -1,7 +1,6 @@
 package gamelist
 
 import (
-	"errors"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,8 +35,8 @@ func (l *List) key(k tea.KeyMsg) tea.Cmd {
 	switch ks {
 	case "esc", "q":
 		if l.query != "" && ks == "esc" {
-			l.setFilter("")
-			return nil
+			cmd, _ := l.setFilter("")
+			return cmd
 		}
 		l.stop()
 		return view.Close
@@ -94,13 +93,14 @@ func (l *List) typeFilter(k tea.KeyMsg) tea.Cmd {
 		l.input.Blur()
 		return nil
 	case "enter":
-		if err := l.setFilter(l.input.Value()); err != nil {
+		cmd, err := l.setFilter(l.input.Value())
+		if err != nil {
 			l.err = err
 			return nil
 		}
 		l.typing = false
 		l.input.Blur()
-		return nil
+		return cmd
 	}
 	var cmd tea.Cmd
 	l.input, cmd = l.input.Update(k)
@@ -108,24 +108,41 @@ func (l *List) typeFilter(k tea.KeyMsg) tea.Cmd {
 }
 
 // setFilter applies a filter written as squall pgn --filter takes it
-// (ParseQuery).
-func (l *List) setFilter(q string) error {
+// (ParseQuery); a position other than the one searched for starts its
+// search (the command).
+func (l *List) setFilter(q string) (tea.Cmd, error) {
 	f, err := ParseQuery(q)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	old := l.filter.Position
 	l.filter, l.query = f, strings.TrimSpace(q)
+	var cmd tea.Cmd
+	if p := f.Position; p == nil || old == nil || !pgn.SamePosition(p, old) {
+		cmd = l.startSearch()
+	}
 	l.refilter()
-	return nil
+	return cmd, nil
+}
+
+// findPosition is the board's Y: the list filtered to the games that
+// reach the position of fen, any other criterion dropped.
+func (l *List) findPosition(fen string) tea.Cmd {
+	l.typing = false
+	l.input.Blur()
+	cmd, err := l.setFilter("fen=" + fen)
+	if err != nil {
+		l.err = err
+	}
+	return cmd
 }
 
 // ParseQuery reads the list's filter line: the criteria of `squall pgn
 // --filter` (pgn.ParseFilter: player=, elo=, eco=, opening=, event=,
-// year=, result=) separated by spaces, a value running up to the next
-// key=, so that "player=Carlsen, Magnus eco=B90" is two criteria; words
-// before the first key are a player. A position (fen=) is refused: the
-// list has no moves to look at (squall pgn --filter and the explorer
-// have).
+// year=, result=, fen=) separated by spaces, a value running up to the
+// next key=, so that "player=Carlsen, Magnus eco=B90" is two criteria
+// and a FEN's spaces stay in it; words before the first key are a
+// player.
 func ParseQuery(q string) (pgn.Filter, error) {
 	var specs []string
 	for _, w := range strings.Fields(q) {
@@ -139,12 +156,5 @@ func ParseQuery(q string) (pgn.Filter, error) {
 			specs[len(specs)-1] += " " + w
 		}
 	}
-	f, err := pgn.ParseFilter(specs)
-	if err != nil {
-		return pgn.Filter{}, err
-	}
-	if f.NeedsMoves() {
-		return pgn.Filter{}, errors.New("the list filters by tags: find games by position with squall pgn --filter fen=… or the explorer")
-	}
-	return f, nil
+	return pgn.ParseFilter(specs)
 }

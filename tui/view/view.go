@@ -128,6 +128,11 @@ type Kept interface {
 	Reopen(Env) View
 }
 
+// PositionMsg asks the game list, just opened by the board's Y, for the
+// games of its file that reach the board's position (FEN), any move
+// order.
+type PositionMsg struct{ FEN string }
+
 // CloseMsg closes the top view.
 type CloseMsg struct{}
 
