@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/termtext"
@@ -90,4 +91,16 @@ func NewID(name string, start time.Time) string {
 // ("" for the server's own).
 func (s Spec) Definition(start time.Time, owner string) Definition {
 	return Definition{ID: NewID(s.Name, start), Name: s.Name, Start: start, Length: s.Length, Control: s.Control, Owner: owner}
+}
+
+// Title is how an arena's games name it, in their Event tag and on the
+// game screens: "Hourly Blitz Arena" for the arena "Hourly Blitz", and
+// the name as it is when it already says so ("Club Arena", not "Club Arena
+// Arena").
+func Title(name string) string {
+	n := strings.TrimSpace(name)
+	if i := len(n) - len("arena"); i >= 0 && strings.EqualFold(n[i:], "arena") && (i == 0 || !unicode.IsLetter(rune(n[i-1]))) {
+		return name
+	}
+	return name + " Arena"
 }

@@ -62,3 +62,21 @@ func TestNewID(t *testing.T) {
 		t.Fatalf("%+v: %v", d, d.Check())
 	}
 }
+
+// TestTitle: an arena's games are "NAME Arena", once even when the name
+// ends with the word ("Tmux Arena Arena" was the game screen's header).
+func TestTitle(t *testing.T) {
+	for name, want := range map[string]string{
+		"Hourly Blitz": "Hourly Blitz Arena",
+		"Tmux Arena":   "Tmux Arena",
+		"club arena":   "club arena",
+		"Arenaline":    "Arenaline Arena",
+		"Sub-arena":    "Sub-arena",
+		"Panarena":     "Panarena Arena",
+		"Arena":        "Arena",
+	} {
+		if got := Title(name); got != want {
+			t.Errorf("Title(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -593,7 +593,7 @@ func (h *Hub) conclude(ctx context.Context, t *table) (*Ended, error) {
 			e.Before, e.After = t.rating.Before, t.rating.After
 		}
 		if t.ArenaName != "" {
-			event = t.ArenaName + " Arena"
+			event = arena.Title(t.ArenaName)
 		}
 		e.PGN = t.g.PGN(event, h.site, t.White, t.Black)
 		if err := h.tagRatings(ctx, t, e); err != nil {

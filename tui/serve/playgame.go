@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/live"
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
 	"github.com/squall-chess/squall/server/play"
@@ -200,7 +201,7 @@ func (m *playModel) boardView() []string {
 	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves, m.lagLines())
 	where := ""
 	if m.upd.ArenaName != "" {
-		where = " · " + termtext.SafeLine(m.upd.ArenaName) + " Arena"
+		where = " · " + termtext.SafeLine(arena.Title(m.upd.ArenaName))
 	}
 	out[0] = m.st.Title.Render("Squall · game") + m.st.Muted.Render("  "+m.upd.Game.TimeControl.String()+where+" · "+m.handle)
 	var status []string
