@@ -123,25 +123,13 @@ const (
 // is closed at the end.
 func load(ctx context.Context, path string, out chan<- batch) {
 	defer close(out)
-	send := func(b batch) bool {
-		select {
-		case out <- b:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	f, err := os.Open(path)
+	send := sender(ctx, out)
+	f, fi, err := openStat(path)
 	if err != nil {
 		send(batch{err: err, done: true})
 		return
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		send(batch{err: err, done: true})
-		return
-	}
 	h := sha256.New()
 	cr := &countingReader{r: f, h: h}
 	rd := pgn.NewReader(cr, path)
@@ -255,4 +243,32 @@ func rating(v string) int16 {
 		return 0
 	}
 	return int16(e)
+}
+
+// sender is a send on out that gives up, reporting false, once ctx is
+// done: the file readers' (load, replay) way to stop when the list goes.
+func sender[T any](ctx context.Context, out chan<- T) func(T) bool {
+	return func(v T) bool {
+		select {
+		case out <- v:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// openStat opens the file at path with what it is now (its size, for the
+// readers' progress, and its time, for the list's stamp).
+func openStat(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"time"
 
@@ -48,25 +47,13 @@ type replayBatch struct {
 // --filter passes it over. The channel is closed at the end.
 func replay(ctx context.Context, path string, target *chess.Position, out chan<- replayBatch) {
 	defer close(out)
-	send := func(b replayBatch) bool {
-		select {
-		case out <- b:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	f, err := os.Open(path)
+	send := sender(ctx, out)
+	f, fi, err := openStat(path)
 	if err != nil {
 		send(replayBatch{err: err, done: true})
 		return
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		send(replayBatch{err: err, done: true})
-		return
-	}
 	cr := &countingReader{r: f}
 	rd := pgn.NewReader(cr, path)
 	var got []found
