@@ -318,6 +318,17 @@ func (l *Lobby) Rematch(ctx context.Context, handle string, of store.GameRecord)
 	return "", err
 }
 
+// IsRematch reports whether game next is the return game of finished
+// game of as Rematch makes it: the same two players with colours swapped,
+// the same control, rated as it was, outside any arena. A spectator's
+// screen moves to it (a rematch is a challenge, and leaves no mark on
+// the game it starts).
+func IsRematch(of, next store.GameRecord) bool {
+	return next.ID != of.ID && next.Arena == "" && of.Arena == "" &&
+		next.Players.White == of.Players.Black && next.Players.Black == of.Players.White &&
+		next.Players.Rated == of.Players.Rated && next.Game.TimeControl == of.Game.TimeControl
+}
+
 // Seeks are the open seeks and the challenges to or from handle, oldest
 // first.
 func (l *Lobby) Seeks(handle string) []Seek {

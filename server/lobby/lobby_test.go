@@ -467,3 +467,28 @@ func TestChallengeAcrossCluster(t *testing.T) {
 		t.Errorf("games %v", h.games)
 	}
 }
+
+// TestIsRematch: the return game is the same players with colours
+// swapped, the same control and kind, outside an arena; anything else is
+// another game.
+func TestIsRematch(t *testing.T) {
+	of := store.GameRecord{ID: "g1", Players: store.Players{White: "ann", Black: "bob", Rated: true}, Game: game.State{TimeControl: blitz}}
+	next := store.GameRecord{ID: "g2", Players: store.Players{White: "bob", Black: "ann", Rated: true}, Game: game.State{TimeControl: blitz}}
+	if !IsRematch(of, next) {
+		t.Errorf("%+v is not a rematch of %+v", next, of)
+	}
+	for name, change := range map[string]func(*store.GameRecord){
+		"the same game":        func(g *store.GameRecord) { g.ID = "g1" },
+		"colours as they were": func(g *store.GameRecord) { g.Players.White, g.Players.Black = "ann", "bob" },
+		"another opponent":     func(g *store.GameRecord) { g.Players.Black = "cid" },
+		"casual":               func(g *store.GameRecord) { g.Players.Rated = false },
+		"another control":      func(g *store.GameRecord) { g.Game.TimeControl.Base++ },
+		"an arena's":           func(g *store.GameRecord) { g.Arena = "a1" },
+	} {
+		g := next
+		change(&g)
+		if IsRematch(of, g) {
+			t.Errorf("%s: %+v is taken for a rematch", name, g)
+		}
+	}
+}

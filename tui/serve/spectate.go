@@ -14,6 +14,7 @@ import (
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/analysis"
 	"github.com/squall-chess/squall/server/chat"
+	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
@@ -78,6 +79,11 @@ type spectatorModel struct {
 	players play.Players
 
 	review view.View // a finished game in review, while open
+	// series counts the games of the players followed from the list and
+	// their rematches (toRematch): the one shown is the series-th; note
+	// says the rematch moved to.
+	series int
+	note   string
 
 	sshCmd string // how the client connects, for the PGN's command
 	keyFP  string // the SSH key's fingerprint ("": a guest)
@@ -167,6 +173,9 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.follow(id)
 		}
 	case clockTickMsg:
+		if cmd := m.toRematch(); cmd != nil {
+			return m, cmd // the rematch's screen ticks on its own
+		}
 		if m.gameID != "" && m.p.Chats != nil {
 			m.chat = m.p.Chats.Room(m.gameID).Lines(false, chatRows)
 		}
@@ -287,7 +296,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		fallthrough
 	case "esc":
 		m.life.watch()
-		m.gameID, m.updates, m.results, m.shown, m.analysed, m.following = "", nil, nil, nil, nil, ""
+		m.gameID, m.updates, m.results, m.shown, m.analysed, m.following, m.note = "", nil, nil, nil, nil, "", ""
 		return m, m.refresh()
 	case "up", "k":
 		m.sel = max(m.sel-1, 0)
@@ -297,6 +306,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.gameID != "" || m.sel >= len(m.games) {
 			break
 		}
+		m.series = 1
 		if id := m.games[m.sel].ID; m.keyFP == "" || m.handle != "" {
 			return m, m.follow(id)
 		} else if m.following == "" {
@@ -309,6 +319,30 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// toRematch moves the screen to the rematch of the finished game shown
+// once its players begin it (lobby.IsRematch), as lichess moves its
+// spectators, saying so; not while the review is open over the game (it
+// moves at the first tick after the review closes).
+func (m *spectatorModel) toRematch() tea.Cmd {
+	if m.shown == nil || !m.shown.Over() || m.review != nil {
+		return nil
+	}
+	of := m.shown.GameRecord
+	id, ok := m.p.Hub.GameOf(of.Players.White)
+	if !ok || id == of.ID {
+		return nil
+	}
+	for _, g := range m.p.Hub.Games() {
+		if g.ID == id && lobby.IsRematch(of, g) {
+			m.series = max(m.series, 1) + 1
+			cmd := m.watch(id, g.Players)
+			m.note = fmt.Sprintf("rematch: %s–%s, game %d", termtext.SafeLine(g.Players.White), termtext.SafeLine(g.Players.Black), m.series)
+			return cmd
+		}
+	}
+	return nil
+}
+
 // analysable tells whether this session may see the analysis of the game
 // it follows: the server has a pool, the session knows whose key it is,
 // and that account is not one of the game's players (play.Players.Plays:
@@ -317,20 +351,27 @@ func (m *spectatorModel) analysable() bool {
 	return m.p.Analysis != nil && m.known && !m.players.Plays(m.handle)
 }
 
-// follow watches game id, with the pool's analysis of it if this session
-// may see it.
+// follow watches game id of the list, with the pool's analysis of it if
+// this session may see it.
 func (m *spectatorModel) follow(id string) tea.Cmd {
+	var players play.Players
+	for _, g := range m.games {
+		if g.ID == id {
+			players = g.Players
+		}
+	}
+	return m.watch(id, players)
+}
+
+// watch watches game id between players (which decide whether the
+// session may see the analysis), as follow does.
+func (m *spectatorModel) watch(id string, players play.Players) tea.Cmd {
 	updates, stop, err := m.p.Hub.Watch(id)
 	if err != nil {
 		m.status = err.Error()
 		return nil
 	}
-	m.players = play.Players{}
-	for _, g := range m.games {
-		if g.ID == id {
-			m.players = g.Players
-		}
-	}
+	m.players = players
 	stops := []func(){stop}
 	cmds := []tea.Cmd{livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
 	m.results = nil
@@ -362,7 +403,7 @@ func (m *spectatorModel) View() string {
 	case m.shown == nil && m.first != nil:
 		u := m.first
 		lines := []string{
-			m.st.Title.Render(fmt.Sprintf("Squall · watching · %v behind", m.delay(*u))),
+			m.title(m.delay(*u)),
 			termtext.SafeLine(u.Players.White) + " – " + termtext.SafeLine(u.Players.Black),
 			"",
 		}
@@ -381,6 +422,19 @@ func (m *spectatorModel) View() string {
 		return fitScreen(append([]string{m.st.Muted.Render("joining the game…")}, status...), m.w, m.h, 30, 8, "screen", m.quitSentence())
 	}
 	return fitScreen(m.gameView(status), m.w, m.h, gameMinWidth, gameMinRows, "game screen", m.quitSentence())
+}
+
+// title is the game screen's first line: the rematch moved to, if any,
+// and how far behind the game is shown.
+func (m *spectatorModel) title(behind time.Duration) string {
+	title := "Squall · watching"
+	if m.note != "" {
+		title += " · " + m.note
+	}
+	if behind > 0 {
+		title += fmt.Sprintf(" · %v behind", behind)
+	}
+	return m.st.Title.Render(title)
 }
 
 // listView is the games in progress, the chosen one kept in view in the
@@ -420,11 +474,7 @@ func (m *spectatorModel) listView(reserved int) []string {
 // the chat gives way; the moves keep at least a row.
 func (m *spectatorModel) gameView(status []string) []string {
 	out, _ := gameRows(m.st, m.shown, false, chess.NullMove, m.w, m.panel(), &m.moves, lagLines(m.p.Presence, m.shown.Players, "", 0))
-	title := "Squall · watching"
-	if d := m.delay(*m.shown); d > 0 {
-		title += fmt.Sprintf(" · %v behind", d)
-	}
-	out[0] = m.st.Title.Render(title)
+	out[0] = m.title(m.delay(*m.shown))
 	var end []string
 	if m.shown.Over() {
 		end = append(end, m.shown.End.Result.String()+m.st.Muted.Render(" · r review"))

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
@@ -20,6 +22,7 @@ import (
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // TestOwnGameNoAnalysis is issue 33's F2 for the player: during ann's
@@ -279,5 +282,107 @@ func TestSpectatorDelayedGameShownAtOnce(t *testing.T) {
 	}
 	if strings.Contains(v, "d4") {
 		t.Errorf("the move not yet due is shown:\n%s", v)
+	}
+}
+
+// spectatorCatchUp shows m every update of its game sent so far, as its
+// commands would once the delay passed.
+func spectatorCatchUp(m *spectatorModel) {
+	for {
+		select {
+		case u, ok := <-m.updates:
+			if !ok {
+				return
+			}
+			m.Update(shownMsg{from: m.updates, u: u})
+			continue
+		default:
+		}
+		return
+	}
+}
+
+// TestSpectatorFollowsRematch (issue 37): when the two players of the
+// game watched begin its rematch, the spectator's screen moves to it, as
+// lichess moves its spectators, and says so; it stayed on the finished
+// game (esc showed the new one on the list). A game of the same players
+// that is no rematch (the same colours) is not followed; one the review
+// is open over waits for the review to close.
+func TestSpectatorFollowsRematch(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	ann, bob := startGame(t, p)
+	old := ann.gameID
+	m := newSpectatorModel(p, testRenderer(), nil, 100, 30)
+	t.Cleanup(m.release)
+	m.refresh()
+	m.Update(m.follow(old)())
+	spectatorCatchUp(m)
+	enter(ann, "resign", bob)
+	spectatorCatchUp(m)
+	if m.shown == nil || !m.shown.Over() {
+		t.Fatal("the spectator did not see the game end")
+	}
+	for _, h := range []string{"ann", "bob"} {
+		if _, err := p.Lobby.Rematch(ctx, h, ann.upd.GameRecord); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next, ok := p.Hub.GameOf("ann")
+	if !ok || next == old {
+		t.Fatal("the rematch did not start")
+	}
+	m.Update(clockTickMsg{})
+	if m.gameID != next {
+		t.Fatalf("the spectator stays on game %s, not the rematch %s:\n%s", m.gameID, next, ansi.Strip(m.View()))
+	}
+	spectatorCatchUp(m)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "rematch: bob–ann, game 2") || !strings.Contains(v, "bob") {
+		t.Errorf("the rematch is not said:\n%s", v)
+	}
+	// Its rematch in turn, with the review of the finished game open:
+	// the screen moves once the review closes.
+	for _, mv := range []struct{ who, move string }{{"bob", "d4"}, {"ann", "d5"}} {
+		if _, err := p.Hub.Move(ctx, next, mv.who, mv.move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Hub.Resign(ctx, next, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	spectatorCatchUp(m)
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
+	if m.review == nil {
+		t.Fatalf("r opened no review: %s", m.status)
+	}
+	rec := m.shown.GameRecord
+	for _, h := range []string{"ann", "bob"} {
+		if _, err := p.Lobby.Rematch(ctx, h, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	third, _ := p.Hub.GameOf("ann")
+	m.Update(clockTickMsg{})
+	if m.gameID != next || m.review == nil {
+		t.Fatalf("the screen left the open review for game %s", m.gameID)
+	}
+	m.Update(view.CloseMsg{})
+	m.Update(clockTickMsg{})
+	spectatorCatchUp(m)
+	if v := ansi.Strip(m.View()); m.gameID != third || !strings.Contains(v, "rematch: ann–bob, game 3") {
+		t.Errorf("after the review, game %s (the rematch %s):\n%s", m.gameID, third, v)
+	}
+	// The same players again, colours unswapped: another game, not
+	// followed.
+	if _, err := p.Hub.Resign(ctx, third, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	spectatorCatchUp(m)
+	if _, err := p.Hub.Start(ctx, "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(clockTickMsg{})
+	if m.gameID != third {
+		t.Errorf("the spectator moved to a game that is no rematch: %s", m.gameID)
 	}
 }
