@@ -118,4 +118,26 @@ func (s *Store) Leaderboard(ctx context.Context, speed string, n int) ([]Standin
 	return out[:min(n, len(out))], nil
 }
 
+// RatedPlayers counts the players with a rating at each speed named (the
+// length of its Leaderboard were n unbounded), by speed.
+func (s *Store) RatedPlayers(ctx context.Context, speeds ...string) (map[string]int, error) {
+	keys, err := s.ratings.ListKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	suffixes := map[string]string{}
+	for _, sp := range speeds {
+		suffixes["."+key(sp)] = sp
+	}
+	out := map[string]int{}
+	for k := range keys.Keys() {
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
+			if sp, ok := suffixes[k[i:]]; ok {
+				out[sp]++
+			}
+		}
+	}
+	return out, nil
+}
+
 func ratingKey(handle, speed string) string { return key(account.Key(handle)) + "." + key(speed) }

@@ -140,7 +140,7 @@ func TestOpenNeedsADirectory(t *testing.T) {
 }
 
 // TestLeaderboard: established ratings ranked best first, then the
-// provisional ones, best first.
+// provisional ones, best first; RatedPlayers counts each speed's.
 func TestLeaderboard(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, t.TempDir())
@@ -159,6 +159,10 @@ func TestLeaderboard(t *testing.T) {
 	board, err := s.Leaderboard(ctx, "blitz", 10)
 	if err != nil || len(board) != 4 || board[0].Handle != "bob" || board[1].Handle != "ann" || board[2].Handle != "cid" || board[3].Handle != "eve" {
 		t.Errorf("leaderboard %+v, %v", board, err)
+	}
+	n, err := s.RatedPlayers(ctx, "bullet", "blitz", "rapid")
+	if err != nil || len(n) != 2 || n["blitz"] != 4 || n["bullet"] != 1 || n["rapid"] != 0 {
+		t.Errorf("rated players by speed: %v, %v", n, err)
 	}
 }
 

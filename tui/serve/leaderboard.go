@@ -19,11 +19,39 @@ import (
 // shows those its rows hold.
 const leaderboardSize = 50
 
-// boardMsg is a leaderboard read from the store.
+// boardMsg is a leaderboard read from the store; chosen: its speed was
+// chosen by boardSpeed (the screen opening), not by the player.
 type boardMsg struct {
-	speed clock.Speed
-	board []store.Standing
-	err   error
+	speed  clock.Speed
+	chosen bool
+	board  []store.Standing
+	err    error
+}
+
+// boardSpeed is the speed a leaderboard opens at, the lobby's and the
+// leaderboard screen's: the one the lobby is filtered to (f; every speed
+// for the screen), else the one with the most rated players — ties, and a
+// server where nobody is rated yet, go to blitz, then the faster. It read
+// blitz's alone, "nobody rated yet" on a server of bullet players.
+func boardSpeed(ctx context.Context, st *store.Store, f speedFilter) (clock.Speed, error) {
+	if f != 0 {
+		return clock.Speed(f - 1), nil
+	}
+	var names []string
+	for sp := clock.Bullet; sp <= clock.Classical; sp++ {
+		names = append(names, sp.String())
+	}
+	n, err := st.RatedPlayers(ctx, names...)
+	if err != nil {
+		return clock.Blitz, fmt.Errorf("leaderboard: %w", err)
+	}
+	best := clock.Blitz
+	for _, sp := range []clock.Speed{clock.Bullet, clock.Rapid, clock.Classical} {
+		if n[sp.String()] > n[best.String()] {
+			best = sp
+		}
+	}
+	return best, nil
 }
 
 // standingRow is the i-th (from 0) of a leaderboard: rank, handle,
@@ -39,10 +67,13 @@ type leaderboardModel struct {
 	sty   styles
 	w, h  int
 	speed clock.Speed
-	board []store.Standing
-	read  bool // the speed's board has been read
-	err   error
-	sel   int // the chosen row: enter opens its profile
+	// choose: the speed is still boardSpeed's to choose (until the
+	// first board is read or the player picks one).
+	choose bool
+	board  []store.Standing
+	read   bool // the speed's board has been read
+	err    error
+	sel    int // the chosen row: enter opens its profile
 	// profile makes the profile screen of a handle (nil: none from here);
 	// prof is the one open.
 	profile func(handle string) *profileModel
@@ -51,20 +82,27 @@ type leaderboardModel struct {
 }
 
 func newLeaderboardModel(st *store.Store, r *lipgloss.Renderer, w, h int) *leaderboardModel {
-	return &leaderboardModel{st: st, sty: sessionStyles(r), w: w, h: h, speed: clock.Blitz}
+	return &leaderboardModel{st: st, sty: sessionStyles(r), w: w, h: h, speed: clock.Blitz, choose: true}
 }
 
 func (m *leaderboardModel) Init() tea.Cmd { return m.load() }
 
-// load reads the chosen speed's leaderboard, as a command (a store read).
+// load reads the chosen speed's leaderboard, or boardSpeed's at the
+// opening, as a command (store reads).
 func (m *leaderboardModel) load() tea.Cmd {
-	st, speed := m.st, m.speed
+	st, speed, choose := m.st, m.speed, m.choose
 	m.read = false
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
+		if choose {
+			var err error
+			if speed, err = boardSpeed(ctx, st, 0); err != nil {
+				return boardMsg{speed: speed, chosen: true, err: err}
+			}
+		}
 		board, err := st.Leaderboard(ctx, speed.String(), leaderboardSize)
-		return boardMsg{speed: speed, board: board, err: err}
+		return boardMsg{speed: speed, chosen: choose, board: board, err: err}
 	}
 }
 
@@ -82,6 +120,9 @@ func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case boardMsg:
+		if msg.chosen && m.choose {
+			m.speed, m.choose = msg.speed, false
+		}
 		if msg.speed == m.speed {
 			m.board, m.err, m.read = msg.board, msg.err, true
 			m.sel = min(m.sel, max(len(m.board)-1, 0))
@@ -95,10 +136,10 @@ func (m *leaderboardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "q", "esc", "ctrl+c":
 			return m, tea.Quit
 		case "right", "l", "tab":
-			m.speed = (m.speed + 1) % (clock.Classical + 1)
+			m.speed, m.choose = (m.speed+1)%(clock.Classical+1), false
 			return m, m.load()
 		case "left", "h", "shift+tab":
-			m.speed = (m.speed + clock.Classical) % (clock.Classical + 1)
+			m.speed, m.choose = (m.speed+clock.Classical)%(clock.Classical+1), false
 			return m, m.load()
 		case "r":
 			return m, m.load()

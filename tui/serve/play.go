@@ -56,9 +56,11 @@ type (
 		note string
 		err  error
 	}
-	// lobbyInfoMsg is the lobby's slower news: the leaderboard and the
-	// player's recent games.
+	// lobbyInfoMsg is the lobby's slower news: the leaderboard (of
+	// speed; chosen: by boardSpeed) and the player's recent games.
 	lobbyInfoMsg struct {
+		speed   clock.Speed
+		chosen  bool
 		board   []store.Standing
 		ratings map[string]rating.Rating // the player's, by speed
 		recent  []string
@@ -102,6 +104,9 @@ type playModel struct {
 	board  []store.Standing
 	recent []string
 	speed  clock.Speed // the leaderboard's
+	// chooseSpeed: the leaderboard's speed is boardSpeed's to choose (as
+	// the lobby opens and the filter changes) until l picks one.
+	chooseSpeed bool
 
 	gameID  string
 	updates <-chan play.Update
@@ -287,7 +292,13 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.say(msg.err)
 		}
-		m.board, m.recent = msg.board, msg.recent
+		if msg.chosen && m.chooseSpeed {
+			m.speed = msg.speed
+		}
+		if msg.err == nil && msg.speed == m.speed {
+			m.board = msg.board
+		}
+		m.recent = msg.recent
 		if msg.ratings != nil {
 			m.ratings = msg.ratings
 		}

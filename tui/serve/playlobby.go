@@ -31,7 +31,7 @@ func (m *playModel) toLobby() tea.Cmd {
 	m.input.Placeholder = seekPlaceholder
 	m.input.Prompt = "time control: "
 	m.input.Blur()
-	m.speed = clock.Blitz
+	m.chooseSpeed = true                // the leaderboard's, by boardSpeed
 	m.challenges, m.vanished = nil, nil // those before the game are no news
 	return tea.Batch(m.refresh(), m.lobbyInfo(), readFollowing(m.p.Store, m.handle), m.retitle(lobbyTitle), tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTickMsg{} }))
 }
@@ -39,14 +39,21 @@ func (m *playModel) toLobby() tea.Cmd {
 // seekPlaceholder is the seek prompt's example.
 const seekPlaceholder = "3+2 (white|black) (casual) (±200), or challenge bob 3+2"
 
-// lobbyInfo reads the leaderboard of the chosen speed, the player's
-// ratings at each speed (which seeks' ranges admit them) and recent games.
+// lobbyInfo reads the leaderboard of the chosen speed (boardSpeed's
+// while chooseSpeed), the player's ratings at each speed (which seeks'
+// ranges admit them) and recent games.
 func (m *playModel) lobbyInfo() tea.Cmd {
-	st, handle, speed := m.p.Store, m.handle, m.speed.String()
+	st, handle, speed, choose, filter := m.p.Store, m.handle, m.speed, m.chooseSpeed, m.filter
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		board, err := st.Leaderboard(ctx, speed, 5)
+		if choose {
+			var err error
+			if speed, err = boardSpeed(ctx, st, filter); err != nil {
+				return lobbyInfoMsg{err: err}
+			}
+		}
+		board, err := st.Leaderboard(ctx, speed.String(), 5)
 		if err != nil {
 			return lobbyInfoMsg{err: err}
 		}
@@ -63,7 +70,7 @@ func (m *playModel) lobbyInfo() tea.Cmd {
 		for _, g := range played[:min(len(played), 5)] {
 			recent = append(recent, playedLine(g))
 		}
-		return lobbyInfoMsg{board: board, ratings: ratings, recent: recent, err: err}
+		return lobbyInfoMsg{speed: speed, chosen: choose, board: board, ratings: ratings, recent: recent, err: err}
 	}
 }
 
@@ -144,8 +151,8 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.input.Focus()
 	case "f":
 		m.filter = m.filter.next()
-		m.sel = 0
-		return m, m.refresh()
+		m.sel, m.chooseSpeed = 0, true // the leaderboard follows
+		return m, tea.Batch(m.refresh(), m.lobbyInfo())
 	case "d":
 		if m.sel < len(m.seeks) && m.seeks[m.sel].To == m.handle {
 			s, lb, handle := m.seeks[m.sel], m.p.Lobby, m.handle
@@ -161,7 +168,7 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "b":
 		m.toggleBell()
 	case "l":
-		m.speed = (m.speed + 1) % (clock.Classical + 1)
+		m.speed, m.chooseSpeed = (m.speed+1)%(clock.Classical+1), false
 		return m, m.lobbyInfo()
 	case "c":
 		m.prompt, m.input.Prompt, m.input.Placeholder = "challenge", "challenge: ", "a handle and a time control, e.g. bob 3+2 (white|black) (casual)"

@@ -311,3 +311,40 @@ func TestLobbyChallengeByHandle(t *testing.T) {
 	ann.refresh() // the challenge gone a second look: declined, no game
 	wantOnScreen(t, "ann", ann, "bob declined your challenge (5+3)")
 }
+
+// TestLeaderboardOpensAtRatedSpeed (issue 37): the lobby's leaderboard
+// opens at the speed the lobby is filtered to, else at the speed with the
+// most rated players, and the leaderboard screen at the latter: with only
+// bullet games played both said "nobody rated yet" at blitz.
+func TestLeaderboardOpensAtRatedSpeed(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	accounts(t, p, "ann", "bob", "cid")
+	for _, r := range []struct {
+		handle, speed string
+		rating        float64
+	}{{"ann", "bullet", 1620}, {"bob", "bullet", 1480}, {"cid", "rapid", 1550}} {
+		if err := p.Store.PutRating(ctx, r.handle, r.speed, rating.Rating{Rating: r.rating, RD: 200, Volatility: 0.06}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := lobbyModel(t, p, "ann", 100)
+	answer(m, m.lobbyInfo())
+	wantOnScreen(t, "ann", m, "Leaderboard · bullet", "1. ann", "2. bob")
+	// Filtered to rapid: the leaderboard follows.
+	for range 3 { // every speed → bullet → blitz → rapid
+		_, cmd := m.Update(keyMsg("f"))
+		answer(m, cmd)
+	}
+	wantOnScreen(t, "ann", m, "Seeks · rapid", "Leaderboard · rapid", "1. cid")
+	// l still chooses another.
+	_, cmd := m.Update(keyMsg("l"))
+	answer(m, cmd)
+	wantOnScreen(t, "ann", m, "Leaderboard · classical", "nobody rated yet")
+
+	lb := newLeaderboardModel(p.Store, testRenderer(), 80, 24)
+	answer(lb, lb.Init())
+	if v := ansi.Strip(lb.View()); lb.speed != clock.Bullet || !strings.Contains(v, "1. ann") {
+		t.Errorf("the leaderboard opens at %v:\n%s", lb.speed, v)
+	}
+}
