@@ -22,7 +22,7 @@ const eloUnknown = -1
 // at the level's strength (UCI_Elo) and keeps that setting between
 // searches; a view's searches put it back to full strength first.
 func (m *Model) env() view.Env {
-	env := view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export(), Path: m.listPath}
+	env := view.Env{Renderer: m.r, Theme: m.st.Theme, Runner: m.search.runner, Game: m.tree.EngineGame(m.cur), PGN: m.tree.Export(), Path: m.listPath, Flipped: m.board.flipped}
 	if m.tree.source != nil {
 		env.Path = m.tree.source.file.path
 	}

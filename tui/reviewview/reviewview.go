@@ -343,6 +343,7 @@ func (v *reviewView) View(width, height int) string {
 	}
 	pos := v.position(v.sel)
 	sc := boardview.NewScene(pos)
+	sc.Flipped = v.env.Flipped
 	if v.sel > 0 {
 		sc.Last = v.moves[v.sel-1]
 	}

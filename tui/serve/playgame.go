@@ -252,8 +252,8 @@ func (m *playModel) boardView() []string {
 // graph, as the board's review view draws it) with an engine of its own.
 func (m *playModel) openReview() tea.Cmd {
 	_, opp := m.opponent()
-	own := opp.Other() // whose mistakes F steps to
-	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, &own, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+	own := opp.Other() // whose mistakes F steps to, and the side drawn
+	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, &own, own, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 	if err != nil {
 		m.say(err)
 		return nil
@@ -266,8 +266,10 @@ func (m *playModel) openReview() tea.Cmd {
 // of its own, which life ends with the review or the session; at most
 // len(p.Reviews) run at once. player is the side the user played (nil
 // for someone else's game): "learn from your mistakes" steps to that
-// side's. pgnCmd is the command that prints the game (its s says it).
-func openReview(p *server.Games, st styles, e *play.Ended, player *chess.Color, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
+// side's; from is the side the board is drawn from (the player's, or the
+// side of the one whose game it is to the screen: a profile's player).
+// pgnCmd is the command that prints the game (its s says it).
+func openReview(p *server.Games, st styles, e *play.Ended, player *chess.Color, from chess.Color, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
 	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
 		return nil, nil, errors.New("no review of this game here")
 	}
@@ -283,7 +285,7 @@ func openReview(p *server.Games, st styles, e *play.Ended, player *chess.Color, 
 	}
 	slots := p.Reviews
 	runner := live.New(a)
-	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.Theme, Runner: runner, PGN: e.PGN, Player: player}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
+	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.Theme, Runner: runner, PGN: e.PGN, Player: player, Flipped: from == chess.Black}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
 	life.setReview(func() {
 		runner.Close() // the review's search returns
 		a.Close()

@@ -9,10 +9,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/sshd"
+	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/view"
 )
@@ -28,6 +30,7 @@ type (
 	// profileMsg is a profile read from the store.
 	profileMsg struct {
 		handle string // as asked for
+		viewer string // the session's key's handle ("": none)
 		prof   play.Profile
 		online bool
 		err    error
@@ -35,8 +38,9 @@ type (
 	// archivedMsg is a game of the history read from the archive, for
 	// its review.
 	archivedMsg struct {
-		ended *play.Ended
-		err   error
+		ended  *play.Ended
+		played store.Played // the history's row it was opened from
+		err    error
 	}
 	// profileDoneMsg: a profile opened from another screen was left.
 	profileDoneMsg struct{}
@@ -50,6 +54,7 @@ type profileModel struct {
 	w, h    int
 	account string // the session's SSH key's fingerprint: its own profile
 	handle  string // the profile asked for ("" until the key's is known)
+	viewer  string // the key's account's handle, once known ("": none)
 	prof    *play.Profile
 	online  bool
 	err     error
@@ -91,15 +96,26 @@ func (m *profileModel) Init() tea.Cmd {
 	return m.input.Focus()
 }
 
-// load reads the profile asked for, as a command (store reads).
+// load reads the profile asked for, and the handle of the session's key
+// (whose own games are reviewed from its side), as a command (store
+// reads).
 func (m *profileModel) load() tea.Cmd {
-	p, handle := m.p, m.handle
+	p, handle, key, viewer := m.p, m.handle, m.account, m.viewer
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
+		if viewer == "" && key != "" {
+			a, found, err := p.Store.Account(ctx, key)
+			if err != nil {
+				return profileMsg{handle: handle, err: err}
+			}
+			if found {
+				viewer = a.Handle
+			}
+		}
 		prof, err := play.PlayerProfile(ctx, p.Store, handle)
 		online := err == nil && p.Presence != nil && p.Presence.Online(prof.Handle)
-		return profileMsg{handle: handle, prof: prof, online: online, err: err}
+		return profileMsg{handle: handle, viewer: viewer, prof: prof, online: online, err: err}
 	}
 }
 
@@ -128,7 +144,7 @@ func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case accountMsg:
 		if msg.found {
-			m.handle = msg.handle
+			m.handle, m.viewer = msg.handle, msg.handle
 			return m, m.load()
 		}
 		m.err = msg.err
@@ -138,6 +154,9 @@ func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // a profile left behind
 		}
 		m.err = msg.err
+		if msg.viewer != "" {
+			m.viewer = msg.viewer
+		}
 		if msg.err == nil {
 			m.prof, m.online, m.sel = &msg.prof, msg.online, 0
 		}
@@ -146,7 +165,8 @@ func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		v, cmd, err := openReview(m.p, m.st, msg.ended, nil, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
+		player, from := reviewSide(msg.played, m.viewer)
+		v, cmd, err := openReview(m.p, m.st, msg.ended, player, from, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
 		m.err = err
 		m.review = v
 		return m, cmd
@@ -205,21 +225,42 @@ func (m *profileModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case "enter":
 		if m.sel < games {
-			return m, m.open(m.prof.Games[m.sel].ID)
+			return m, m.open(m.prof.Games[m.sel])
 		}
 	}
 	return m, nil
 }
 
-// open reads game id from the archive for its review, as a command.
-func (m *profileModel) open(id string) tea.Cmd {
+// open reads game g of the history from the archive for its review, as
+// a command.
+func (m *profileModel) open(g store.Played) tea.Cmd {
 	st := m.p.Store
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		e, err := play.ArchivedEnded(ctx, st, id)
-		return archivedMsg{ended: e, err: err}
+		e, err := play.ArchivedEnded(ctx, st, g.ID)
+		return archivedMsg{ended: e, played: g, err: err}
 	}
+}
+
+// reviewSide is the side viewer played in game g of a profile's history
+// (nil for a game of others: "learn from your mistakes" steps to both
+// sides'), and the side the review's board is drawn from: the viewer's in
+// their own game, else the profile's player's.
+func reviewSide(g store.Played, viewer string) (player *chess.Color, from chess.Color) {
+	from = chess.Black
+	if g.White {
+		from = chess.White
+	}
+	switch account.Key(viewer) {
+	case "":
+	case account.Key(g.Handle):
+		return &from, from
+	case account.Key(g.Opponent):
+		own := from.Other()
+		return &own, own
+	}
+	return nil, from
 }
 
 // profileMinHeight is the fewest rows the profile is drawn in, as the

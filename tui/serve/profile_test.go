@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +215,44 @@ func TestProfileHeadOneGame(t *testing.T) {
 	head := strings.Join(profileHead(play.Profile{Handle: "ann", Games: []store.Played{{Score: 1}}, Won: 1}, false), "\n")
 	if !strings.Contains(head, "1 game: 1 won, 0 drawn, 0 lost") {
 		t.Errorf("the head of a profile of one game:\n%s", head)
+	}
+}
+
+// TestProfileReviewSide (issue 37): a game opened from a profile's
+// history is drawn from the side of the profile's player — Black at the
+// bottom for a game they played Black — and a game of one's own from
+// one's own side, whoever's profile it was opened from. It was drawn
+// from White's side always.
+func TestProfileReviewSide(t *testing.T) {
+	_, p := startPlayServer(t)
+	accounts(t, p, "ann", "bob", "cid")
+	id := playGame(t, p, "bob", "ann", "f3", "e5", "g4", "Qh4#") // ann Black
+	flipped := regexp.MustCompile(`h +g +f +e +d +c +b +a`)
+	upright := regexp.MustCompile(`a +b +c +d +e +f +g +h`)
+	for _, c := range []struct {
+		viewer, profile string
+		black           bool // drawn from Black's side
+	}{
+		{"cid", "ann", true},  // ann's game, seen by a third
+		{"ann", "ann", true},  // her own
+		{"cid", "bob", false}, // bob's, who had White
+		{"bob", "ann", false}, // bob's own, from ann's profile
+		{"ann", "bob", true},  // ann's own, from bob's profile
+	} {
+		m := newProfileModel(p, testRenderer(), nil, "key-"+c.viewer, c.profile, "ssh host", 100, 30)
+		answer(m, m.Init())
+		if m.prof == nil || len(m.prof.Games) != 1 || m.prof.Games[0].ID != id {
+			t.Fatalf("%s's profile for %s: %+v", c.profile, c.viewer, m.prof)
+		}
+		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		m.Update(cmd())
+		v := ansi.Strip(m.View())
+		if m.review == nil {
+			t.Fatalf("no review:\n%s", v)
+		}
+		if got := flipped.MatchString(v); got != c.black || upright.MatchString(v) == c.black {
+			t.Errorf("%s reviewing %s's game from the profile of %s: drawn from Black's side %v, want %v:\n%s", c.viewer, "bob–ann", c.profile, got, c.black, v)
+		}
+		m.release()
 	}
 }

@@ -269,7 +269,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "r":
 		if m.shown != nil && m.shown.Over() {
-			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, nil, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, nil, chess.White, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 			if err != nil {
 				m.status = err.Error()
 				return m, nil

@@ -58,6 +58,10 @@ type Env struct {
 	// against the engine), whose moves "your mistakes" are; nil when the
 	// user played both sides or neither (analysis, a watched game).
 	Player *chess.Color
+	// Flipped: a view's board is drawn from Black's side (Black at the
+	// bottom), as the board showing the game was, or the player whose
+	// game it is had Black.
+	Flipped bool
 }
 
 // ScoredMsg tells the board that a view's engine evaluated the position
