@@ -22,7 +22,6 @@ import (
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/livecmd"
-	"github.com/squall-chess/squall/tui/view"
 )
 
 // actionTimeout bounds one store write behind a player's action.
@@ -115,9 +114,8 @@ type playModel struct {
 	moves   moveList // the game's, as the screen lists them
 	chat    []chat.Line
 
-	// review is the finished game's review view while open (its search
-	// and engine end with it: lifetime.review).
-	review view.View
+	// review is the finished game's review while open.
+	review reviewPane
 	// prof is a player's profile open over the lobby (i).
 	prof *profileModel
 	// sshCmd is how the client connects ("ssh -p PORT HOST"): the end
@@ -198,39 +196,9 @@ func lookUpForChat(st *store.Store, key string) tea.Cmd {
 	}
 }
 
-// updateReview passes msg to an open review (*v) unless it is one of the
-// session's own (own): the review's keys, sizes and searches' batches.
-// view.CloseMsg closes the review and ctrl+c quits, each ending it
-// (end). taken is false when the session should handle msg itself.
-func updateReview(v *view.View, msg tea.Msg, own bool, end func()) (cmd tea.Cmd, taken bool) {
-	switch msg := msg.(type) {
-	case view.CloseMsg:
-		end()
-		*v = nil
-		return nil, true
-	case tea.KeyMsg:
-		if msg.String() == "ctrl+c" {
-			end()
-			*v = nil
-			return tea.Quit, true
-		}
-	}
-	if own {
-		return nil, false
-	}
-	*v, cmd = (*v).Update(msg)
-	return cmd, true
-}
-
-// playOwn tells the session's own messages from those of a review or a
-// profile open over it.
-func playOwn(msg tea.Msg) bool {
-	switch msg.(type) {
-	case clockTickMsg, lobbyTickMsg, gameUpdateMsg, doneMsg, lobbyInfoMsg, accountMsg, sshd.ClosingMsg, sshd.LagMsg, followingMsg:
-		return true
-	}
-	return false
-}
+// playMsgs are the session's own messages, told from those of a review
+// or a profile open over it.
+var playMsgs = screenMsgsOf(clockTickMsg{}, lobbyTickMsg{}, gameUpdateMsg{}, doneMsg{}, lobbyInfoMsg{}, accountMsg{}, sshd.ClosingMsg(""), sshd.LagMsg(0), followingMsg{})
 
 // release ends the session's lifetime (its watch of a game, its review,
 // its seeks and presence); the server calls it when the SSH session ends,
@@ -241,10 +209,8 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.w, m.h = ws.Width, ws.Height
 	}
-	if m.review != nil {
-		if cmd, taken := updateReview(&m.review, msg, playOwn(msg), m.life.endReview); taken {
-			return m, cmd
-		}
+	if cmd, taken := m.review.update(msg, playMsgs); taken {
+		return m, cmd
 	}
 	if cmd, taken := m.updateProfile(msg); taken {
 		return m, cmd
@@ -348,7 +314,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sshd.ClosingMsg:
 		m.release()
-		m.review = nil
+		m.review.close()
 		m.status, m.isErr = "Server shutting down: "+string(msg), true
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
@@ -409,8 +375,8 @@ func (m *playModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *playModel) View() string {
-	if m.review != nil {
-		return m.review.View(m.w, m.h)
+	if v, ok := m.review.view(m.w, m.h); ok {
+		return v
 	}
 	if m.prof != nil && m.screen == inLobby {
 		return m.prof.View()

@@ -10,10 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/squall-chess/squall/clock"
-	"github.com/squall-chess/squall/engine"
 	"github.com/squall-chess/squall/engine/chess"
-	"github.com/squall-chess/squall/engine/live"
-	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/chat"
 	"github.com/squall-chess/squall/server/game"
@@ -21,13 +18,8 @@ import (
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/tui/boardview"
 	"github.com/squall-chess/squall/tui/livecmd"
-	"github.com/squall-chess/squall/tui/reviewview"
 	"github.com/squall-chess/squall/tui/view"
 )
-
-// reviewLimits are a reviewed position's search: short, as the board's
-// review view has it, since a reviewer waits for the whole game.
-var reviewLimits = engine.Limits{MoveTime: 200 * time.Millisecond}
 
 // chatRows is how many chat lines a game screen shows.
 const chatRows = 5
@@ -253,45 +245,12 @@ func (m *playModel) boardView() []string {
 func (m *playModel) openReview() tea.Cmd {
 	_, opp := m.opponent()
 	own := opp.Other() // whose mistakes F steps to, and the side drawn
-	v, cmd, err := openReview(m.p, m.st, m.upd.Ended, &own, own, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+	cmd, err := m.review.open(m.p, m.st, m.upd.Ended, &own, own, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 	if err != nil {
 		m.say(err)
 		return nil
 	}
-	m.review = v
 	return cmd
-}
-
-// openReview makes the review view of a finished game (e) with an engine
-// of its own, which life ends with the review or the session; at most
-// len(p.Reviews) run at once. player is the side the user played (nil
-// for someone else's game): "learn from your mistakes" steps to that
-// side's; from is the side the board is drawn from (the player's, or the
-// side of the one whose game it is to the screen: a profile's player).
-// pgnCmd is the command that prints the game (its s says it).
-func openReview(p *server.Games, st styles, e *play.Ended, player *chess.Color, from chess.Color, life *lifetime, pgnCmd string, w, h int) (view.View, tea.Cmd, error) {
-	if e == nil || e.PGN == nil || p.NewEngine == nil || p.Reviews == nil {
-		return nil, nil, errors.New("no review of this game here")
-	}
-	select {
-	case p.Reviews <- struct{}{}:
-	default:
-		return nil, nil, errors.New("every review engine is busy: try again in a minute")
-	}
-	a, err := p.NewEngine()
-	if err != nil {
-		<-p.Reviews
-		return nil, nil, err
-	}
-	slots := p.Reviews
-	runner := live.New(a)
-	v := reviewview.New(view.Env{Renderer: st.r, Theme: st.Theme, Runner: runner, PGN: e.PGN, Player: player, Flipped: from == chess.Black}, reviewview.Options{Limits: reviewLimits, SaveNote: pgnNote(pgnCmd)})
-	life.setReview(func() {
-		runner.Close() // the review's search returns
-		a.Close()
-		<-slots
-	})
-	return v, tea.Batch(v.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} }), nil
 }
 
 // opponent is the player's opponent's handle and colour.

@@ -16,7 +16,6 @@ import (
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
-	"github.com/squall-chess/squall/tui/view"
 )
 
 // The profile screen: a player's ratings, results and rating history
@@ -63,7 +62,7 @@ type profileModel struct {
 	// life ends an open review with the session: the screen's own, or
 	// the one of the screen it was opened from.
 	life   *lifetime
-	review view.View
+	review reviewPane
 	sshCmd string
 	// within: opened from another screen, to which q goes back.
 	within bool
@@ -127,19 +126,16 @@ func (m *profileModel) leave() tea.Cmd {
 	return tea.Quit
 }
 
+// profileMsgs are the screen's own messages, told from those of a review
+// open over it.
+var profileMsgs = screenMsgsOf(profileMsg{}, archivedMsg{}, accountMsg{}, sshd.ClosingMsg(""))
+
 func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.w, m.h = ws.Width, ws.Height
 	}
-	if m.review != nil {
-		var own bool
-		switch msg.(type) {
-		case profileMsg, archivedMsg, accountMsg, sshd.ClosingMsg:
-			own = true
-		}
-		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
-			return m, cmd
-		}
+	if cmd, taken := m.review.update(msg, profileMsgs); taken {
+		return m, cmd
 	}
 	switch msg := msg.(type) {
 	case accountMsg:
@@ -166,9 +162,8 @@ func (m *profileModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		player, from := reviewSide(msg.played, m.viewer)
-		v, cmd, err := openReview(m.p, m.st, msg.ended, player, from, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
+		cmd, err := m.review.open(m.p, m.st, msg.ended, player, from, m.life, pgnCommand(m.sshCmd, msg.ended.ID), m.w, m.h)
 		m.err = err
-		m.review = v
 		return m, cmd
 	case sshd.ClosingMsg:
 		//lint:ignore ST1005 shown as a sentence on the screen, as the other screens' shutdown line
@@ -268,8 +263,8 @@ func reviewSide(g store.Played, viewer string) (player *chess.Color, from chess.
 const profileMinHeight = 11
 
 func (m *profileModel) View() string {
-	if m.review != nil {
-		return m.review.View(m.w, m.h)
+	if v, ok := m.review.view(m.w, m.h); ok {
+		return v
 	}
 	out := []string{m.st.Title.Render("Squall · profile")}
 	var tail []string
@@ -337,7 +332,7 @@ func (m *playModel) openProfile(handle string) tea.Cmd {
 }
 
 // updateProfile gives msg to the profile open over the lobby, unless it
-// is one of the session's own (playOwn); taken is false when the session
+// is one of the session's own (playMsgs); taken is false when the session
 // handles msg itself. The profile closes when the session leaves the
 // lobby (a seek of the player's accepted), with its review.
 func (m *playModel) updateProfile(msg tea.Msg) (cmd tea.Cmd, taken bool) {
@@ -345,13 +340,11 @@ func (m *playModel) updateProfile(msg tea.Msg) (cmd tea.Cmd, taken bool) {
 		return nil, false
 	}
 	if _, done := msg.(profileDoneMsg); done || m.screen != inLobby {
-		if m.prof.review != nil {
-			m.life.endReview()
-		}
+		m.prof.review.close()
 		m.prof = nil
 		return nil, done
 	}
-	if playOwn(msg) {
+	if playMsgs.own(msg) {
 		return nil, false
 	}
 	_, cmd = m.prof.Update(msg)

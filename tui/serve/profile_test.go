@@ -123,11 +123,11 @@ func TestProfileScreen(t *testing.T) {
 		t.Fatalf("enter on the rated game read %+v", msg)
 	}
 	m.Update(msg)
-	if m.review == nil || !strings.Contains(ansi.Strip(m.View()), "Game review") {
+	if !m.review.isOpen() || !strings.Contains(ansi.Strip(m.View()), "Game review") {
 		t.Fatalf("no review:\n%s", ansi.Strip(m.View()))
 	}
 	m.Update(view.CloseMsg{})
-	if m.review != nil || !strings.Contains(ansi.Strip(m.View()), "Games · newest first") {
+	if m.review.isOpen() || !strings.Contains(ansi.Strip(m.View()), "Games · newest first") {
 		t.Errorf("the review's close did not come back to the profile:\n%s", ansi.Strip(m.View()))
 	}
 	// Another player's, by handle.
@@ -247,7 +247,7 @@ func TestProfileReviewSide(t *testing.T) {
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 		m.Update(cmd())
 		v := ansi.Strip(m.View())
-		if m.review == nil {
+		if !m.review.isOpen() {
 			t.Fatalf("no review:\n%s", v)
 		}
 		if got := flipped.MatchString(v); got != c.black || upright.MatchString(v) == c.black {

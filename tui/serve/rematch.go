@@ -58,8 +58,8 @@ func (m *playModel) rematchTick() tea.Cmd {
 	if !ok || id == m.gameID {
 		return nil
 	}
-	m.rematching, m.rematches, m.chat, m.help, m.review = false, nil, nil, false, nil
-	m.life.endReview()
+	m.rematching, m.rematches, m.chat, m.help = false, nil, nil, false
+	m.review.close()
 	return tea.Batch(m.ring(), m.toBoard(id)) // their answer came
 }
 

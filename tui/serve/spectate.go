@@ -22,7 +22,6 @@ import (
 	"github.com/squall-chess/squall/tui/analysisview"
 	"github.com/squall-chess/squall/tui/livecmd"
 	"github.com/squall-chess/squall/tui/movelist"
-	"github.com/squall-chess/squall/tui/view"
 )
 
 // Messages of the spectator session.
@@ -78,7 +77,7 @@ type spectatorModel struct {
 	// update shown.
 	players play.Players
 
-	review view.View // a finished game in review, while open
+	review reviewPane // a finished game in review, while open
 	// series counts the games of the players followed from the list and
 	// their rematches (toRematch): the one shown is the series-th; note
 	// says the rematch moved to.
@@ -136,19 +135,16 @@ func (m *spectatorModel) delay(u play.Update) time.Duration {
 	return play.SpectatorDelay(u.Players, u.Game.TimeControl, m.p.Delay)
 }
 
+// spectatorMsgs are the session's own messages, told from those of a
+// review open over it.
+var spectatorMsgs = screenMsgsOf(sshd.ClosingMsg(""), gamesTickMsg{}, clockTickMsg{}, gameUpdateMsg{}, shownMsg{}, analysisMsg{}, accountMsg{})
+
 func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.w, m.h = ws.Width, ws.Height
 	}
-	if m.review != nil {
-		var own bool
-		switch msg.(type) {
-		case sshd.ClosingMsg, gamesTickMsg, clockTickMsg, gameUpdateMsg, shownMsg, analysisMsg, accountMsg:
-			own = true
-		}
-		if cmd, taken := updateReview(&m.review, msg, own, m.life.endReview); taken {
-			return m, cmd
-		}
+	if cmd, taken := m.review.update(msg, spectatorMsgs); taken {
+		return m, cmd
 	}
 	switch msg := msg.(type) {
 	case gamesTickMsg:
@@ -233,7 +229,7 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sshd.ClosingMsg:
 		m.release()
-		m.review = nil
+		m.review.close()
 		m.status = "Server shutting down: " + string(msg)
 		return m, tea.Tick(closingDelay, func(time.Time) tea.Msg { return tea.QuitMsg{} })
 	case tea.KeyMsg:
@@ -269,12 +265,10 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "r":
 		if m.shown != nil && m.shown.Over() {
-			v, cmd, err := openReview(m.p, m.st, m.shown.Ended, nil, chess.White, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
+			cmd, err := m.review.open(m.p, m.st, m.shown.Ended, nil, chess.White, m.life, pgnCommand(m.sshCmd, m.gameID), m.w, m.h)
 			if err != nil {
 				m.status = err.Error()
-				return m, nil
 			}
-			m.review = v
 			return m, cmd
 		}
 	case "c":
@@ -324,7 +318,7 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // spectators, saying so; not while the review is open over the game (it
 // moves at the first tick after the review closes).
 func (m *spectatorModel) toRematch() tea.Cmd {
-	if m.shown == nil || !m.shown.Over() || m.review != nil {
+	if m.shown == nil || !m.shown.Over() || m.review.isOpen() {
 		return nil
 	}
 	of := m.shown.GameRecord
@@ -387,8 +381,8 @@ func (m *spectatorModel) watch(id string, players play.Players) tea.Cmd {
 }
 
 func (m *spectatorModel) View() string {
-	if m.review != nil {
-		return m.review.View(m.w, m.h)
+	if v, ok := m.review.view(m.w, m.h); ok {
+		return v
 	}
 	var status []string
 	if m.status != "" {

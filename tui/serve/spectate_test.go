@@ -352,7 +352,7 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 	}
 	spectatorCatchUp(m)
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	if m.review == nil {
+	if !m.review.isOpen() {
 		t.Fatalf("r opened no review: %s", m.status)
 	}
 	rec := m.shown.GameRecord
@@ -363,7 +363,7 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 	}
 	third, _ := p.Hub.GameOf("ann")
 	m.Update(clockTickMsg{})
-	if m.gameID != next || m.review == nil {
+	if m.gameID != next || !m.review.isOpen() {
 		t.Fatalf("the screen left the open review for game %s", m.gameID)
 	}
 	m.Update(view.CloseMsg{})
