@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/pgn"
 )
 
@@ -11,7 +12,9 @@ import (
 // began, the time control, the result with its standard termination, each
 // move with the mover's clock after it ([%clk], as lichess exports), and
 // how the game ended in words as the last move's comment ("White wins by
-// resignation."): the Termination tag has only the standard's values.
+// resignation."): the Termination tag has only the standard's values. An
+// arena's berserk is its side's berserk tag (berserkTag), so that the
+// archive alone says what an arena scores (Berserks reads it).
 func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	p := pgn.NewGame()
 	p.SetTag("Event", event)
@@ -24,6 +27,11 @@ func (g *Game) PGN(event, site, white, black string) *pgn.Game {
 	p.SetTag("TimeControl", g.tc.PGNTag())
 	if g.over {
 		p.SetTag("Termination", g.result.Termination.PGN())
+	}
+	for side, b := range g.berserk {
+		if b {
+			p.SetTag(berserkTag(chess.Color(side)), "true")
+		}
 	}
 	n := p.Root
 	for i, m := range g.moves {
@@ -44,4 +52,19 @@ func sentence(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// berserkTag is the tag saying that side berserked, as lichess exports
+// it: [WhiteBerserk "true"], [BlackBerserk "true"], absent for a side
+// that did not.
+func berserkTag(side chess.Color) string { return side.Name() + "Berserk" }
+
+// Berserks reads which sides berserked from an archived game's tags
+// (PGN writes them), by colour.
+func Berserks(p *pgn.Game) [2]bool {
+	var out [2]bool
+	for side := range out {
+		out[side] = p.Tag(berserkTag(chess.Color(side))) == "true"
+	}
+	return out
 }

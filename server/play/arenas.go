@@ -469,11 +469,7 @@ func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []aren
 		case found && rec.End == nil:
 			continue
 		case found:
-			for side, h := range rec.Handles() {
-				if rec.Game.Berserk[side] && arena.Berserkable(a.Def.Control) {
-					out = append(out, arena.Event{Kind: arena.Berserk, At: rec.Game.Saved, Game: p.Game, Player: h})
-				}
-			}
+			out = append(out, berserks(a, p, rec.Game.Berserk, rec.Game.Saved)...)
 			e := arena.Event{Kind: arena.Finish, At: rec.Game.Saved, Game: p.Game,
 				Result: rec.End.Result.PGN(), Plies: len(rec.Game.Moves)}
 			if rec.End.Result.Termination == game.Aborted && len(rec.Game.Moves) < 2 {
@@ -490,8 +486,9 @@ func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []aren
 			continue
 		}
 		if archived {
-			if e, ok := finishFromPGN(p.Game, text, now); ok {
-				out = append(out, e)
+			if g, ok := readPGN(text); ok {
+				out = append(out, berserks(a, p, game.Berserks(g), now)...)
+				out = append(out, arena.Event{Kind: arena.Finish, At: now, Game: p.Game, Result: g.Result, Plies: len(g.Mainline())})
 			}
 			continue
 		}
@@ -502,13 +499,17 @@ func (s *Arenas) ends(ctx context.Context, a *arena.Arena, now time.Time) []aren
 	return out
 }
 
-// finishFromPGN is an archived game's Finish event, timed at.
-func finishFromPGN(id, text string, at time.Time) (arena.Event, bool) {
-	g, ok := readPGN(text)
-	if !ok {
-		return arena.Event{}, false
+// berserks are the Berserk events of game p's sides that berserked (by
+// colour, as its record or its archived PGN says: game.Berserks), timed
+// at, before its Finish.
+func berserks(a *arena.Arena, p arena.Paired, berserked [2]bool, at time.Time) []arena.Event {
+	var out []arena.Event
+	for side, h := range []string{p.White, p.Black} {
+		if berserked[side] && arena.Berserkable(a.Def.Control) {
+			out = append(out, arena.Event{Kind: arena.Berserk, At: at, Game: p.Game, Player: h})
+		}
 	}
-	return arena.Event{Kind: arena.Finish, At: at, Game: id, Result: g.Result, Plies: len(g.Mainline())}, true
+	return out
 }
 
 // readPGN reads an archived game.
@@ -520,9 +521,9 @@ func readPGN(text string) (*pgn.Game, bool) {
 }
 
 // Games are arena id's finished games as arena.Check takes them: the
-// players, result and length of each as the archive keeps it (an aborted
-// game, which the archive does not keep, as the log says), its start and
-// end and the ratings it was paired with from the log. PGN, if not nil,
+// players, result, length and berserks of each as the archive keeps it
+// (an aborted game, which the archive does not keep, as the log says),
+// its start and end and the ratings it was paired with from the log. PGN, if not nil,
 // gets each archived game's text in the order the games ended.
 func (s *Arenas) Games(ctx context.Context, id string, archivedPGN func(string)) ([]arena.Game, error) {
 	evs, err := s.Log(ctx, id)
@@ -566,6 +567,8 @@ func (s *Arenas) Games(ctx context.Context, id string, archivedPGN func(string))
 					return nil, fmt.Errorf("arena %s: game %s: paired %s–%s, archived %s–%s", id, e.Game, g.White, g.Black, a.Tag("White"), a.Tag("Black"))
 				}
 				g.Result, g.Plies = a.Result, len(a.Mainline())
+				b := game.Berserks(a) // the archive's, not the log's: Check compares the two
+				g.WhiteBerserk, g.BlackBerserk = b[0], b[1]
 				if archivedPGN != nil {
 					archivedPGN(text)
 				}

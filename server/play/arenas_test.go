@@ -304,6 +304,65 @@ func TestArenaBerserk(t *testing.T) {
 	}
 }
 
+// TestArenaBerserkFromArchive: a berserker's win that the pairing server
+// finds only in the archive (the game's record dropped: its host died, or
+// the record was swept before the arena saw the end) still scores its
+// berserk point — the archived PGN says who berserked, as lichess's does
+// ([WhiteBerserk "true"]) — and arena.Check, from the archive's games
+// alone, makes the same standings.
+func TestArenaBerserkFromArchive(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0}
+	h, st := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "ba", Name: "Archive Blitz", Start: t0, Length: 30 * time.Minute, Control: blitz}
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stepArena(t, s, def.ID)
+	g := arenaGames(h, def.ID)["ann"]
+	if _, err := h.Berserk(ctx, g.ID, g.Black); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 b1d2 a7a6 h2h3 h7h6") {
+		clk.Advance(time.Second)
+		if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i%2], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Resign(ctx, g.ID, g.White); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DropGame(ctx, g.ID); err != nil { // only the archive has it now
+		t.Fatal(err)
+	}
+	text, _, err := st.ArchivedGame(ctx, g.ID)
+	if err != nil || !strings.Contains(text, `[BlackBerserk "true"]`) || strings.Contains(text, "WhiteBerserk") {
+		t.Fatalf("archived, %v:\n%s", err, text)
+	}
+	stepArena(t, s, def.ID)
+	standings := mustState(t, s, def.ID).Standings
+	if top := standings[0]; top.Handle != g.Black || top.Score != 3 || top.Berserks != 1 {
+		t.Fatalf("standings %+v: want %s with 3, a berserk point, from the archived game", standings, g.Black)
+	}
+	games, err := s.Games(ctx, def.ID, nil)
+	if err != nil || len(games) != 1 || !games[0].BlackBerserk || games[0].WhiteBerserk {
+		t.Fatalf("games %+v, %v: want Black's berserk", games, err)
+	}
+	if err := arena.Check(def, games, standings); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestArenaNoStart: an arena's game cannot be aborted by its players; one
 // aborted by its clock (White never moved) scores nothing, and White is
 // paused, as lichess withdraws a player who does not start their game.
