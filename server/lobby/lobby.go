@@ -107,9 +107,13 @@ func (s Seek) RangeText() string {
 	return fmt.Sprintf("±%d", s.Range)
 }
 
-// Starter starts a game between two handles (the play hub).
+// Starter starts a game between two handles (the play hub), and hears of
+// a player about to play here — a seek or challenge opened, one accepted
+// — before it is: the hub pauses them in the arenas they wait in, or
+// refuses if an arena paired them a moment ago (play.Hub.Seeking).
 type Starter interface {
 	Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error)
+	Seeking(ctx context.Context, handle string) error
 }
 
 // Lobby holds the seeks. Its methods are safe for concurrent use.
@@ -261,6 +265,9 @@ func (l *Lobby) open(ctx context.Context, s Seek) (Seek, error) {
 	if n >= MaxSeeks {
 		return Seek{}, ErrTooMany
 	}
+	if err := l.hub.Seeking(ctx, s.Handle); err != nil {
+		return Seek{}, fmt.Errorf("seek: %w", err)
+	}
 	r, err := l.st.Rating(ctx, s.Handle, s.TC.Speed().String())
 	if err != nil {
 		return Seek{}, fmt.Errorf("seek: %w", err)
@@ -381,7 +388,8 @@ func (l *Lobby) Leave(ctx context.Context, handle string) error {
 // game's id and the colour handle plays. The seek is gone either way: a
 // seek two players accept at once goes to the first. A seek whose range
 // does not admit handle's rating at its speed (Seek.Admits) is refused
-// and stays.
+// and stays, as it does for a player an arena paired a moment ago
+// (Starter.Seeking).
 func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, white bool, err error) {
 	s, err := l.take(ctx, id, func(s Seek) error {
 		switch {
@@ -398,7 +406,9 @@ func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, w
 				return fmt.Errorf("%w (%s of %s; yours %s)", ErrOutOfRange, s.RangeText(), s.Rating.Shown(), r.Shown())
 			}
 		}
-		return nil
+		// Last, as the seek is taken: paused in the arenas, or refused
+		// (an arena paired them a moment ago) with the seek left open.
+		return l.hub.Seeking(ctx, handle)
 	})
 	if err != nil {
 		return "", false, err

@@ -28,6 +28,8 @@ func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeContr
 	return fmt.Sprint(len(h.games)), nil
 }
 
+func (h *fakeHub) Seeking(context.Context, string) error { return nil }
+
 var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
 
 // newLobby is a running lobby on a store of its own.

@@ -63,13 +63,18 @@ const arenaLeaseBucket = "squall_arena_leases"
 // it), and its players are waiting for nothing.
 const MissingGame = 30 * time.Second
 
-// NewArenas is the arenas of the hub's cluster, read from the store.
+// NewArenas is the arenas of the hub's cluster, read from the store; from
+// then on the hub's games outside them, and the lobby's seeks, pause their
+// players in them (Elsewhere).
 func NewArenas(ctx context.Context, h *Hub) (*Arenas, error) {
 	leases, err := h.st.Leases(ctx, arenaLeaseBucket, h.lease)
 	if err != nil {
 		return nil, err
 	}
 	s := &Arenas{hub: h, st: h.st, leases: leases, now: h.now, runs: map[string]*arenaRun{}}
+	h.mu.Lock()
+	h.arenas = s
+	h.mu.Unlock()
 	return s, s.Load(ctx)
 }
 
@@ -220,6 +225,92 @@ func (s *Arenas) Withdraw(ctx context.Context, id, handle string) error {
 		return err
 	}
 	return s.player(ctx, r, arena.Event{Kind: arena.Withdraw, Player: handle})
+}
+
+// Elsewhere pauses the handles in every arena under way in which they
+// wait to be paired, as they begin to play outside it: a game begun
+// (Hub.Start) or a seek opened or accepted (Hub.Seeking). Lichess pairs
+// only the players on the arena's page; here nobody is paired who plays,
+// or seeks to play, elsewhere, and the lobby says so (j resumes). Each
+// pause is written at the arena log's last sequence, so it is ordered
+// with the pairing waves: a wave after it leaves the player out, and a
+// wave before it that paired them (their game there not over: begun, or
+// about to be) comes first — the game elsewhere is refused with ErrBusy,
+// and nobody is paused in that arena.
+func (s *Arenas) Elsewhere(ctx context.Context, handles ...string) error {
+	keys := map[string]bool{}
+	for _, h := range handles {
+		keys[account.Key(h)] = true
+	}
+	now := s.now()
+	var errs []error
+	for _, r := range s.under(now) {
+		var refused error
+		r.mu.Lock()
+		_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+			refused = nil
+			var out []arena.Event
+			for _, p := range a.Standings() {
+				switch {
+				case !keys[account.Key(p.Handle)] || p.Paused:
+				case p.Playing != "" && !s.over(ctx, p.Playing):
+					refused = fmt.Errorf("%s is %w: paired in %s a moment ago", p.Handle, ErrBusy, arena.Title(a.Def.Name))
+					return nil
+				default:
+					out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: p.Handle})
+				}
+			}
+			return out
+		})
+		r.mu.Unlock()
+		errs = append(errs, refused, err)
+	}
+	return errors.Join(errs...)
+}
+
+// In are the arenas under way in which handle waits or plays (joined, not
+// paused), as this server has them: a screen says which of them a seek
+// or a game elsewhere paused the player in.
+func (s *Arenas) In(handle string) []arena.Definition {
+	var out []arena.Definition
+	for _, r := range s.under(s.now()) {
+		r.mu.Lock()
+		for _, p := range r.a.Standings() {
+			if account.Key(p.Handle) == account.Key(handle) && !p.Paused {
+				out = append(out, r.a.Def)
+			}
+		}
+		r.mu.Unlock()
+	}
+	slices.SortFunc(out, func(a, b arena.Definition) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// under are the runs of the arenas under way at now (begun, not ended).
+func (s *Arenas) under(now time.Time) []*arenaRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*arenaRun
+	for _, r := range s.runs {
+		if d := r.a.Def; !now.Before(d.Start) && now.Before(d.End()) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// over says whether arena game id has ended, as its record or the archive
+// says; a game paired and not begun yet (or lost) is not.
+func (s *Arenas) over(ctx context.Context, id string) bool {
+	rec, _, found, err := s.st.Game(ctx, id)
+	if err != nil {
+		return false
+	}
+	if found {
+		return rec.End != nil
+	}
+	_, archived, err := s.st.ArchivedGame(ctx, id)
+	return err == nil && archived
 }
 
 // player writes a player's event, timed now.
@@ -384,22 +475,53 @@ func (s *Arenas) step(ctx context.Context, r *arenaRun) error {
 		}
 		return []arena.Event{{Kind: arena.Pair, At: now, Pairs: pairs}}
 	})
-	errs := []error{err, werr}
+	return errors.Join(err, werr, s.begin(ctx, r, wave))
+}
+
+// begin starts the games of the wave written on the hub. A game refused
+// because a player is in a game already (ErrBusy: begun elsewhere before
+// the arena started, or from another session, and not yet seen when the
+// wave was decided) is written aborted at once, scoring nothing, rather
+// than MissingGame later: nobody is left paired in a game that cannot
+// begin. Called with r.mu held.
+func (s *Arenas) begin(ctx context.Context, r *arenaRun, wave []arena.Event) error {
+	def := r.a.Def
+	var errs []error
+	refused := map[string]bool{}
 	for _, e := range wave {
 		for _, p := range e.Pairs {
 			players := Players{White: p.White, Black: p.Black, Rated: true, Arena: def.ID, ArenaName: def.Name}
-			errs = append(errs, s.hub.start(ctx, p.Game, players, def.Control))
+			err := s.hub.start(ctx, p.Game, players, def.Control)
+			if errors.Is(err, ErrBusy) {
+				refused[p.Game] = true
+				continue
+			}
+			errs = append(errs, err)
 		}
+	}
+	if len(refused) > 0 {
+		_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+			var out []arena.Event
+			for _, p := range a.InProgress() {
+				if refused[p.Game] {
+					out = append(out, arena.Event{Kind: arena.Finish, At: s.now(), Game: p.Game, Result: pgn.Unknown})
+				}
+			}
+			return out
+		})
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
 
 // busyElsewhere are the pauses of the arena's waiting players who are in
 // a game outside it (the lobby's, Squall's, another arena's), on any
-// server: as lichess pairs only the players waiting on the arena's page,
-// one who went to play elsewhere is paused, to come back with a join —
-// rather than paired in a game that cannot start (the hub refuses a second
-// game, ErrBusy) and is aborted MissingGame later.
+// server, that Elsewhere did not pause them for — begun before the arena
+// started, or a join from another session while playing: as lichess
+// pairs only the players waiting on the arena's page, one who plays
+// elsewhere is paused, to come back with a join, rather than paired in a
+// game that cannot begin (the hub refuses a second game, ErrBusy, and
+// begin aborts it).
 func (s *Arenas) busyElsewhere(a *arena.Arena, now time.Time) []arena.Event {
 	waiting := a.Waiting()
 	if len(waiting) == 0 || now.Before(a.Def.Start) { // free until it starts

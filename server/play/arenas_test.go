@@ -444,3 +444,139 @@ func TestArenaPlayerBusyElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// runningArena is an arena under way at clk's time, its handles joined
+// and no wave paired yet.
+func runningArena(t *testing.T, clk *fakeClock, handles ...string) (*Hub, *Arenas, arena.Definition) {
+	t.Helper()
+	ctx := context.Background()
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "e", Name: "Elsewhere", Start: clk.Now().Add(-time.Minute), Length: 30 * time.Minute}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range handles {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h, s, def
+}
+
+// TestArenaPausedToPlayElsewhere: a player waiting in an arena under way
+// who begins a game outside it is paused in the arena as the game begins
+// — the pause is in the arena's log before the game is — so that no wave,
+// on any server, pairs them while they play there.
+func TestArenaPausedToPlayElsewhere(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	h, s, def := runningArena(t, clk, "ann", "bob", "cat", "dan")
+	lobbyGame, err := h.Start(ctx, "ann", "eve", def.Control, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := s.Log(ctx, def.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := log[len(log)-1]; e.Kind != arena.Pause || e.Player != "ann" || !e.At.Equal(clk.Now()) {
+		t.Fatalf("ann began %s outside the arena; the arena's log ends with %+v, want ann's pause then", lobbyGame, e)
+	}
+	stepArena(t, s, def.ID)
+	if g := arenaGames(h, def.ID); len(g) != 2 || g["ann"].ID != "" {
+		t.Fatalf("the arena's games by player %v: want bob, cat and dan's pairing, not ann's", g)
+	}
+}
+
+// TestArenaPairedBeforePlayingElsewhere: a wave that paired a player a
+// moment before they began a game outside the arena (its game not begun
+// yet: the pairing server writes the wave, then starts its games) comes
+// first: the game elsewhere is refused as the hub refuses a second game,
+// and they stay in the arena, to play the game it paired them in.
+func TestArenaPairedBeforePlayingElsewhere(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	h, s, def := runningArena(t, clk, "ann", "bob")
+	r, _ := s.run(def.ID)
+	r.mu.Lock()
+	_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		p := a.Pair(clk.Now())
+		p[0].Game = "paired-a-moment-ago"
+		return []arena.Event{{Kind: arena.Pair, At: clk.Now(), Pairs: p}}
+	})
+	r.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err := h.Start(ctx, "ann", "eve", def.Control, false); !errors.Is(err, ErrBusy) {
+		t.Fatalf("ann, paired in the arena a moment ago, began %q outside it: %v, want ErrBusy", id, err)
+	}
+	for _, x := range mustState(t, s, def.ID).Standings {
+		if x.Paused || x.Playing != "paired-a-moment-ago" {
+			t.Fatalf("standings %+v: want both in the game paired, neither paused", mustState(t, s, def.ID).Standings)
+		}
+	}
+}
+
+// TestArenaGameThatCannotBegin: a wave's game the hub refuses (a player
+// in a game begun elsewhere before the arena started, not yet seen by the
+// server deciding the wave) is written aborted at once — nobody is left
+// paired in it for MissingGame — and that player is paused before the
+// next wave.
+func TestArenaGameThatCannotBegin(t *testing.T) {
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
+	clk := &fakeClock{now: t0.Add(-time.Second)}
+	h, _ := newHub(t, t.TempDir(), clk)
+	s, err := NewArenas(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := arena.Definition{ID: "c", Name: "Cannot", Start: t0, Length: 30 * time.Minute}
+	def.Control.Base = time.Minute
+	if err := s.Create(ctx, def); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"ann", "bob"} {
+		if err := s.Join(ctx, def.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Start(ctx, "ann", "eve", def.Control, false); err != nil { // before the start: no pause
+		t.Fatal(err)
+	}
+	clk.Advance(time.Second)
+	r, _ := s.run(def.ID)
+	r.mu.Lock()
+	wave, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		p := a.Pair(t0)
+		p[0].Game = "cannot-begin"
+		return []arena.Event{{Kind: arena.Pair, At: t0, Pairs: p}}
+	})
+	if err == nil {
+		err = s.begin(ctx, r, wave)
+	}
+	r.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := s.Log(ctx, def.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := log[len(log)-1]; e.Kind != arena.Finish || e.Game != "cannot-begin" || e.Result != "*" || !e.At.Equal(t0) {
+		t.Fatalf("the log ends with %+v: want the game that cannot begin aborted at once", e)
+	}
+	clk.Advance(arena.WaitBeforePairing(def.Control))
+	stepArena(t, s, def.ID)
+	for _, x := range mustState(t, s, def.ID).Standings {
+		if x.Playing != "" || x.Paused != (x.Handle == "ann") {
+			t.Fatalf("standings %+v: want ann (in a game elsewhere) paused, nobody playing", mustState(t, s, def.ID).Standings)
+		}
+	}
+}

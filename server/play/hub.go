@@ -88,6 +88,11 @@ type Hub struct {
 	seq      int
 
 	ratingsMu sync.Mutex // one rating update at a time: a player may end two games at once
+
+	// arenas, once NewArenas has made them on this hub, pause the players
+	// of a game outside them, and a seeker, in the arenas they wait in
+	// (Arenas.Elsewhere). Under mu.
+	arenas *Arenas
 }
 
 // table is one game hosted here, with its players. Its mutex orders the
@@ -181,10 +186,51 @@ var ErrBusy = errors.New("already playing a game")
 
 // Start begins a game between two handles, hosted here, stored before it
 // is returned. A rated game needs a control CheckRated allows (the lobby
-// refuses a rated seek below it as it is made).
+// refuses a rated seek below it as it is made). It is a game outside the
+// arenas: its players are paused in the arenas they wait in before it
+// begins, or it is refused if one was paired in one a moment ago
+// (Arenas.Elsewhere).
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
+	p := Players{White: white, Black: black, Rated: rated}
+	if err := h.busy(p); err != nil {
+		return "", err
+	}
+	if err := h.elsewhere(ctx, white, black); err != nil {
+		return "", err
+	}
 	id := h.newID()
-	return id, h.start(ctx, id, Players{White: white, Black: black, Rated: rated}, tc)
+	return id, h.start(ctx, id, p, tc)
+}
+
+// Seeking is told that handle is about to seek a game outside the arenas
+// (the lobby: a seek or challenge opened, one accepted): they are paused
+// in the arenas they wait in, or refused if one paired them a moment ago
+// (Arenas.Elsewhere).
+func (h *Hub) Seeking(ctx context.Context, handle string) error {
+	return h.elsewhere(ctx, handle)
+}
+
+// elsewhere pauses the handles in the arenas they wait in, if the hub
+// has arenas (Arenas.Elsewhere).
+func (h *Hub) elsewhere(ctx context.Context, handles ...string) error {
+	h.mu.Lock()
+	a := h.arenas
+	h.mu.Unlock()
+	if a == nil {
+		return nil
+	}
+	return a.Elsewhere(ctx, handles...)
+}
+
+// busy refuses a game to a player in one already (ErrBusy); Squall's
+// seats play any number.
+func (h *Hub) busy(p Players) error {
+	for _, who := range p.Handles() {
+		if _, busy := h.GameOf(who); busy && !strings.HasPrefix(who, account.Reserved) {
+			return fmt.Errorf("%s is %w", who, ErrBusy)
+		}
+	}
+	return nil
 }
 
 // newID is a new game's id: unique across servers and restarts.
@@ -205,10 +251,8 @@ func (h *Hub) start(ctx context.Context, id string, p Players, tc game.TimeContr
 		}
 	}
 	now := h.now()
-	for _, who := range p.Handles() {
-		if _, busy := h.GameOf(who); busy && !strings.HasPrefix(who, account.Reserved) {
-			return fmt.Errorf("%s is %w", who, ErrBusy)
-		}
+	if err := h.busy(p); err != nil {
+		return err
 	}
 	t := &table{id: id, Players: p, g: game.New(tc, now)}
 	for side, p := range t.Handles() {

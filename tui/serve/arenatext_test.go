@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/squall-chess/squall/server/arena"
@@ -280,4 +281,50 @@ func TestArenaWatchTopBoard(t *testing.T) {
 	if o, ok := cmd().(openMsg); !ok || strings.Join(o.cmd, " ") != "watch "+id {
 		t.Errorf("v from home asks %#v", cmd())
 	}
+}
+
+// TestArenaPausedInLobby: a player waiting in an arena under way who
+// opens a seek is paused in the arena as it opens, and the lobby says so
+// in a word; one who accepts a seek is paused as the game begins, and
+// the game's screen says so.
+func TestArenaPausedInLobby(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	spec, _ := arena.ParseSpec("Paused 1+0 10m")
+	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := func(handle string) bool {
+		st, _ := p.Arenas.State(def.ID)
+		for _, s := range st.Standings {
+			if s.Handle == handle {
+				return s.Paused
+			}
+		}
+		return false
+	}
+	const word = "paused in Paused Arena while you play here"
+	ann := lobbyModel(t, p, "ann", 100)
+	if err := p.Arenas.Join(ctx, def.ID, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	typeText(ann, "n")
+	typeText(ann, "1+0")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	wantOnScreen(t, "ann", ann, "seek open: 1+0 rated · "+word, "j on the arenas screen resumes")
+	if !paused("ann") {
+		t.Fatal("ann's seek is open and she is not paused in the arena")
+	}
+	if err := p.Arenas.Join(ctx, def.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	bob := lobbyModel(t, p, "bob", 100)
+	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyEnter}) // ann's seek, the first
+	if !paused("bob") || bob.screen != atBoard {
+		t.Fatalf("bob accepted ann's seek: paused %v, at the board %v", paused("bob"), bob.screen == atBoard)
+	}
+	t.Cleanup(bob.release)
+	catchUp(bob)
+	wantOnScreen(t, "bob", bob, word)
 }

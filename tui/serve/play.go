@@ -248,7 +248,11 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = msg.note
 		}
 		if m.screen == inLobby {
-			return m, m.refresh()
+			cmd := m.refresh()
+			if m.screen == atBoard && msg.err == nil && msg.note != "" {
+				m.status = msg.note // the game the action began: its note (a pause in an arena) said there
+			}
+			return m, cmd
 		}
 	case followingMsg:
 		if msg.err == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,6 +25,35 @@ import (
 // lobby's and the arena's refresh look for their game), and back to the
 // arena after it. Leaving the session pauses them, as lichess pauses a
 // player who leaves the tournament's page.
+
+// pausedNote runs start, the player beginning to play outside the arenas
+// (a seek or challenge opened, a seek accepted, a game against Squall),
+// and adds to its note the arenas it paused them in — the lobby and the
+// hub pause a player who plays elsewhere (play.Arenas.Elsewhere) — in a
+// word: "paused in Hourly Blitz Arena while you play here · j on the
+// arenas screen resumes".
+func pausedNote(arenas *play.Arenas, handle string, start func() (string, error)) (string, error) {
+	if arenas == nil {
+		return start()
+	}
+	before := arenas.In(handle)
+	note, err := start()
+	after := arenas.In(handle)
+	var paused []string
+	for _, d := range before {
+		if !slices.ContainsFunc(after, func(a arena.Definition) bool { return a.ID == d.ID }) {
+			paused = append(paused, arena.Title(d.Name))
+		}
+	}
+	if len(paused) == 0 {
+		return note, err
+	}
+	word := "paused in " + strings.Join(paused, " and ") + " while you play here · j on the arenas screen resumes"
+	if note == "" {
+		return word, err
+	}
+	return note + " · " + word, err
+}
 
 // arenaKeys is the arena screen's keys, in its help bar; an owner's has
 // n too.

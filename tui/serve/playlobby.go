@@ -200,9 +200,12 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				delete(m.challenges, s.ID) // withdrawn, not declined
 				return m, action(func(ctx context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(ctx, handle, s.ID) })
 			}
+			arenas := m.p.Arenas
 			return m, action(func(ctx context.Context) (string, error) {
-				_, _, err := lb.Accept(ctx, handle, s.ID)
-				return "", err
+				return pausedNote(arenas, handle, func() (string, error) {
+					_, _, err := lb.Accept(ctx, handle, s.ID)
+					return "", err
+				})
 			})
 		}
 	}
@@ -229,10 +232,12 @@ func (m *playModel) sitSquall(text string) tea.Cmd {
 	}
 	m.input.Reset()
 	m.input.Blur()
-	seats, handle, white := m.p.Seats, m.handle, m.p.Lobby.PlaysWhite(c)
+	seats, arenas, handle, white := m.p.Seats, m.p.Arenas, m.handle, m.p.Lobby.PlaysWhite(c)
 	return action(func(ctx context.Context) (string, error) {
-		_, err := seats.StartAgainstSquall(ctx, handle, lv, tc, white)
-		return "", err
+		return pausedNote(arenas, handle, func() (string, error) {
+			_, err := seats.StartAgainstSquall(ctx, handle, lv, tc, white)
+			return "", err
+		})
 	})
 }
 
@@ -285,23 +290,25 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	}
 	m.input.Reset()
 	m.input.Blur()
-	lb, handle := m.p.Lobby, m.handle
+	lb, arenas, handle := m.p.Lobby, m.p.Arenas, m.handle
 	return action(func(ctx context.Context) (string, error) {
-		s, err := lb.Seek(ctx, lobby.Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Range: rng})
-		if errors.Is(err, clock.ErrTooFastToRate) {
-			err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
-		}
-		kind := "rated"
-		if !rated {
-			kind = "casual"
-		}
-		if to != "" {
-			return "challenge sent to " + termtext.SafeLine(s.To) + ": " + tc.String() + " " + kind, err
-		}
-		if s.Range > 0 {
-			kind += " " + s.RangeText()
-		}
-		return "seek open: " + tc.String() + " " + kind, err
+		return pausedNote(arenas, handle, func() (string, error) {
+			s, err := lb.Seek(ctx, lobby.Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Range: rng})
+			if errors.Is(err, clock.ErrTooFastToRate) {
+				err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
+			}
+			kind := "rated"
+			if !rated {
+				kind = "casual"
+			}
+			if to != "" {
+				return "challenge sent to " + termtext.SafeLine(s.To) + ": " + tc.String() + " " + kind, err
+			}
+			if s.Range > 0 {
+				kind += " " + s.RangeText()
+			}
+			return "seek open: " + tc.String() + " " + kind, err
+		})
 	})
 }
 
