@@ -118,22 +118,28 @@ func (c *clubNotes) newest() (store.GameRecord, bool) {
 func (c *clubNotes) lines() []string {
 	var out []string
 	for i, g := range c.begun[max(len(c.begun)-2, 0):] {
-		who := g.Players.White
-		if !c.follows(who) {
-			who = g.Players.Black
-		}
-		kind := "casual"
-		if g.Players.Rated {
-			kind = "rated"
-		}
-		line := fmt.Sprintf("%s began a game: %s vs %s, %s %s", termtext.SafeLine(who), ratedName(g.Players.White, g.Players.AtStart[0]),
-			ratedName(g.Players.Black, g.Players.AtStart[1]), g.Game.TimeControl, kind)
+		line := c.line(g)
 		if i == len(c.begun[max(len(c.begun)-2, 0):])-1 {
 			line += " · v watches"
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// line is the note of game g noted: who of it the player follows, began
+// it with whom, at what control.
+func (c *clubNotes) line(g store.GameRecord) string {
+	who := g.Players.White
+	if !c.follows(who) {
+		who = g.Players.Black
+	}
+	kind := "casual"
+	if g.Players.Rated {
+		kind = "rated"
+	}
+	return fmt.Sprintf("%s began a game: %s vs %s, %s %s", termtext.SafeLine(who), ratedName(g.Players.White, g.Players.AtStart[0]),
+		ratedName(g.Players.Black, g.Players.AtStart[1]), g.Game.TimeControl, kind)
 }
 
 // watch is v: the newest noted game opened by the home screen (fromHome),

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -275,4 +276,89 @@ func TestFollowAcrossCluster(t *testing.T) {
 		return strings.Contains(ansi.Strip(on.View()), "playing 3+2 vs dan")
 	})
 	waitUntil(t, "cid's lag on a", func() bool { d, ok := a.Presence.Lag("cid"); return ok && d == 23*time.Millisecond })
+}
+
+// TestFollowNoteInGame (issue 37): a game begun by a player ann follows
+// while she plays reaches her game screen as a quiet note on its status
+// line — no bell, the board and both clocks whole at 100×30 — and v on the
+// end screen watches it (as the lobby's v does). It was not said until
+// she was back in the lobby.
+func TestFollowNoteInGame(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	accounts(t, p, "ann", "bob", "cid", "dan")
+	if _, err := p.Store.SetFollowing(ctx, "ann", "cid", true); err != nil {
+		t.Fatal(err)
+	}
+	ann, bob := startGame(t, p)
+	ann.h = 30
+	rings := 0
+	ann.bell.ring = func() { rings++ }
+	answer(ann, readFollowing(p.Store, "ann"))
+	tick := func() { // a second of the screen's clock ticks
+		t.Helper()
+		for range 5 {
+			_, cmd := ann.Update(clockTickMsg{})
+			answer(ann, cmd)
+		}
+	}
+	tick()
+	id, err := p.Hub.Start(ctx, "dan", "cid", clock.TimeControl{Base: 5 * time.Minute, Increment: 3 * time.Second}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick()
+	v := screen(ann)
+	for _, want := range []string{"cid began a game: dan 1500? vs cid 1500?, 5+3 rated", "Black bob", "White ann", "5:00", "1. e4 e5", "move> "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("ann's game screen lacks %q:\n%s", want, v)
+		}
+	}
+	for _, rank := range []string{"8 ", "7 ", "6 ", "5 ", "4 ", "3 ", "2 ", "1 "} {
+		if !strings.Contains(v, "\n"+rank) {
+			t.Errorf("the board's rank %q is not whole:\n%s", rank, v)
+		}
+	}
+	if rings != 0 {
+		t.Errorf("the note rang the bell %d times", rings)
+	}
+	enter(ann, "resign", bob)
+	tick()
+	wantOnScreen(t, "ann", ann, "cid began a game", "v watches", "v watch followed")
+	typeText(ann, "v")
+	wantOnScreen(t, "ann", ann, " watch "+id)
+}
+
+// TestOnlineListsFollowedOffline (issue 37): the list of who is online
+// lists the players one follows who are not, marked, with when they were
+// last seen where the server saw them leave, else "offline"; they were
+// left out.
+func TestOnlineListsFollowedOffline(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	accounts(t, p, "ann", "bob", "cid", "dan")
+	for _, h := range []string{"bob", "cid"} {
+		if _, err := p.Store.SetFollowing(ctx, "ann", h, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, h := range []string{"ann", "bob", "dan"} {
+		p.Presence.Join(h)
+	}
+	p.Presence.Leave("bob")
+	m := newOnlineModel(p, testRenderer(), "key-ann", "ssh -p 2222 host", 100, 30)
+	answer(m, m.Init())
+	m.refresh()
+	view := ansi.Strip(m.View())
+	for _, w := range []string{"who is online · 2", "★ bob", "offline · last seen just now", "★ cid", "  dan", "ann"} {
+		if !strings.Contains(view, w) {
+			t.Errorf("the list lacks %q:\n%s", w, view)
+		}
+	}
+	if !regexp.MustCompile(`★ cid .* offline\s*\n`).MatchString(view) {
+		t.Errorf("cid, never seen here, is not said offline:\n%s", view)
+	}
+	if i, j := strings.Index(view, "★ bob"), strings.Index(view, "  dan"); i < 0 || j < i {
+		t.Errorf("the followed are not listed first:\n%s", view)
+	}
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/squall-chess/squall/clock"
 	"github.com/squall-chess/squall/server"
+	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/rating"
 	"github.com/squall-chess/squall/server/sshd"
 	"github.com/squall-chess/squall/server/store"
@@ -20,9 +22,11 @@ import (
 
 // The list of who is online (issue 37; `ssh -t host online`, o at home):
 // the players with a play session (the lobby or a game) on any server
-// (presence.Presence.List), the ones the player follows first (★), each
-// with their rating at every speed and the game they play; f follows the
-// chosen player or stops, v watches their game, enter their profile.
+// (presence.Presence.List), the ones the player follows first (★), then
+// the followed who are offline (with when this server last saw them, as
+// presence.Presence.Gone has it), each with their rating at every speed
+// and the game they play; f follows the chosen player or stops, v watches
+// their game, enter their profile.
 
 type (
 	// onlineTickMsg reads the list again.
@@ -52,6 +56,7 @@ type onlineModel struct {
 	sshCmd  string
 	club    clubNotes
 	players []string
+	away    map[string]bool             // the players listed who are offline (followed)
 	ratings map[string][4]rating.Rating // by handle, by clock.Speed
 	reading bool                        // a read of ratings is under way
 	readAt  time.Time                   // when every rating shown was last read
@@ -79,16 +84,27 @@ func (m *onlineModel) refresh() tea.Cmd {
 	if m.p.Presence != nil {
 		m.players = m.p.Presence.List()
 	}
-	// The followed first, each part in the order of the handles.
-	var followed, others []string
+	// The followed first, the online then the offline, each part in the
+	// order of the handles; then the others.
+	var followed, others, offline []string
+	on := map[string]bool{}
 	for _, h := range m.players {
+		on[account.Key(h)] = true
 		if m.club.follows(h) {
 			followed = append(followed, h)
 		} else {
 			others = append(others, h)
 		}
 	}
-	m.players = append(followed, others...)
+	m.away = map[string]bool{}
+	for _, h := range m.club.following {
+		if !on[account.Key(h)] {
+			offline = append(offline, h)
+			m.away[h] = true
+		}
+	}
+	slices.Sort(offline)
+	m.players = slices.Concat(followed, offline, others)
 	m.sel = min(m.sel, max(len(m.players)-1, 0))
 	m.club.look(m.p, m.handle)
 	tick := tea.Tick(onlineRefresh, func(time.Time) tea.Msg { return onlineTickMsg{} })
@@ -233,11 +249,39 @@ func (m *onlineModel) playing(handle string, games []store.GameRecord) string {
 	return ""
 }
 
+// offline says a followed player is offline, and since when this server
+// has seen them gone if it saw them leave ("offline · last seen 5 min
+// ago"); a server that has not seen them since it started cannot say.
+func (m *onlineModel) offline(handle string) string {
+	if m.p.Presence == nil {
+		return "offline"
+	}
+	since, ok := m.p.Presence.Gone(handle)
+	if !ok {
+		return "offline"
+	}
+	return "offline · last seen " + ago(time.Since(since))
+}
+
+// ago says a time gone by, roughly: "just now", "5 min ago", "3 h ago",
+// "2 days ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+}
+
 func (m *onlineModel) View() string {
 	if m.prof != nil {
 		return m.prof.View()
 	}
-	out := []string{m.st.Title.Render(fmt.Sprintf("Squall · who is online · %d", len(m.players))) + m.st.Muted.Render("  playing, or in the lobby"), ""}
+	out := []string{m.st.Title.Render(fmt.Sprintf("Squall · who is online · %d", len(m.players)-len(m.away))) + m.st.Muted.Render("  playing, or in the lobby"), ""}
 	for _, l := range m.club.lines() {
 		out = append(out, m.st.Title.Render(termtext.Cut(l, max(m.w, 30))))
 	}
@@ -281,6 +325,9 @@ func (m *onlineModel) View() string {
 			}
 		}
 		doing := m.playing(h, games)
+		if m.away[h] {
+			doing = m.offline(h)
+		}
 		if h == m.handle {
 			doing = strings.TrimSpace(doing + " (you)")
 		}

@@ -155,6 +155,9 @@ type playModel struct {
 	// the players the player follows begin (club.go).
 	initial string
 	club    clubNotes
+	// clubTicks counts the game screen's clock ticks: the club's notes
+	// are looked at every fifth (a second).
+	clubTicks int
 	// title is the terminal's title as last set (playtitle.go).
 	title string
 }
@@ -282,6 +285,9 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockTickMsg:
 		if m.screen == atBoard && m.p.Chats != nil {
 			m.chat = m.p.Chats.Room(m.gameID).Lines(true, chatRows)
+		}
+		if m.clubTicks++; m.screen == atBoard && m.clubTicks%5 == 0 {
+			m.club.look(m.p, m.handle) // once a second, as the lobby looks
 		}
 		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
 			if cmd := m.rematchTick(); cmd != nil {

@@ -39,6 +39,19 @@ func chatView(st styles, lines []chat.Line, width int) []string {
 	return out
 }
 
+// clubNote is the newest game a followed player began, as the game
+// screen says it: v watches it once the game is over.
+func (m *playModel) clubNote() string {
+	g, ok := m.club.newest()
+	if !ok {
+		return ""
+	}
+	if m.upd != nil && m.upd.Over() {
+		return m.club.line(g) + " · v watches"
+	}
+	return m.club.line(g) + " · v watches it after your game"
+}
+
 // toBoard follows game id.
 func (m *playModel) toBoard(id string) tea.Cmd {
 	updates, stop, err := m.p.Hub.Watch(id)
@@ -54,7 +67,11 @@ func (m *playModel) toBoard(id string) tea.Cmd {
 	m.input.Placeholder = "a move (e4, Nf3), draw, takeback, resign, say TEXT · F1 help"
 	m.input.Prompt = "move> "
 	m.input.Focus()
-	return tea.Batch(livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} }))
+	cmds := []tea.Cmd{livecmd.Recv(updates), tea.Tick(200*time.Millisecond, func(time.Time) tea.Msg { return clockTickMsg{} })}
+	if !m.club.read {
+		cmds = append(cmds, readFollowing(m.p.Store, m.handle)) // a session that opened on its game
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -68,6 +85,8 @@ func (m *playModel) boardKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case over && empty && k.String() == "m":
 		return m, m.rematch()
+	case over && empty && k.String() == "v":
+		return m, m.club.watch(m.home, m.sshCmd, func(s string) { m.status, m.isErr = s, false })
 	case over && empty && (k.Type == tea.KeyEnter || k.Type == tea.KeyEsc):
 		m.life.watch()
 		m.gameID, m.updates, m.chat, m.help, m.rematching, m.rematches = "", nil, nil, false, false, nil
@@ -205,6 +224,12 @@ func (m *playModel) boardView() []string {
 		for _, l := range wrapped(termtext.SafeLine(m.status), m.w) {
 			status = append(status, s.Render(l))
 		}
+	}
+	// A game a followed player began: a quiet line of its own, never over
+	// the board or the clocks (it takes a row of the moves'), watched with
+	// v after the game.
+	if note := m.clubNote(); note != "" {
+		status = append(status, m.st.Muted.Render(termtext.Cut(note, max(m.w, 20))))
 	}
 	// A line of its own: after the result and both ratings it was cut off
 	// at 110 columns.

@@ -62,10 +62,14 @@ func (m *playModel) leaveKey(k tea.KeyMsg) tea.Cmd {
 func (m *playModel) boardHelp() string {
 	switch {
 	case m.upd.Over():
-		if m.arena != "" {
-			return m.st.Muted.Render(termtext.Cut("r review · your next game opens as the arena pairs you · enter or esc: back to the arena · "+m.quitHelp(), max(m.w, 20)))
+		watch := ""
+		if _, ok := m.club.newest(); ok {
+			watch = "v watch followed · "
 		}
-		return m.st.Muted.Render(termtext.Cut("r review · m rematch · enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
+		if m.arena != "" {
+			return m.st.Muted.Render(termtext.Cut("r review · "+watch+"your next game opens as the arena pairs you · enter or esc: back to the arena · "+m.quitHelp(), max(m.w, 20)))
+		}
+		return m.st.Muted.Render(termtext.Cut("r review · m rematch · "+watch+"enter or esc: back to the lobby · "+m.quitHelp(), max(m.w, 20)))
 	case m.leaving:
 		return m.st.Err.Render(termtext.Cut(m.leaveQuestion(), max(m.w, 20)))
 	}
@@ -88,6 +92,7 @@ func (m *playModel) helpLines() []string {
 		"claim · claimdraw   when your opponent has left",
 		"say TEXT   chat · mute, unmute   the spectators' chat",
 		"bell       the terminal bell off or on (your opponent's move, low time, a challenge)",
+		"v          after the game: watch the game a player you follow began (noted under the board)",
 		"q (empty line) or ctrl+c   leave the game (asks first)",
 	}
 	if m.upd != nil && m.upd.Arena != "" {
