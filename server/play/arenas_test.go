@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/server/arena"
 	"github.com/squall-chess/squall/server/store"
 )
@@ -170,6 +171,32 @@ func TestArenaOnHub(t *testing.T) {
 	}
 }
 
+// writeWave writes the wave due at into arena id's log, its first game
+// named game — as the pairing server does, though this wave is not
+// checked against the players in games elsewhere (busyElsewhere) — and,
+// if begin, starts its games as the pairing server then does (begin).
+func writeWave(t *testing.T, s *Arenas, id, game string, at time.Time, begin bool) {
+	t.Helper()
+	ctx := context.Background()
+	r, err := s.run(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	wave, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		p := a.Pair(at)
+		p[0].Game = game
+		return []arena.Event{{Kind: arena.Pair, At: at, Pairs: p}}
+	})
+	if err == nil && begin {
+		err = s.begin(ctx, r, wave)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func opponent(g store.GameRecord, handle string) string {
 	if g.White == handle {
 		return g.Black
@@ -209,17 +236,7 @@ func TestArenaMissingGame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, _ := s.run(def.ID)
-	r.mu.Lock()
-	_, err = s.write(ctx, r, func(a *arena.Arena) []arena.Event {
-		p := a.Pair(t0)
-		p[0].Game = "never-started"
-		return []arena.Event{{Kind: arena.Pair, At: t0, Pairs: p}}
-	})
-	r.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeWave(t, s, def.ID, "never-started", t0, false)
 	clk.Advance(MissingGame - time.Second)
 	stepArena(t, s, def.ID)
 	if st := mustState(t, s, def.ID); len(st.Playing) != 1 {
@@ -241,48 +258,47 @@ func TestArenaMissingGame(t *testing.T) {
 	}
 }
 
-// TestArenaBerserk: an arena's player berserks before their first move —
-// half the clock, no increment, stored with the game — and their win of
-// 14 plies scores 3; a berserk outside an arena is refused.
-func TestArenaBerserk(t *testing.T) {
+// berserkWin plays an arena game at 3+2 between ann and bob in which
+// the berserker's side berserks (half its clock, checked) and wins in 14
+// plies by the other's resignation; the arena has not seen its end yet.
+func berserkWin(t *testing.T, berserker chess.Color) (*Hub, *store.Store, *Arenas, arena.Definition, store.GameRecord) {
+	t.Helper()
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
 	clk := &fakeClock{now: t0}
-	h, _ := newHub(t, t.TempDir(), clk)
-	s, err := NewArenas(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	def := arena.Definition{ID: "b", Name: "Berserk Blitz", Start: t0, Length: 30 * time.Minute, Control: blitz}
-	if err := s.Create(ctx, def); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"ann", "bob"} {
-		if err := s.Join(ctx, def.ID, p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, st, s := arenaOn(t, clk, def, "ann", "bob")
 	stepArena(t, s, def.ID)
 	g := arenaGames(h, def.ID)["ann"]
-	if _, err := h.Berserk(ctx, g.ID, g.White); err != nil {
+	sides := g.Handles()
+	if _, err := h.Berserk(ctx, g.ID, sides[berserker]); err != nil {
 		t.Fatal(err)
 	}
 	u, err := h.Game(g.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !u.Game.Berserk[0] || u.Game.Left[0] != 90*time.Second || u.Game.Left[1] != 3*time.Minute {
-		t.Fatalf("after White's berserk: berserk %v, clocks %v", u.Game.Berserk, u.Game.Left)
+	if !u.Game.Berserk[berserker] || u.Game.Left[berserker] != 90*time.Second || u.Game.Left[1-berserker] != 3*time.Minute {
+		t.Fatalf("after %s's berserk: berserk %v, clocks %v", berserker.Name(), u.Game.Berserk, u.Game.Left)
 	}
 	for i, m := range strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 b1d2 a7a6 h2h3 h7h6") {
 		clk.Advance(time.Second)
-		if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i%2], m); err != nil {
+		if _, err := h.Move(ctx, g.ID, sides[i%2], m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := h.Resign(ctx, g.ID, g.Black); err != nil {
+	if _, err := h.Resign(ctx, g.ID, sides[1-berserker]); err != nil {
 		t.Fatal(err)
 	}
+	return h, st, s, def, g
+}
+
+// TestArenaBerserk: an arena's player berserks before their first move —
+// half the clock, no increment, stored with the game — and their win of
+// 14 plies scores 3; a berserk outside an arena is refused.
+func TestArenaBerserk(t *testing.T) {
+	ctx := context.Background()
+	h, _, s, def, g := berserkWin(t, chess.White)
 	stepArena(t, s, def.ID)
 	st := mustState(t, s, def.ID)
 	if top := st.Standings[0]; top.Handle != g.White || top.Score != 3 || top.Berserks != 1 {
@@ -312,36 +328,7 @@ func TestArenaBerserk(t *testing.T) {
 // alone, makes the same standings.
 func TestArenaBerserkFromArchive(t *testing.T) {
 	ctx := context.Background()
-	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
-	clk := &fakeClock{now: t0}
-	h, st := newHub(t, t.TempDir(), clk)
-	s, err := NewArenas(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := arena.Definition{ID: "ba", Name: "Archive Blitz", Start: t0, Length: 30 * time.Minute, Control: blitz}
-	if err := s.Create(ctx, def); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"ann", "bob"} {
-		if err := s.Join(ctx, def.ID, p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	stepArena(t, s, def.ID)
-	g := arenaGames(h, def.ID)["ann"]
-	if _, err := h.Berserk(ctx, g.ID, g.Black); err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5 c2c3 d7d6 b1d2 a7a6 h2h3 h7h6") {
-		clk.Advance(time.Second)
-		if _, err := h.Move(ctx, g.ID, []string{g.White, g.Black}[i%2], m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := h.Resign(ctx, g.ID, g.White); err != nil {
-		t.Fatal(err)
-	}
+	_, st, s, def, g := berserkWin(t, chess.Black)
 	if err := st.DropGame(ctx, g.ID); err != nil { // only the archive has it now
 		t.Fatal(err)
 	}
@@ -445,18 +432,16 @@ func TestArenaPlayerBusyElsewhere(t *testing.T) {
 	}
 }
 
-// runningArena is an arena under way at clk's time, its handles joined
-// and no wave paired yet.
-func runningArena(t *testing.T, clk *fakeClock, handles ...string) (*Hub, *Arenas, arena.Definition) {
+// arenaOn is arena def on a hub of its own at clk's time, with the
+// handles joined and no wave paired yet.
+func arenaOn(t *testing.T, clk *fakeClock, def arena.Definition, handles ...string) (*Hub, *store.Store, *Arenas) {
 	t.Helper()
 	ctx := context.Background()
-	h, _ := newHub(t, t.TempDir(), clk)
+	h, st := newHub(t, t.TempDir(), clk)
 	s, err := NewArenas(ctx, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := arena.Definition{ID: "e", Name: "Elsewhere", Start: clk.Now().Add(-time.Minute), Length: 30 * time.Minute}
-	def.Control.Base = time.Minute
 	if err := s.Create(ctx, def); err != nil {
 		t.Fatal(err)
 	}
@@ -465,6 +450,15 @@ func runningArena(t *testing.T, clk *fakeClock, handles ...string) (*Hub, *Arena
 			t.Fatal(err)
 		}
 	}
+	return h, st, s
+}
+
+// runningArena is a 1+0 arena under way at clk's time (arenaOn).
+func runningArena(t *testing.T, clk *fakeClock, handles ...string) (*Hub, *Arenas, arena.Definition) {
+	t.Helper()
+	def := arena.Definition{ID: "e", Name: "Elsewhere", Start: clk.Now().Add(-time.Minute), Length: 30 * time.Minute}
+	def.Control.Base = time.Minute
+	h, _, s := arenaOn(t, clk, def, handles...)
 	return h, s, def
 }
 
@@ -502,17 +496,7 @@ func TestArenaPairedBeforePlayingElsewhere(t *testing.T) {
 	ctx := context.Background()
 	clk := &fakeClock{now: time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
 	h, s, def := runningArena(t, clk, "ann", "bob")
-	r, _ := s.run(def.ID)
-	r.mu.Lock()
-	_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
-		p := a.Pair(clk.Now())
-		p[0].Game = "paired-a-moment-ago"
-		return []arena.Event{{Kind: arena.Pair, At: clk.Now(), Pairs: p}}
-	})
-	r.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeWave(t, s, def.ID, "paired-a-moment-ago", clk.Now(), false)
 	if id, err := h.Start(ctx, "ann", "eve", def.Control, false); !errors.Is(err, ErrBusy) {
 		t.Fatalf("ann, paired in the arena a moment ago, began %q outside it: %v, want ErrBusy", id, err)
 	}
@@ -532,39 +516,14 @@ func TestArenaGameThatCannotBegin(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)
 	clk := &fakeClock{now: t0.Add(-time.Second)}
-	h, _ := newHub(t, t.TempDir(), clk)
-	s, err := NewArenas(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
 	def := arena.Definition{ID: "c", Name: "Cannot", Start: t0, Length: 30 * time.Minute}
 	def.Control.Base = time.Minute
-	if err := s.Create(ctx, def); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"ann", "bob"} {
-		if err := s.Join(ctx, def.ID, p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h, _, s := arenaOn(t, clk, def, "ann", "bob")
 	if _, err := h.Start(ctx, "ann", "eve", def.Control, false); err != nil { // before the start: no pause
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	r, _ := s.run(def.ID)
-	r.mu.Lock()
-	wave, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
-		p := a.Pair(t0)
-		p[0].Game = "cannot-begin"
-		return []arena.Event{{Kind: arena.Pair, At: t0, Pairs: p}}
-	})
-	if err == nil {
-		err = s.begin(ctx, r, wave)
-	}
-	r.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeWave(t, s, def.ID, "cannot-begin", t0, true)
 	log, err := s.Log(ctx, def.ID)
 	if err != nil {
 		t.Fatal(err)
