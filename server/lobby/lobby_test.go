@@ -15,10 +15,12 @@ import (
 	"github.com/squall-chess/squall/server/store/storetest"
 )
 
-// fakeHub records the games started.
+// fakeHub records the games started, and refuses the players in refuse
+// as they seek (an arena paired them a moment ago).
 type fakeHub struct {
-	mu    sync.Mutex
-	games [][2]string
+	mu     sync.Mutex
+	games  [][2]string
+	refuse map[string]error
 }
 
 func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeControl, _ bool) (string, error) {
@@ -28,7 +30,34 @@ func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeContr
 	return fmt.Sprint(len(h.games)), nil
 }
 
-func (h *fakeHub) Seeking(context.Context, string) error { return nil }
+func (h *fakeHub) Seeking(_ context.Context, handle string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.refuse[handle]
+}
+
+// TestSeekingRefused: a player the hub refuses as they seek (an arena
+// paired them a moment ago: play.Hub.Seeking) opens no seek, and their
+// accept of another's leaves it open for someone else.
+func TestSeekingRefused(t *testing.T) {
+	ctx := context.Background()
+	busy := errors.New("paired in Hourly Blitz Arena a moment ago")
+	h := &fakeHub{refuse: map[string]error{"bob": busy}}
+	l := newLobby(t, h, 1)
+	if _, err := l.Seek(ctx, Seek{Handle: "bob", TC: blitz, Rated: true}); !errors.Is(err, busy) {
+		t.Fatalf("bob's seek: %v, want refused", err)
+	}
+	s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Rated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Accept(ctx, "bob", s.ID); !errors.Is(err, busy) {
+		t.Fatalf("bob's accept: %v, want refused", err)
+	}
+	if _, _, err := l.Accept(ctx, "cy", s.ID); err != nil || len(h.games) != 1 {
+		t.Fatalf("cy's accept of the seek bob could not take: %v, games %v", err, h.games)
+	}
+}
 
 var blitz = game.TimeControl{Base: 3 * time.Minute, Increment: 2 * time.Second}
 
