@@ -32,7 +32,7 @@ func datagenCommand() *cobra.Command {
 		Args:  argsBetween(0, 0, "no arguments"),
 	}
 	fs := cmd.Flags()
-	openings := fs.String("openings", opening.Balanced, "the starting positions `FILE`, EPD, or \"balanced\" for the 1,000 built-in ones")
+	openings := fs.String("openings", opening.Balanced, "the starting positions `FILE`, EPD, or \"balanced\" for the 1,000 built-in ones, either with :FROM-TO for its positions FROM to TO only")
 	out := fs.String("out", "datagen.epd", "the output `FILE`, appended to and resumable: EPD (for squall tune and train); for squall train, whole games in the compact format when it ends in .sqg (about 4 bytes a position) or packed 32-byte records when it ends in .bin")
 	games := minFlag(fs, "games", 1000, 1, "`N` games to play in all (game ids 0 … N-1)")
 	nodes := minFlag(fs, "nodes", uint64(5000), 1, "`N` nodes per move")

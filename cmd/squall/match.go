@@ -43,7 +43,7 @@ func matchCommand() *cobra.Command {
 	margin := durationFlag(fs, "margin", 50*time.Millisecond, "how far an engine may overrun its clock before it loses on time")
 	nodes := fs.Uint64("nodes", 0, "also limit every move to `N` nodes")
 	games := minFlag(fs, "games", 100, 1, "`N` games to play (rounded up to whole pairs)")
-	openings := fs.String("openings", "", "the openings `FILE`, EPD or FEN, or \"balanced\" for the 1,000 built-in ones; each played with both colours (default: the start position)")
+	openings := fs.String("openings", "", "the openings `FILE`, EPD or FEN, or \"balanced\" for the 1,000 built-in ones, either with :FROM-TO for its openings FROM to TO only (balanced:201-400); each played with both colours (default: the start position)")
 	concurrency := minFlag(fs, "concurrency", 1, 1, "`N` games played at once")
 	maxPlies := minFlag(fs, "maxplies", 0, 0, "adjudicate a draw after `N` plies (0 = never)")
 	sprtFlag := fs.String("sprt", "", "stop early by the SPRT `TEST`: elo0,elo1[,alpha,beta] or elo0=…,elo1=…,alpha=…,beta=… (alpha, beta default 0.05)")

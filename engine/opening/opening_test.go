@@ -1,6 +1,8 @@
 package opening
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -360,6 +362,50 @@ func TestBalancedStarts(t *testing.T) {
 		seen[fen] = true
 		if p.SideToMove() != chess.White || !p.HasLegalMoves() {
 			t.Errorf("start %d (%s): not White to move with moves", i+1, fen)
+		}
+	}
+}
+
+// TestLoadStartsRange: "NAME:FROM-TO" keeps positions FROM to TO of the
+// embedded set or of a file, counted from 1 ("balanced:201-400" is the 200
+// openings after the first 200); a name whose colon is not followed by a
+// range is a plain file name; a range outside the set is an error.
+func TestLoadStartsRange(t *testing.T) {
+	all := BalancedStarts()
+	ps, err := LoadStarts("balanced:201-400")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 200 {
+		t.Fatalf("balanced:201-400 gave %d positions, want 200", len(ps))
+	}
+	for i, p := range ps {
+		if p.FEN() != all[200+i].FEN() {
+			t.Fatalf("balanced:201-400 position %d is %s, want balanced start %d %s", i+1, p.FEN(), 201+i, all[200+i].FEN())
+		}
+	}
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "odd:name.epd") // a colon, but no range after it
+	fens := "4k3/8/8/8/8/8/8/4K2R w K - 0 1\n4k3/8/8/8/8/8/8/4K2Q w - - 0 1\n4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\n"
+	if err := os.WriteFile(file, []byte(fens), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := LoadStarts(file)
+	if err != nil || len(whole) != 3 {
+		t.Fatalf("LoadStarts(%q): %d positions, %v; want 3", file, len(whole), err)
+	}
+	two, err := LoadStarts(file + ":2-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(two) != 2 || two[0].FEN() != whole[1].FEN() || two[1].FEN() != whole[2].FEN() {
+		t.Errorf("%s:2-3 gave %d positions, want the file's second and third", file, len(two))
+	}
+
+	for _, bad := range []string{"balanced:0-5", "balanced:5-4", "balanced:990-1001", file + ":1-4"} {
+		if _, err := LoadStarts(bad); err == nil {
+			t.Errorf("LoadStarts(%q): no error", bad)
 		}
 	}
 }

@@ -35,7 +35,26 @@ func BalancedStarts() []*chess.Position {
 
 // LoadStarts returns the starting positions a command's --openings flag
 // names: Balanced for the embedded set, otherwise an EPD or FEN file.
+// Either may end in ":FROM-TO" to keep only its positions FROM to TO,
+// counted from 1 and inclusive ("balanced:201-400"): a match can then be
+// played on openings that no earlier measurement used.
 func LoadStarts(name string) ([]*chess.Position, error) {
+	source, from, to, ranged, err := splitRange(name)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := loadAll(source)
+	if err != nil || !ranged {
+		return ps, err
+	}
+	if to > len(ps) {
+		return nil, fmt.Errorf("openings %q: %s has %d positions, not %d", name, source, len(ps), to)
+	}
+	return ps[from-1 : to], nil
+}
+
+// loadAll returns every position of Balanced or of the file name.
+func loadAll(name string) ([]*chess.Position, error) {
 	if name == Balanced {
 		return BalancedStarts(), nil
 	}
@@ -45,6 +64,38 @@ func LoadStarts(name string) ([]*chess.Position, error) {
 	}
 	defer f.Close()
 	return ReadStarts(f, name)
+}
+
+// splitRange takes a ":FROM-TO" suffix (two decimal numbers) off name.
+// A name whose last colon is followed by anything else is a plain name,
+// so a file with a colon in its name still opens.
+func splitRange(name string) (source string, from, to int, ranged bool, err error) {
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 {
+		return name, 0, 0, false, nil
+	}
+	a, b, ok := strings.Cut(name[i+1:], "-")
+	if !ok || !isDigits(a) || !isDigits(b) {
+		return name, 0, 0, false, nil
+	}
+	from, errA := strconv.Atoi(a)
+	to, errB := strconv.Atoi(b)
+	if errA != nil || errB != nil || from < 1 || to < from {
+		return "", 0, 0, false, fmt.Errorf("openings %q: want a range FROM-TO with 1 ≤ FROM ≤ TO", name)
+	}
+	return name[:i], from, to, true, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadStarts reads starting positions, one a line: a FEN (six fields) or
