@@ -52,7 +52,11 @@ type Presence struct {
 	revs  map[string]uint64    // this server's records in the store, by handle
 	here  map[string]bool      // the handles present when last looked
 	gone  map[string]time.Time // since when a handle has had no session anywhere
-	lag   map[string]time.Duration
+	// left is when a handle was seen to go (its last session here ended,
+	// or its last record anywhere went): gone's time, less the handles
+	// only marked Away.
+	left map[string]time.Time
+	lag  map[string]time.Duration
 }
 
 // record is a record's value: the server's name and the player's lag
@@ -73,7 +77,7 @@ func New(ctx context.Context, st *store.Store, node string, now func() time.Time
 		return nil, err
 	}
 	return &Presence{recs: recs, mirror: store.NewMirror(TTL, now), node: node, now: now, poke: make(chan struct{}, 1),
-		local: map[string]int{}, revs: map[string]uint64{}, here: map[string]bool{}, gone: map[string]time.Time{}, lag: map[string]time.Duration{}}, nil
+		local: map[string]int{}, revs: map[string]uint64{}, here: map[string]bool{}, gone: map[string]time.Time{}, left: map[string]time.Time{}, lag: map[string]time.Duration{}}, nil
 }
 
 // key is handle's record on this server.
@@ -88,6 +92,7 @@ func (p *Presence) Join(handle string) {
 	p.local[handle]++
 	p.here[handle] = true
 	delete(p.gone, handle)
+	delete(p.left, handle)
 	p.mu.Unlock()
 	p.signal()
 }
@@ -101,6 +106,7 @@ func (p *Presence) Leave(handle string) {
 		if !p.elsewhere(handle) {
 			delete(p.here, handle)
 			p.gone[handle] = p.now()
+			p.left[handle] = p.gone[handle]
 		}
 	}
 	p.mu.Unlock()
@@ -147,6 +153,20 @@ func (p *Presence) Gone(handle string) (since time.Time, ok bool) {
 	p.look()
 	since, ok = p.gone[handle]
 	return since, ok
+}
+
+// LastSeen is when this server saw handle go, if it did: its last
+// session here ended, or its last record anywhere went (a list of whom
+// a player follows says "last seen"). ok is false while handle is here,
+// and for a handle this server has not seen leave since it started — one
+// only marked Away (a resumed game's player) included: that is when the
+// server came, not when the player went.
+func (p *Presence) LastSeen(handle string) (at time.Time, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.look()
+	at, ok = p.left[handle]
+	return at, ok
 }
 
 // Online reports whether handle has a session on any server now (a
@@ -214,11 +234,13 @@ func (p *Presence) look() {
 		if !now[h] {
 			delete(p.here, h)
 			p.gone[h] = p.now()
+			p.left[h] = p.gone[h]
 		}
 	}
 	for h := range now {
 		p.here[h] = true
 		delete(p.gone, h)
+		delete(p.left, h)
 	}
 }
 

@@ -48,7 +48,8 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // TestTwoServers: a player connected to server a is here for server b
 // too; two sessions on a keep them here until both end; once gone, b
 // says since when; a player never seen is not gone until marked Away.
-// Online says who has a session now, on either server.
+// Online says who has a session now, on either server; LastSeen when a
+// player was seen to go (not one only marked Away).
 func TestTwoServers(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, store.Options{Dir: t.TempDir()})
@@ -64,6 +65,9 @@ func TestTwoServers(t *testing.T) {
 	b.Away("ann") // her game was resumed here: the grace runs from now
 	if since, gone := b.Gone("ann"); !gone || !since.Equal(clk.Now()) {
 		t.Errorf("ann marked away: %v %v", since, gone)
+	}
+	if at, seen := b.LastSeen("ann"); seen {
+		t.Errorf("ann, only marked away, last seen at %v", at)
 	}
 	a.Join("ann")
 	a.Join("ann")
@@ -88,6 +92,16 @@ func TestTwoServers(t *testing.T) {
 	}
 	if since, _ := b.Gone("ann"); since.Before(left) {
 		t.Errorf("on b, gone since %v, before she left at %v", since, left)
+	}
+	if at, seen := a.LastSeen("ann"); !seen || !at.Equal(left) {
+		t.Errorf("on a, ann last seen %v (%v), want %v", at, seen, left)
+	}
+	if at, seen := b.LastSeen("ann"); !seen || at.Before(left) {
+		t.Errorf("on b, ann last seen %v (%v), before she left at %v", at, seen, left)
+	}
+	a.Join("ann")
+	if _, seen := a.LastSeen("ann"); seen {
+		t.Error("ann, back, has a last seen")
 	}
 }
 

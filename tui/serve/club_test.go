@@ -331,8 +331,9 @@ func TestFollowNoteInGame(t *testing.T) {
 
 // TestOnlineListsFollowedOffline (issue 37): the list of who is online
 // lists the players one follows who are not, marked, with when they were
-// last seen where the server saw them leave, else "offline"; they were
-// left out.
+// last seen where the server saw them leave, else "offline" (a player of
+// a game the server resumed as it started was not seen leaving: it said
+// "last seen just now" of the restart); they were left out.
 func TestOnlineListsFollowedOffline(t *testing.T) {
 	_, p := startPlayServer(t)
 	ctx := context.Background()
@@ -346,6 +347,7 @@ func TestOnlineListsFollowedOffline(t *testing.T) {
 		p.Presence.Join(h)
 	}
 	p.Presence.Leave("bob")
+	p.Presence.Away("cid") // a game of cid's resumed as the server started: not a sighting
 	m := newOnlineModel(p, testRenderer(), "key-ann", "ssh -p 2222 host", 100, 30)
 	answer(m, m.Init())
 	m.refresh()

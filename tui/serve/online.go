@@ -24,7 +24,7 @@ import (
 // the players with a play session (the lobby or a game) on any server
 // (presence.Presence.List), the ones the player follows first (★), then
 // the followed who are offline (with when this server last saw them, as
-// presence.Presence.Gone has it), each with their rating at every speed
+// presence.Presence.LastSeen has it), each with their rating at every speed
 // and the game they play; f follows the chosen player or stops, v watches
 // their game, enter their profile.
 
@@ -249,18 +249,18 @@ func (m *onlineModel) playing(handle string, games []store.GameRecord) string {
 	return ""
 }
 
-// offline says a followed player is offline, and since when this server
-// has seen them gone if it saw them leave ("offline · last seen 5 min
-// ago"); a server that has not seen them since it started cannot say.
+// offline says a followed player is offline, and when this server saw
+// them go if it did ("offline · last seen 5 min ago"); one that has not
+// seen them leave since it started cannot say.
 func (m *onlineModel) offline(handle string) string {
 	if m.p.Presence == nil {
 		return "offline"
 	}
-	since, ok := m.p.Presence.Gone(handle)
+	at, ok := m.p.Presence.LastSeen(handle)
 	if !ok {
 		return "offline"
 	}
-	return "offline · last seen " + ago(time.Since(since))
+	return "offline · last seen " + ago(time.Since(at))
 }
 
 // ago says a time gone by, roughly: "just now", "5 min ago", "3 h ago",
