@@ -80,9 +80,11 @@ type spectatorModel struct {
 	review reviewPane // a finished game in review, while open
 	// series counts the games of the players followed from the list and
 	// their rematches (toRematch): the one shown is the series-th; note
-	// says the rematch moved to.
+	// says the rematch moved to; endAt is when the end of the game shown
+	// was (zero before).
 	series int
 	note   string
+	endAt  time.Time
 
 	sshCmd string // how the client connects, for the PGN's command
 	keyFP  string // the SSH key's fingerprint ("": a guest)
@@ -198,6 +200,9 @@ func (m *spectatorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		u := msg.u
 		m.first = nil
+		if u.Over() && m.endAt.IsZero() {
+			m.endAt = time.Now()
+		}
 		m.shown, m.players = &u, u.Players
 		m.shownKey = analysis.Key(u.Replayed.Game)
 		if m.analysed != nil && m.analysed.Key() != m.shownKey {
@@ -313,12 +318,18 @@ func (m *spectatorModel) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// rematchPause is how long a spectator sees a game's end before the
+// screen moves to its rematch: shown behind, the end and the rematch's
+// start come at once.
+const rematchPause = 3 * time.Second
+
 // toRematch moves the screen to the rematch of the finished game shown
 // once its players begin it (lobby.IsRematch), as lichess moves its
-// spectators, saying so; not while the review is open over the game (it
-// moves at the first tick after the review closes).
+// spectators, saying so — the end seen first for rematchPause; not while
+// the review is open over the game (it moves at the first tick after the
+// review closes).
 func (m *spectatorModel) toRematch() tea.Cmd {
-	if m.shown == nil || !m.shown.Over() || m.review.isOpen() {
+	if m.shown == nil || !m.shown.Over() || m.review.isOpen() || time.Since(m.endAt) < rematchPause {
 		return nil
 	}
 	of := m.shown.GameRecord
@@ -376,7 +387,7 @@ func (m *spectatorModel) watch(id string, players play.Players) tea.Cmd {
 		cmds = append(cmds, livecmd.Recv(results))
 	}
 	m.life.watch(stops...)
-	m.gameID, m.updates, m.shown, m.analysed, m.status, m.first = id, updates, nil, nil, "", nil
+	m.gameID, m.updates, m.shown, m.analysed, m.status, m.first, m.endAt = id, updates, nil, nil, "", nil, time.Time{}
 	return tea.Batch(cmds...)
 }
 

@@ -333,6 +333,11 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 		t.Fatal("the rematch did not start")
 	}
 	m.Update(clockTickMsg{})
+	if m.gameID != old {
+		t.Fatal("the screen moved to the rematch before the end was seen")
+	}
+	m.endAt = m.endAt.Add(-rematchPause) // the end seen long enough
+	m.Update(clockTickMsg{})
 	if m.gameID != next {
 		t.Fatalf("the spectator stays on game %s, not the rematch %s:\n%s", m.gameID, next, ansi.Strip(m.View()))
 	}
@@ -362,6 +367,7 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 		}
 	}
 	third, _ := p.Hub.GameOf("ann")
+	m.endAt = m.endAt.Add(-rematchPause)
 	m.Update(clockTickMsg{})
 	if m.gameID != next || !m.review.isOpen() {
 		t.Fatalf("the screen left the open review for game %s", m.gameID)
@@ -381,6 +387,7 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 	if _, err := p.Hub.Start(ctx, "ann", "bob", game.TimeControl{Base: 5 * time.Minute}, false); err != nil {
 		t.Fatal(err)
 	}
+	m.endAt = m.endAt.Add(-rematchPause)
 	m.Update(clockTickMsg{})
 	if m.gameID != third {
 		t.Errorf("the spectator moved to a game that is no rematch: %s", m.gameID)
