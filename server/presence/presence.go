@@ -147,13 +147,7 @@ func (p *Presence) Away(handle string) {
 // false while it has one, or if this server has not seen it since it
 // started (a player the server has not seen cannot be claimed against
 // before they could come).
-func (p *Presence) Gone(handle string) (since time.Time, ok bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.look()
-	since, ok = p.gone[handle]
-	return since, ok
-}
+func (p *Presence) Gone(handle string) (since time.Time, ok bool) { return p.when(handle, false) }
 
 // LastSeen is when this server saw handle go, if it did: its last
 // session here ended, or its last record anywhere went (a list of whom
@@ -161,12 +155,19 @@ func (p *Presence) Gone(handle string) (since time.Time, ok bool) {
 // and for a handle this server has not seen leave since it started — one
 // only marked Away (a resumed game's player) included: that is when the
 // server came, not when the player went.
-func (p *Presence) LastSeen(handle string) (at time.Time, ok bool) {
+func (p *Presence) LastSeen(handle string) (at time.Time, ok bool) { return p.when(handle, true) }
+
+// when is handle's time in gone, or in left, with the records looked at.
+func (p *Presence) when(handle string, left bool) (time.Time, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.look()
-	at, ok = p.left[handle]
-	return at, ok
+	times := p.gone
+	if left {
+		times = p.left
+	}
+	t, ok := times[handle]
+	return t, ok
 }
 
 // Online reports whether handle has a session on any server now (a
