@@ -209,7 +209,7 @@ func (m *playModel) boardView() []string {
 	if m.upd == nil {
 		return []string{m.st.Muted.Render("joining the game…")}
 	}
-	out, moved := gameRows(m.st, m.upd, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves, m.lagLines())
+	out, moved := gameRows(m.st, m.upd, 0, m.upd.Players.Black == m.handle, m.premoveShown(), m.w, nil, &m.moves, m.lagLines())
 	where := ""
 	if m.upd.ArenaName != "" {
 		where = " · " + termtext.SafeLine(arena.Title(m.upd.ArenaName))
@@ -355,22 +355,29 @@ var gameBoard = boardview.Size{W: 3, H: 1}
 
 // gameRows draws game u: a title row, a blank, and the board (from
 // Black's side when flipped, premove's squares marked as boardview marks
-// a move not on the board yet) with both clocks beside it, as they read now
-// (the one way, the record's Clocks), and under the clocks panel, if any
+// a move not on the board yet) with both clocks beside it, and under the
+// clocks panel, if any
 // (the spectators' analysis), or else the moves from list, newest in
 // view. moved tells whether the moves are there; if not, the caller puts
 // them under the board (moveRows).
 //
 // lags are what is said under each side's clock (by colour; "" none): the
 // players' lags (lagLines).
-func gameRows(st styles, u *play.Update, flipped bool, premove chess.Move, width int, panel []string, list *moveList, lags [2]string) (rows []string, moved bool) {
+//
+// The clocks read as they stood behind ago (the one way, the record's
+// Clocks): a player's screen shows the game live (0), a spectator's a
+// rated game behind it (play.SpectatorDelay). Behind, the clocks are
+// those of the position shown, the side to move's running from the moment
+// it is shown, as lichess's delayed broadcast has them; read at now, the
+// running clock was short by the whole delay.
+func gameRows(st styles, u *play.Update, behind time.Duration, flipped bool, premove chess.Move, width int, panel []string, list *moveList, lags [2]string) (rows []string, moved bool) {
 	pos := u.Replayed.Position
 	sc := boardview.NewScene(pos)
 	sc.Last = u.Replayed.Last()
 	sc.Flipped = flipped
 	sc.Hint = premove
 	board := strings.Split(st.Board.Board(sc, gameBoard), "\n")
-	left := u.Clocks(time.Now())
+	left := u.Clocks(time.Now().Add(-behind))
 	rightW := max(width-gameBoard.Width()-2, gameRightMin)
 	side := func(c chess.Color, name string) string {
 		t := clock.Text(left[c])

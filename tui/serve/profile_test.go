@@ -200,7 +200,7 @@ func TestProfileScreen(t *testing.T) {
 	}
 	defer stop()
 	u := <-updates
-	rows, _ := gameRows(sessionStyles(testRenderer()), &u, false, 0, 80, nil, &moveList{}, [2]string{})
+	rows, _ := gameRows(sessionStyles(testRenderer()), &u, 0, false, 0, 80, nil, &moveList{}, [2]string{})
 	header := ansi.Strip(strings.Join(rows, "\n"))
 	for _, want := range []string{"White ann " + u.Players.AtStart[0].Shown(), "Black bob " + bobs.Shown()} {
 		if !strings.Contains(header, want) {

@@ -478,8 +478,9 @@ func (m *spectatorModel) listView(reserved int) []string {
 // the rows left), the result, the chat and the keys. Where rows are short
 // the chat gives way; the moves keep at least a row.
 func (m *spectatorModel) gameView(status []string) []string {
-	out, _ := gameRows(m.st, m.shown, false, chess.NullMove, m.w, m.panel(), &m.moves, lagLines(m.p.Presence, m.shown.Players, "", 0))
-	out[0] = m.title(m.delay(*m.shown))
+	behind := m.delay(*m.shown)
+	out, _ := gameRows(m.st, m.shown, behind, false, chess.NullMove, m.w, m.panel(), &m.moves, lagLines(m.p.Presence, m.shown.Players, "", 0))
+	out[0] = m.title(behind)
 	var end []string
 	if m.shown.Over() {
 		end = append(end, m.shown.End.Result.String()+m.st.Muted.Render(" · r review"))

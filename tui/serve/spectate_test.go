@@ -393,3 +393,63 @@ func TestSpectatorFollowsRematch(t *testing.T) {
 		t.Errorf("the spectator moved to a game that is no rematch: %s", m.gameID)
 	}
 }
+
+// TestDelayedSpectatorClocks (issue 37): a spectator shown a rated game
+// behind sees, as it shows the position the game had at T, the clocks as
+// they stood at T, the side to move's running from there — as lichess's
+// delayed broadcast shows them. The screen counted the clock down to the
+// time of day: a 1+0 game's running clock read 0:45 the moment the
+// spectator saw the move that started it, and 0:30 fifteen seconds later.
+func TestDelayedSpectatorClocks(t *testing.T) {
+	m, _, updates, _ := watching(t, "eve")
+	m.p.Delay = play.AutoDelay
+	_, uci := sans(t, "e4", "e5") // White's clock runs from here
+	bullet := store.GameRecord{ID: "g", Players: play.Players{White: "ann", Black: "bob", Rated: true},
+		Game: game.State{TimeControl: game.TimeControl{Base: time.Minute}, Moves: uci, Left: [2]time.Duration{time.Minute, time.Minute}}}
+	behind := play.SpectatorDelay(bullet.Players, bullet.Game.TimeControl, m.p.Delay)
+	if behind != 15*time.Second {
+		t.Fatalf("test premise: a rated 1+0 game is shown %v behind, not 15s", behind)
+	}
+	for _, c := range []struct {
+		shownFor time.Duration // how long the screen has shown the position
+		white    string
+	}{{0, "1:00"}, {20 * time.Second, "0:40"}} {
+		u := update(t, bullet)
+		// Played behind + shownFor ago: shown behind after it, shownFor ago.
+		u.Game.Saved = time.Now().Add(-behind - c.shownFor)
+		m.Update(shownMsg{from: updates, u: u})
+		v := ansi.Strip(m.View())
+		if !strings.Contains(v, "15s behind") {
+			t.Fatalf("test premise: the game is not shown behind:\n%s", v)
+		}
+		for _, want := range []string{"White ann", "Black bob"} {
+			clock := "1:00"
+			if want == "White ann" {
+				clock = c.white
+			}
+			line := lineWith(v, want)
+			if !strings.Contains(line, want+" ") || !strings.HasSuffix(strings.TrimSpace(line), clock) {
+				t.Errorf("shown for %v: the clock beside %q reads %q, want %s", c.shownFor, want, clockOf(line), clock)
+			}
+		}
+	}
+}
+
+// lineWith is the first line of screen v that holds s ("": none).
+func lineWith(v, s string) string {
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// clockOf is the last word of a clock's line: the clock.
+func clockOf(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
+}
