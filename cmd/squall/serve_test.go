@@ -73,55 +73,93 @@ func watch(t *testing.T, addr net.Addr, cmd string) *lockedBuffer {
 	return term
 }
 
+// dialSSH connects to the SSH server at addr with key, giving up after
+// 10 s (gossh.Dial's timeout is the TCP connection's alone: a server that
+// accepts and never answers would hold it for ever).
+func dialSSH(addr net.Addr, signer gossh.Signer) (*gossh.Client, error) {
+	nc, err := net.DialTimeout("tcp", addr.String(), 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	nc.SetDeadline(time.Now().Add(10 * time.Second))
+	c, chans, reqs, err := gossh.NewClientConn(nc, addr.String(), &gossh.ClientConfig{
+		User:            "viewer",
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	nc.SetDeadline(time.Time{})
+	return gossh.NewClient(c, chans, reqs), nil
+}
+
 // newKey is a fresh SSH key.
 func newKey(t *testing.T) gossh.Signer {
 	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
+	signer, err := newSigner()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return signer
 }
 
+// newSigner is a fresh SSH key, for a goroutine without a testing.T.
+func newSigner() (gossh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	return gossh.NewSignerFromKey(priv)
+}
+
 // terminal opens an SSH terminal (120×40) on addr with key running cmd,
 // and returns what it shows and its keyboard.
 func terminal(t *testing.T, addr net.Addr, signer gossh.Signer, cmd string) (*lockedBuffer, io.Writer) {
 	t.Helper()
-	conn, err := gossh.Dial("tcp", addr.String(), &gossh.ClientConfig{
-		User:            "viewer",
-		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
-		Timeout:         5 * time.Second,
-	})
+	term := &lockedBuffer{}
+	conn, stdin, err := dialTerminal(addr, signer, cmd, term)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
+	return term, stdin
+}
+
+// dialTerminal connects to addr with key and runs cmd in a terminal
+// (xterm-256color, 120×40) whose output goes to out, answering the
+// server's questions to the terminal as a terminal would; closing the
+// connection ends it. Without a testing.T, for the scripted players'
+// goroutines.
+func dialTerminal(addr net.Addr, signer gossh.Signer, cmd string, out io.Writer) (*gossh.Client, io.WriteCloser, error) {
+	conn, err := dialSSH(addr, signer)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*gossh.Client, io.WriteCloser, error) {
+		conn.Close()
+		return nil, nil, err
+	}
 	sess, err := conn.NewSession()
 	if err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
-	t.Cleanup(func() { sess.Close() })
-	term := &lockedBuffer{}
-	sess.Stdout, sess.Stderr = term, term
+	sess.Stdout, sess.Stderr = out, out
 	stdin, err := sess.StdinPipe()
 	if err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
 	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
 	if err := sess.Start(cmd); err != nil {
-		t.Fatal(err)
+		return fail(err)
 	}
 	// Answer the background-colour and attribute queries as a terminal
 	// would; without a reply the server waits for them.
 	io.WriteString(stdin, "\x1b]11;rgb:1a1a/1a1a/1a1a\x07\x1b[?62;22c")
-	return term, stdin
+	return conn, stdin, nil
 }
 
 // TestServeRealEngine runs `squall serve` with the built-in searcher on a
@@ -319,28 +357,10 @@ func TestSpectatorDelayFlag(t *testing.T) {
 // and started again on its data resumes the game: both players come back
 // with their keys to its moves and clocks, and play on.
 func TestServeKill9(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	start := func() (*exec.Cmd, net.Addr, *lockedBuffer) {
 		t.Helper()
-		cmd := exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "store"),
-			"--host-key", filepath.Join(dir, "host"), "--room", "")
-		cmd.Env = append(os.Environ(), runMainEnv+"=1")
-		out := &lockedBuffer{}
-		cmd.Stdout, cmd.Stderr = out, io.Discard
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		m := waitOutput(t, out, regexp.MustCompile(`listening on 127\.0\.0\.1:[0-9]+`), 20*time.Second)
-		addr, err := net.ResolveTCPAddr("tcp", strings.TrimPrefix(m, "listening on "))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cmd, addr, out
+		return startServe(t, "--data", filepath.Join(dir, "store"), "--host-key", filepath.Join(dir, "host"), "--room", "")
 	}
 	type player struct {
 		key    gossh.Signer
@@ -394,6 +414,32 @@ func TestServeKill9(t *testing.T) {
 	see(bob, "▶ Black bob")
 	typeLine(bob, "e6")
 	see(ann, "1. d4 d5 2. c4 e6")
+}
+
+// startServe starts `squall serve --listen 127.0.0.1:0 ARGS` as a child
+// process (this test binary running main), killed at the test's end if
+// it has not ended, and returns it once it listens, with its SSH address
+// and what it writes (stdout and stderr).
+func startServe(t *testing.T, args ...string) (*exec.Cmd, net.Addr, *lockedBuffer) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	m := waitOutput(t, out, regexp.MustCompile(`listening on 127\.0\.0\.1:[0-9]+`), 30*time.Second)
+	addr, err := net.ResolveTCPAddr("tcp", strings.TrimPrefix(m, "listening on "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, addr, out
 }
 
 // TestServeEnginesNiced: by default serve runs every engine as Squall's

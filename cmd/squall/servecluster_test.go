@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -27,30 +26,14 @@ func TestServeClusterKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a NATS cluster and two servers")
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
 	dir := t.TempDir()
 	start := func(node string, nats []string) (*exec.Cmd, net.Addr) {
 		t.Helper()
-		cmd := exec.Command(exe, "serve", "--listen", "127.0.0.1:0", "--nats", strings.Join(nats, ","), "--nats-replicas", "3",
+		cmd, addr, _ := startServe(t, "--nats", strings.Join(nats, ","), "--nats-replicas", "3",
 			"--node", node, "--host-key", filepath.Join(dir, node+"-host"), "--room", "", "--analysts", "1", "--analysis-nodes", "20000",
 			"--spectator-delay", "0") // failover is the point here, not the delay
-		cmd.Env = append(os.Environ(), runMainEnv+"=1")
-		out := &lockedBuffer{}
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		m := waitOutput(t, out, regexp.MustCompile(`listening on 127\.0\.0\.1:[0-9]+`), 30*time.Second)
-		addr, err := net.ResolveTCPAddr("tcp", strings.TrimPrefix(m, "listening on "))
-		if err != nil {
-			t.Fatal(err)
-		}
 		return cmd, addr
 	}
 	_, addrA := start("a", urls)

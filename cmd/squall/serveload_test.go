@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -126,8 +127,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 // 19, each engine a child process; 0 runs them in the test's process, as
 // before issue 37). SQUALL_CLUSTER_ARENA=PLAYERS holds an arena at 1+0 on
 // both servers at the same time (issue 37, acceptance 4), as long as the
-// load rounded up to whole minutes, played by TestServeArena's scripted
-// players (startArenaPlayers) and checked as it checks its arenas
+// load rounded up to whole minutes, played by TestServeArena's players, SSH
+// clients (startArenaPlayers), and checked as it checks its arenas
 // (checkArena); its moves' latencies are logged apart, and with the pairs'.
 func TestServeClusterLoad(t *testing.T) {
 	if testing.Short() {
@@ -165,6 +166,7 @@ func TestServeClusterLoad(t *testing.T) {
 	_, urls := storetest.Cluster(t, 3)
 	storetest.Open(t, urls, 3) // the cluster has elected its JetStream leader
 	var servers [2]*server.Games
+	var addrs []net.Addr // their SSH addresses, for the arena's players
 	moved := &takeovers{w: t.Output()}
 	arenaStart := time.Now().Add(5 * time.Second).Truncate(time.Second)
 	for i, node := range []string{"a", "b"} {
@@ -178,12 +180,17 @@ func TestServeClusterLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		o.ssh.Log, o.ssh.Listen, o.ssh.HostKeyPath = moved, "127.0.0.1:0", filepath.Join(t.TempDir(), "host")
+		// The arena's players connect from one address: the per-address
+		// cap (8) and rate (1/s) would refuse most of them.
+		o.ssh.MaxSessions, o.ssh.MaxSessionsPerAddr, o.ssh.RatePerIP, o.ssh.RateBurst = 64+arenaPlayers, 64+arenaPlayers, 100, 100
 		srv, err := newServer(context.Background(), o, true, io.Discard, t.Output())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { srv.Shutdown(context.Background(), "test over") })
+		srv.Accept()
 		servers[i] = srv.Games
+		addrs = append(addrs, srv.Addr())
 	}
 	time.Sleep(time.Second)
 	runtime.GC()
@@ -203,7 +210,7 @@ func TestServeClusterLoad(t *testing.T) {
 		if def, err = servers[0].Arenas.Find("Load Arena"); err != nil {
 			t.Fatal(err)
 		}
-		arenaSt, waitArena = startArenaPlayers(t, def, arenaPlayers, func(i int) *server.Games { return servers[i%2] })
+		arenaSt, waitArena = startArenaPlayers(arenaPlayers, func() []net.Addr { return addrs }, def.End())
 	}
 	var wg sync.WaitGroup
 	for pair := range pairs {
