@@ -110,10 +110,12 @@ func (s Seek) RangeText() string {
 // Starter starts a game between two handles (the play hub), and hears of
 // a player about to play here — a seek or challenge opened, one accepted
 // — before it is: the hub pauses them in the arenas they wait in, or
-// refuses if an arena paired them a moment ago (play.Hub.Seeking).
+// refuses if an arena paired them a moment ago (play.Hub.Seeking). The
+// lobby runs Seeking's takeBack if the seek then fails: the pause stands
+// only for a seek opened or a game begun.
 type Starter interface {
 	Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error)
-	Seeking(ctx context.Context, handle string) error
+	Seeking(ctx context.Context, handle string) (takeBack func(context.Context) error, err error)
 }
 
 // Lobby holds the seeks. Its methods are safe for concurrent use.
@@ -254,8 +256,9 @@ func (l *Lobby) Seek(ctx context.Context, s Seek) (Seek, error) {
 }
 
 // open stores seek s, its id and time of creation given here, within
-// its seeker's MaxSeeks.
-func (l *Lobby) open(ctx context.Context, s Seek) (Seek, error) {
+// its seeker's MaxSeeks; a seek not stored takes back the seeker's pause
+// in the arenas (Starter.Seeking).
+func (l *Lobby) open(ctx context.Context, s Seek) (_ Seek, err error) {
 	n := 0
 	for _, o := range l.all() {
 		if o.Handle == s.Handle {
@@ -265,9 +268,15 @@ func (l *Lobby) open(ctx context.Context, s Seek) (Seek, error) {
 	if n >= MaxSeeks {
 		return Seek{}, ErrTooMany
 	}
-	if err := l.hub.Seeking(ctx, s.Handle); err != nil {
+	takeBack, err := l.hub.Seeking(ctx, s.Handle)
+	if err != nil {
 		return Seek{}, fmt.Errorf("seek: %w", err)
 	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, takeBack(ctx))
+		}
+	}()
 	r, err := l.st.Rating(ctx, s.Handle, s.TC.Speed().String())
 	if err != nil {
 		return Seek{}, fmt.Errorf("seek: %w", err)
@@ -371,17 +380,24 @@ func (l *Lobby) Decline(ctx context.Context, handle, id string) error {
 	return err
 }
 
-// Leave removes every seek of handle's (they disconnected).
-func (l *Lobby) Leave(ctx context.Context, handle string) error {
+// Leave removes every seek and challenge of handle's — they
+// disconnected, or joined an arena (lichess withdraws a player's seeks as
+// they join a tournament) — and returns those it removed, oldest first.
+func (l *Lobby) Leave(ctx context.Context, handle string) ([]Seek, error) {
+	var gone []Seek
 	var errs []error
 	for _, s := range l.all() {
-		if s.Handle == handle {
-			if _, err := l.take(ctx, s.ID, func(Seek) error { return nil }); err != nil && !errors.Is(err, ErrNoSeek) {
-				errs = append(errs, err)
-			}
+		if s.Handle != handle {
+			continue
+		}
+		switch _, err := l.take(ctx, s.ID, func(Seek) error { return nil }); {
+		case err == nil:
+			gone = append(gone, s)
+		case !errors.Is(err, ErrNoSeek):
+			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	return gone, errors.Join(errs...)
 }
 
 // Accept takes seek id for handle and starts the game; it returns the
@@ -389,8 +405,17 @@ func (l *Lobby) Leave(ctx context.Context, handle string) error {
 // seek two players accept at once goes to the first. A seek whose range
 // does not admit handle's rating at its speed (Seek.Admits) is refused
 // and stays, as it does for a player an arena paired a moment ago
-// (Starter.Seeking).
+// (Starter.Seeking). An accept that begins no game (the seek taken by
+// another, the game refused) takes back handle's pause in the arenas.
 func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, white bool, err error) {
+	var takeBacks []func(context.Context) error // one a try of take's
+	defer func() {
+		for _, tb := range takeBacks {
+			if err != nil {
+				err = errors.Join(err, tb(ctx))
+			}
+		}
+	}()
 	s, err := l.take(ctx, id, func(s Seek) error {
 		switch {
 		case s.Handle == handle:
@@ -408,7 +433,11 @@ func (l *Lobby) Accept(ctx context.Context, handle, id string) (gameID string, w
 		}
 		// Last, as the seek is taken: paused in the arenas, or refused
 		// (an arena paired them a moment ago) with the seek left open.
-		return l.hub.Seeking(ctx, handle)
+		takeBack, err := l.hub.Seeking(ctx, handle)
+		if err == nil {
+			takeBacks = append(takeBacks, takeBack)
+		}
+		return err
 	})
 	if err != nil {
 		return "", false, err

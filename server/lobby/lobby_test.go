@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,24 +17,87 @@ import (
 )
 
 // fakeHub records the games started, and refuses the players in refuse
-// as they seek (an arena paired them a moment ago).
+// as they seek (an arena paired them a moment ago); startErr refuses
+// every game. seeking runs as a player seeks, and takenBack records the
+// players whose pause the lobby took back.
 type fakeHub struct {
-	mu     sync.Mutex
-	games  [][2]string
-	refuse map[string]error
+	mu        sync.Mutex
+	games     [][2]string
+	refuse    map[string]error
+	startErr  error
+	seeking   func()
+	takenBack []string
 }
 
 func (h *fakeHub) Start(_ context.Context, white, black string, _ game.TimeControl, _ bool) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.startErr != nil {
+		return "", h.startErr
+	}
 	h.games = append(h.games, [2]string{white, black})
 	return fmt.Sprint(len(h.games)), nil
 }
 
-func (h *fakeHub) Seeking(_ context.Context, handle string) error {
+func (h *fakeHub) Seeking(_ context.Context, handle string) (func(context.Context) error, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.refuse[handle]
+	if h.seeking != nil {
+		h.seeking()
+	}
+	return func(context.Context) error {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.takenBack = append(h.takenBack, handle)
+		return nil
+	}, h.refuse[handle]
+}
+
+// TestSeekingTakenBack (issue 37): a player's pause in the arenas stands
+// only for a seek opened or a game begun. A seek that fails after the hub
+// paused its seeker (here the context ends as the seek is being stored),
+// and an accept whose game the hub refuses, take the pause back; a seek
+// opened and a game begun do not.
+func TestSeekingTakenBack(t *testing.T) {
+	h := &fakeHub{}
+	l := newLobby(t, h, 1)
+	taken := func() []string {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return slices.Clone(h.takenBack)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.seeking = cancel // the context ends once the seeker is paused
+	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz}); err == nil {
+		t.Fatal("test premise: a seek stored after its context ended")
+	}
+	h.seeking = nil
+	if got := taken(); !slices.Equal(got, []string{"ann"}) {
+		t.Fatalf("ann's seek failed: pauses taken back %v, want ann's", got)
+	}
+	ctx = context.Background()
+	s, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.startErr = errors.New("ann is already playing a game")
+	if _, _, err := l.Accept(ctx, "bob", s.ID); !errors.Is(err, h.startErr) {
+		t.Fatalf("bob's accept: %v, want the hub's refusal", err)
+	}
+	if got := taken(); !slices.Equal(got, []string{"ann", "bob"}) {
+		t.Fatalf("bob's accept began no game: pauses taken back %v, want ann's and bob's", got)
+	}
+	h.startErr = nil
+	s, err = l.Seek(ctx, Seek{Handle: "ann", TC: blitz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := l.Accept(ctx, "cy", s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := taken(); len(got) != 2 {
+		t.Errorf("a seek opened and a game begun: pauses taken back %v, want none more", got)
+	}
 }
 
 // TestSeekingRefused: a player the hub refuses as they seek (an arena
@@ -174,7 +238,9 @@ func TestSeekLimits(t *testing.T) {
 	if _, err := l.Seek(ctx, Seek{Handle: "ann", TC: blitz, Color: Random}); err != nil {
 		t.Errorf("after withdrawing: %v", err)
 	}
-	l.Leave(ctx, "ann")
+	if gone, err := l.Leave(ctx, "ann"); err != nil || len(gone) != MaxSeeks || gone[0].ID != ids[1] {
+		t.Errorf("ann leaves: %v withdrawn (%v), want her %d seeks, oldest first", gone, err, MaxSeeks)
+	}
 	if len(l.Seeks("ann")) != 0 {
 		t.Error("seeks outlive their seeker")
 	}

@@ -231,23 +231,31 @@ func (s *Arenas) Withdraw(ctx context.Context, id, handle string) error {
 // wait to be paired, as they begin to play outside it: a game begun
 // (Hub.Start) or a seek opened or accepted (Hub.Seeking). Lichess pairs
 // only the players on the arena's page; here nobody is paired who plays,
-// or seeks to play, elsewhere, and the lobby says so (j resumes). Each
+// or seeks to play, elsewhere, and the screens say so (j resumes). Each
 // pause is written at the arena log's last sequence, so it is ordered
 // with the pairing waves: a wave after it leaves the player out, and a
 // wave before it that paired them (their game there not over: begun, or
 // about to be) comes first — the game elsewhere is refused with ErrBusy,
 // and nobody is paused in that arena.
-func (s *Arenas) Elsewhere(ctx context.Context, handles ...string) error {
+//
+// A pause stands only if what it was for begins: Elsewhere returns
+// takeBack, which its caller runs if the seek or game then fails (the
+// lobby or the hub refuses it for another reason), and which brings back
+// the players it paused, those still paused; refused in one arena, or
+// failing to write in one, Elsewhere takes back the pauses it wrote in
+// the others itself and returns the error. takeBack is never nil.
+func (s *Arenas) Elsewhere(ctx context.Context, handles ...string) (takeBack func(context.Context) error, err error) {
 	keys := map[string]bool{}
 	for _, h := range handles {
 		keys[account.Key(h)] = true
 	}
 	now := s.now()
 	var errs []error
+	paused := map[*arenaRun][]string{}
 	for _, r := range s.under(now) {
 		var refused error
 		r.mu.Lock()
-		_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+		written, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
 			refused = nil
 			var out []arena.Event
 			for _, p := range a.Standings() {
@@ -263,20 +271,69 @@ func (s *Arenas) Elsewhere(ctx context.Context, handles ...string) error {
 			return out
 		})
 		r.mu.Unlock()
-		errs = append(errs, refused, err)
+		for _, e := range written {
+			paused[r] = append(paused[r], e.Player)
+		}
+		if errs = append(errs, refused, err); refused != nil || err != nil {
+			break // taken back: no more pauses to write
+		}
+	}
+	takeBack = func(ctx context.Context) error { return s.takeBack(ctx, paused) }
+	if err := errors.Join(errs...); err != nil {
+		return noPauses, errors.Join(err, takeBack(ctx))
+	}
+	return takeBack, nil
+}
+
+// noPauses is the takeBack of an Elsewhere that paused nobody.
+func noPauses(context.Context) error { return nil }
+
+// takeBackTime bounds taking back the pauses of a seek or game that did
+// not begin: it runs after its caller's context, which may be what
+// ended it.
+const takeBackTime = 5 * time.Second
+
+// takeBack brings back the players paused in each run, those still
+// paused there (not paused again meanwhile for another reason this
+// cannot tell: rare, and j resumes) while the arena is under way, with
+// the rating the arena knew them by.
+func (s *Arenas) takeBack(ctx context.Context, paused map[*arenaRun][]string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), takeBackTime)
+	defer cancel()
+	var errs []error
+	for r, handles := range paused {
+		r.mu.Lock()
+		_, err := s.write(ctx, r, func(a *arena.Arena) []arena.Event {
+			now := s.now()
+			if !now.Before(a.Def.End()) {
+				return nil
+			}
+			var out []arena.Event
+			for _, p := range a.Standings() {
+				if p.Paused && slices.ContainsFunc(handles, func(h string) bool { return account.Key(h) == account.Key(p.Handle) }) {
+					out = append(out, arena.Event{Kind: arena.Join, At: now, Player: p.Handle, Rating: p.Rating})
+				}
+			}
+			return out
+		})
+		r.mu.Unlock()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("arena %s: taking back a pause: %w", r.a.Def.ID, err))
+		}
 	}
 	return errors.Join(errs...)
 }
 
-// In are the arenas under way in which handle waits or plays (joined, not
-// paused), as this server has them: a screen says which of them a seek
-// or a game elsewhere paused the player in.
-func (s *Arenas) In(handle string) []arena.Definition {
+// PausedIn are the arenas under way in which handle is paused (by a game
+// or seek elsewhere, Elsewhere; by leaving; or withdrawn after the start,
+// which is a pause), as this server has them, by id: the lobby and the
+// game screen say so while it lasts, j on the arenas screen resuming.
+func (s *Arenas) PausedIn(handle string) []arena.Definition {
 	var out []arena.Definition
 	for _, r := range s.under(s.now()) {
 		r.mu.Lock()
 		for _, p := range r.a.Standings() {
-			if account.Key(p.Handle) == account.Key(handle) && !p.Paused {
+			if account.Key(p.Handle) == account.Key(handle) && p.Paused {
 				out = append(out, r.a.Def)
 			}
 		}

@@ -539,3 +539,50 @@ func TestArenaGameThatCannotBegin(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaPauseTakenBack (issue 37): a pause for a game elsewhere stands
+// only if the game begins. ann's rated game at a control too fast to rate
+// is refused after her pause was written: she is waiting in the arena as
+// before, and the next wave pairs her. A player waiting in two arenas,
+// refused in one (paired there a moment ago), is not left paused in the
+// other.
+func TestArenaPauseTakenBack(t *testing.T) {
+	ctx := context.Background()
+	clk := &fakeClock{now: time.Date(2026, 11, 27, 18, 0, 0, 0, time.UTC)}
+	h, s, def := runningArena(t, clk, "ann", "bob", "cat", "dan")
+	tooFast := def.Control
+	tooFast.Base = 12 * time.Second
+	if id, err := h.Start(ctx, "ann", "eve", tooFast, true); err == nil {
+		t.Fatalf("test premise: a rated game at 0.2+0 began: %s", id)
+	}
+	for _, x := range mustState(t, s, def.ID).Standings {
+		if x.Paused {
+			t.Fatalf("standings %+v: ann's game elsewhere did not begin, and %s is paused", mustState(t, s, def.ID).Standings, x.Handle)
+		}
+	}
+	stepArena(t, s, def.ID)
+	if g := arenaGames(h, def.ID); len(g) != 4 {
+		t.Errorf("the arena's games by player %v: want all four paired, ann too", g)
+	}
+
+	other := arena.Definition{ID: "o", Name: "Other", Start: def.Start, Length: def.Length, Control: def.Control}
+	if err := s.Create(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"fay", "gus"} {
+		for _, id := range []string{def.ID, other.ID} {
+			if err := s.Join(ctx, id, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	writeWave(t, s, other.ID, "paired-in-other", clk.Now(), false)
+	if _, err := h.Start(ctx, "fay", "eve", def.Control, false); !errors.Is(err, ErrBusy) {
+		t.Fatalf("fay, paired in Other a moment ago, began a game elsewhere: %v, want ErrBusy", err)
+	}
+	for _, x := range mustState(t, s, def.ID).Standings {
+		if x.Handle == "fay" && x.Paused {
+			t.Errorf("fay's game elsewhere was refused (paired in Other), and she is paused in %s", def.Name)
+		}
+	}
+}

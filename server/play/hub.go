@@ -189,35 +189,40 @@ var ErrBusy = errors.New("already playing a game")
 // refuses a rated seek below it as it is made). It is a game outside the
 // arenas: its players are paused in the arenas they wait in before it
 // begins, or it is refused if one was paired in one a moment ago
-// (Arenas.Elsewhere).
+// (Arenas.Elsewhere); a game that then fails to begin takes the pauses
+// back.
 func (h *Hub) Start(ctx context.Context, white, black string, tc game.TimeControl, rated bool) (string, error) {
 	p := Players{White: white, Black: black, Rated: rated}
 	if err := h.busy(p); err != nil {
 		return "", err
 	}
-	if err := h.elsewhere(ctx, white, black); err != nil {
+	takeBack, err := h.elsewhere(ctx, white, black)
+	if err != nil {
 		return "", err
 	}
 	id := h.newID()
-	return id, h.start(ctx, id, p, tc)
+	if err := h.start(ctx, id, p, tc); err != nil {
+		return "", errors.Join(err, takeBack(ctx))
+	}
+	return id, nil
 }
 
 // Seeking is told that handle is about to seek a game outside the arenas
 // (the lobby: a seek or challenge opened, one accepted): they are paused
 // in the arenas they wait in, or refused if one paired them a moment ago
-// (Arenas.Elsewhere).
-func (h *Hub) Seeking(ctx context.Context, handle string) error {
+// (Arenas.Elsewhere). If the seek then fails, the lobby runs takeBack.
+func (h *Hub) Seeking(ctx context.Context, handle string) (takeBack func(context.Context) error, err error) {
 	return h.elsewhere(ctx, handle)
 }
 
 // elsewhere pauses the handles in the arenas they wait in, if the hub
 // has arenas (Arenas.Elsewhere).
-func (h *Hub) elsewhere(ctx context.Context, handles ...string) error {
+func (h *Hub) elsewhere(ctx context.Context, handles ...string) (takeBack func(context.Context) error, err error) {
 	h.mu.Lock()
 	a := h.arenas
 	h.mu.Unlock()
 	if a == nil {
-		return nil
+		return noPauses, nil
 	}
 	return a.Elsewhere(ctx, handles...)
 }

@@ -9,7 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/squall-chess/squall/server"
 	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/game"
 )
 
 // TestExecArena: `ssh host arena` lists the arenas, `arena NAME` prints
@@ -285,7 +287,7 @@ func TestArenaWatchTopBoard(t *testing.T) {
 
 // TestArenaPausedInLobby: a player waiting in an arena under way who
 // opens a seek is paused in the arena as it opens, and the lobby says so
-// in a word; one who accepts a seek is paused as the game begins, and
+// (pausedLine); one who accepts a seek is paused as the game begins, and
 // the game's screen says so.
 func TestArenaPausedInLobby(t *testing.T) {
 	_, p := startPlayServer(t)
@@ -312,7 +314,7 @@ func TestArenaPausedInLobby(t *testing.T) {
 	typeText(ann, "n")
 	typeText(ann, "1+0")
 	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
-	wantOnScreen(t, "ann", ann, "seek open: 1+0 rated · "+word, "j on the arenas screen resumes")
+	wantOnScreen(t, "ann", ann, "seek open: 1+0 rated", word, "j on the arenas screen resumes")
 	if !paused("ann") {
 		t.Fatal("ann's seek is open and she is not paused in the arena")
 	}
@@ -327,4 +329,147 @@ func TestArenaPausedInLobby(t *testing.T) {
 	t.Cleanup(bob.release)
 	catchUp(bob)
 	wantOnScreen(t, "bob", bob, word)
+}
+
+// pausedArena is arena "Paused 1+0 10m", under way on p, and whether
+// handle is paused in it as this server has it.
+func pausedArena(t *testing.T, p *server.Games) (arena.Definition, func(handle string) bool) {
+	t.Helper()
+	spec, _ := arena.ParseSpec("Paused 1+0 10m")
+	def, err := p.Arenas.Ensure(context.Background(), spec, time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def, func(handle string) bool {
+		st, _ := p.Arenas.State(def.ID)
+		for _, s := range st.Standings {
+			if s.Handle == handle {
+				return s.Paused
+			}
+		}
+		return false
+	}
+}
+
+// TestArenaPausedOnlyWhenPlaying (issue 37): the pause of a player who
+// seeks elsewhere stands only if the seek or game really begins. bob,
+// waiting in an arena, accepts ann's seek as she is in a game already
+// (the hub refuses the game): his screen says why, and he is still
+// waiting in the arena — he stayed paused there, though nothing began.
+func TestArenaPausedOnlyWhenPlaying(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	def, paused := pausedArena(t, p)
+	ann := lobbyModel(t, p, "ann", 100)
+	typeText(ann, "n")
+	typeText(ann, "5+0")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	if _, err := p.Hub.Start(ctx, "ann", "eve", game.TimeControl{Base: 5 * time.Minute}, false); err != nil {
+		t.Fatal(err) // ann plays elsewhere (a challenge taken on another server), her seek still open
+	}
+	if err := p.Arenas.Join(ctx, def.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	bob := lobbyModel(t, p, "bob", 100)
+	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyEnter}) // ann's seek, the first
+	if !bob.isErr || !strings.Contains(bob.status, "already playing") {
+		t.Fatalf("bob accepted the seek of ann, who is playing: status %q (error %v)", bob.status, bob.isErr)
+	}
+	if paused("bob") {
+		t.Errorf("bob's accept began no game, and he is paused in the arena")
+	}
+	if strings.Contains(screen(bob), "paused in") {
+		t.Errorf("bob's screen says he is paused:\n%s", screen(bob))
+	}
+}
+
+// TestArenaJoinWithdrawsSeeks (issue 37): j on the arenas screen
+// withdraws the seeks and challenges the player has open in the lobby,
+// as lichess's joining a tournament does, and says so — left open, one
+// accepted would pause them in the arena they just joined.
+func TestArenaJoinWithdrawsSeeks(t *testing.T) {
+	_, p := startPlayServer(t)
+	accounts(t, p, "ann", "bob")
+	_, paused := pausedArena(t, p)
+	ann := lobbyModel(t, p, "ann", 100)
+	typeText(ann, "n")
+	typeText(ann, "5+0")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	typeText(ann, "c")
+	typeText(ann, "bob 3+2")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	if n := len(p.Lobby.Seeks("ann")); n != 2 {
+		t.Fatalf("test premise: ann has %d seeks open, want a seek and a challenge", n)
+	}
+	typeText(ann, "a")
+	keyAndAnswer(t, ann, keyMsg("j"))
+	if left := p.Lobby.Seeks("ann"); len(left) != 0 {
+		t.Errorf("ann joined the arena and still has %d seeks open: %+v", len(left), left)
+	}
+	wantOnScreen(t, "ann", ann, "joined", "your seek 5+0 and challenge to bob 3+2 withdrawn")
+	if paused("ann") {
+		t.Error("ann joined and is paused")
+	}
+}
+
+// TestArenaPausedStandingLine (issue 37): while a player is paused in an
+// arena under way, the lobby and the game screen say so in a line of
+// their own, not once on the status line that the next word replaces —
+// on the game screen under the board and the clocks, never over them.
+func TestArenaPausedStandingLine(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	def, paused := pausedArena(t, p)
+	const word = "paused in Paused Arena while you play here · j on the arenas screen resumes"
+	ann := lobbyModel(t, p, "ann", 100)
+	if err := p.Arenas.Join(ctx, def.ID, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	typeText(ann, "n")
+	typeText(ann, "5+0")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	if !paused("ann") {
+		t.Fatal("test premise: ann's seek is open and she is not paused")
+	}
+	typeText(ann, "n")
+	typeText(ann, "0+0") // refused: a word of its own on the status line
+	pressEnter(ann)
+	ann.Update(lobbyTickMsg{})
+	wantOnScreen(t, "ann", ann, word)
+	if err := p.Arenas.Join(ctx, def.ID, "ann"); err != nil { // j on the arenas screen, from another session
+		t.Fatal(err)
+	}
+	ann.Update(lobbyTickMsg{})
+	if strings.Contains(screen(ann), "paused in") {
+		t.Errorf("ann came back to the arena and her lobby still says she is paused:\n%s", screen(ann))
+	}
+
+	bob := lobbyModel(t, p, "bob", 100)
+	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyEnter}) // ann's seek
+	t.Cleanup(bob.release)
+	ann.Update(lobbyTickMsg{}) // the lobby finds her game
+	if ann.screen != atBoard || !paused("ann") {
+		t.Fatalf("test premise: bob accepted ann's seek: her screen at the board %v, she paused %v", ann.screen == atBoard, paused("ann"))
+	}
+	t.Cleanup(ann.release)
+	catchUp(ann)
+	enter(ann, "say hello", bob) // the status line has another word
+	for range 5 {
+		ann.Update(clockTickMsg{})
+	}
+	s := screen(ann)
+	wantOnScreen(t, "ann", ann, word)
+	lines := strings.Split(s, "\n")
+	board, at := 0, -1
+	for i, l := range lines {
+		if strings.Contains(l, "a  b  c") || strings.Contains(l, "h  g  f") { // the board's files, its last row
+			board = i
+		}
+		if strings.Contains(l, "paused in") {
+			at = i
+		}
+	}
+	if at <= board || strings.Contains(lines[at], "♜") || strings.Contains(lines[at], "White") {
+		t.Errorf("the pause's line is row %d, the board's last row %d: want it under the board, a row of its own:\n%s", at, board, s)
+	}
 }

@@ -139,8 +139,12 @@ type playModel struct {
 	// game they come back to it. arenas are the arenas listed, arenaSel
 	// the one shown, arenaState its standings (playarena.go); openArenas:
 	// the session opens on them (home's a).
-	arena      string
-	arenas     []arena.Definition
+	arena  string
+	arenas []arena.Definition
+	// pausedIn are the arenas under way the player is paused in, by
+	// title, as last looked (lookPaused): the lobby and the game screen
+	// say so in a line of their own (pausedLine).
+	pausedIn   []string
 	arenaSel   int
 	arenaState *play.ArenaState
 	openArenas bool
@@ -251,11 +255,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = msg.note
 		}
 		if m.screen == inLobby {
-			cmd := m.refresh()
-			if m.screen == atBoard && msg.err == nil && msg.note != "" {
-				m.status = msg.note // the game the action began: its note (a pause in an arena) said there
-			}
-			return m, cmd
+			return m, m.refresh()
 		}
 	case followingMsg:
 		if msg.err == nil {
@@ -288,6 +288,7 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.clubTicks++; m.screen == atBoard && m.clubTicks%5 == 0 {
 			m.club.look(m.p, m.handle) // once a second, as the lobby looks
+			m.lookPaused()
 		}
 		if m.screen == atBoard && m.upd != nil && m.upd.Over() {
 			if cmd := m.rematchTick(); cmd != nil {

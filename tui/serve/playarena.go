@@ -13,46 +13,66 @@ import (
 
 	"github.com/squall-chess/squall/server/account"
 	"github.com/squall-chess/squall/server/arena"
+	"github.com/squall-chess/squall/server/lobby"
 	"github.com/squall-chess/squall/server/play"
 	"github.com/squall-chess/squall/server/store"
 	"github.com/squall-chess/squall/termtext"
 )
 
 // The arenas in the play session: `a` in the lobby (or at home) lists
-// the arenas with the chosen one's standings, live; j joins it, w
-// withdraws (a pause once it has begun). A player in an arena is taken
+// the arenas with the chosen one's standings, live; j joins it (the
+// player's seeks in the lobby withdrawn first), w withdraws (a pause once
+// it has begun). A player in an arena is taken
 // to each game it pairs them in, as a seek accepted takes them (the
 // lobby's and the arena's refresh look for their game), and back to the
 // arena after it. Leaving the session pauses them, as lichess pauses a
 // player who leaves the tournament's page.
 
-// pausedNote runs start, the player beginning to play outside the arenas
-// (a seek or challenge opened, a seek accepted, a game against Squall),
-// and adds to its note the arenas it paused them in — the lobby and the
-// hub pause a player who plays elsewhere (play.Arenas.Elsewhere) — in a
-// word: "paused in Hourly Blitz Arena while you play here · j on the
-// arenas screen resumes".
-func pausedNote(arenas *play.Arenas, handle string, start func() (string, error)) (string, error) {
-	if arenas == nil {
-		return start()
+// pausedLine is the standing line of the lobby and the game screen while
+// the player is paused in arenas under way (pausedIn, looked at with the
+// screen's other news, lookPaused) — by a seek or game here, as the
+// lobby and the hub pause a player who plays elsewhere
+// (play.Arenas.Elsewhere), or since they left: "paused in Hourly Blitz
+// Arena while you play here · j on the arenas screen resumes"; "" while
+// not paused.
+func (m *playModel) pausedLine() string {
+	if len(m.pausedIn) == 0 {
+		return ""
 	}
-	before := arenas.In(handle)
-	note, err := start()
-	after := arenas.In(handle)
-	var paused []string
-	for _, d := range before {
-		if !slices.ContainsFunc(after, func(a arena.Definition) bool { return a.ID == d.ID }) {
-			paused = append(paused, arena.Title(d.Name))
+	return "paused in " + strings.Join(m.pausedIn, " and ") + " while you play here · j on the arenas screen resumes"
+}
+
+// lookPaused reads the arenas under way the player is paused in, as this
+// server has them (play.Arenas.PausedIn: memory, no store read).
+func (m *playModel) lookPaused() {
+	m.pausedIn = nil
+	if m.p.Arenas == nil {
+		return
+	}
+	for _, d := range m.p.Arenas.PausedIn(m.handle) {
+		m.pausedIn = append(m.pausedIn, termtext.SafeLine(arena.Title(d.Name)))
+	}
+}
+
+// withdrawnNote says the seeks and challenges joining an arena withdrew:
+// " · your seek 5+0 and challenge to bob 3+2 withdrawn"; "" for none.
+func withdrawnNote(gone []lobby.Seek) string {
+	if len(gone) == 0 {
+		return ""
+	}
+	var what []string
+	for _, s := range gone {
+		if s.To != "" {
+			what = append(what, "challenge to "+termtext.SafeLine(s.To)+" "+s.TC.String())
+		} else {
+			what = append(what, "seek "+s.TC.String())
 		}
 	}
-	if len(paused) == 0 {
-		return note, err
+	list := what[len(what)-1]
+	if len(what) > 1 {
+		list = strings.Join(what[:len(what)-1], ", ") + " and " + list
 	}
-	word := "paused in " + strings.Join(paused, " and ") + " while you play here · j on the arenas screen resumes"
-	if note == "" {
-		return word, err
-	}
-	return note + " · " + word, err
+	return " · your " + list + " withdrawn"
 }
 
 // arenaKeys is the arena screen's keys, in its help bar; an owner's has
@@ -158,11 +178,17 @@ func (m *playModel) arenaKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.say(errors.New("no arena to join: an owner holds one with squall serve --arena"))
 			return m, nil
 		}
-		id, arenas, handle := m.arenaState.Def.ID, m.p.Arenas, m.handle
+		id, arenas, lb, handle := m.arenaState.Def.ID, m.p.Arenas, m.p.Lobby, m.handle
 		m.arena = id
 		m.life.inArena(arenas, id)
 		return m, action(func(ctx context.Context) (string, error) {
-			return "joined: you are paired as soon as a wave comes", arenas.Join(ctx, id, handle)
+			// The seeks go first, as lichess's do: one accepted would
+			// pause the player in the arena they join.
+			gone, err := lb.Leave(ctx, handle)
+			if err != nil {
+				return "", fmt.Errorf("not joined: your seeks could not be withdrawn: %w", err)
+			}
+			return "joined: you are paired as soon as a wave comes" + withdrawnNote(gone), arenas.Join(ctx, id, handle)
 		})
 	case "w":
 		if m.arenaState == nil {

@@ -231,6 +231,11 @@ func (m *playModel) boardView() []string {
 	if note := m.clubNote(); note != "" {
 		status = append(status, m.st.Muted.Render(termtext.Cut(note, max(m.w, 20))))
 	}
+	// Paused in an arena while playing here: a quiet line of its own, as
+	// long as it lasts.
+	if l := m.pausedLine(); l != "" {
+		status = append(status, m.st.Muted.Render(termtext.Cut(l, max(m.w, 20))))
+	}
 	// A line of its own: after the result and both ratings it was cut off
 	// at 110 columns.
 	end := append(append(status, pgnLines(m.st, m.sshCmd, m.upd, m.w)...), m.boardHelp())

@@ -77,6 +77,7 @@ func (m *playModel) lobbyInfo() tea.Cmd {
 // refresh reads the lobby's seeks, and moves to the board when a seek of
 // the player's was accepted.
 func (m *playModel) refresh() tea.Cmd {
+	m.lookPaused()
 	if id, ok := m.p.Hub.GameOf(m.handle); ok {
 		return tea.Batch(m.ring(), m.toBoard(id)) // a seek accepted
 	}
@@ -200,12 +201,9 @@ func (m *playModel) lobbyKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				delete(m.challenges, s.ID) // withdrawn, not declined
 				return m, action(func(ctx context.Context) (string, error) { return "seek withdrawn", lb.Withdraw(ctx, handle, s.ID) })
 			}
-			arenas := m.p.Arenas
 			return m, action(func(ctx context.Context) (string, error) {
-				return pausedNote(arenas, handle, func() (string, error) {
-					_, _, err := lb.Accept(ctx, handle, s.ID)
-					return "", err
-				})
+				_, _, err := lb.Accept(ctx, handle, s.ID)
+				return "", err
 			})
 		}
 	}
@@ -232,12 +230,10 @@ func (m *playModel) sitSquall(text string) tea.Cmd {
 	}
 	m.input.Reset()
 	m.input.Blur()
-	seats, arenas, handle, white := m.p.Seats, m.p.Arenas, m.handle, m.p.Lobby.PlaysWhite(c)
+	seats, handle, white := m.p.Seats, m.handle, m.p.Lobby.PlaysWhite(c)
 	return action(func(ctx context.Context) (string, error) {
-		return pausedNote(arenas, handle, func() (string, error) {
-			_, err := seats.StartAgainstSquall(ctx, handle, lv, tc, white)
-			return "", err
-		})
+		_, err := seats.StartAgainstSquall(ctx, handle, lv, tc, white)
+		return "", err
 	})
 }
 
@@ -290,25 +286,23 @@ func (m *playModel) seek(text, to string) tea.Cmd {
 	}
 	m.input.Reset()
 	m.input.Blur()
-	lb, arenas, handle := m.p.Lobby, m.p.Arenas, m.handle
+	lb, handle := m.p.Lobby, m.handle
 	return action(func(ctx context.Context) (string, error) {
-		return pausedNote(arenas, handle, func() (string, error) {
-			s, err := lb.Seek(ctx, lobby.Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Range: rng})
-			if errors.Is(err, clock.ErrTooFastToRate) {
-				err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
-			}
-			kind := "rated"
-			if !rated {
-				kind = "casual"
-			}
-			if to != "" {
-				return "challenge sent to " + termtext.SafeLine(s.To) + ": " + tc.String() + " " + kind, err
-			}
-			if s.Range > 0 {
-				kind += " " + s.RangeText()
-			}
-			return "seek open: " + tc.String() + " " + kind, err
-		})
+		s, err := lb.Seek(ctx, lobby.Seek{Handle: handle, TC: tc, Color: c, Rated: rated, To: to, Range: rng})
+		if errors.Is(err, clock.ErrTooFastToRate) {
+			err = fmt.Errorf("%w; type it again with casual after it to play it unrated", err)
+		}
+		kind := "rated"
+		if !rated {
+			kind = "casual"
+		}
+		if to != "" {
+			return "challenge sent to " + termtext.SafeLine(s.To) + ": " + tc.String() + " " + kind, err
+		}
+		if s.Range > 0 {
+			kind += " " + s.RangeText()
+		}
+		return "seek open: " + tc.String() + " " + kind, err
 	})
 }
 
@@ -323,6 +317,9 @@ func (m *playModel) lobbyView(reserved int) []string {
 			out = append(out, m.st.Title.Render(termtext.Cut(l, max(m.w, 30))))
 		}
 		out = append(out, "")
+	}
+	if l := m.pausedLine(); l != "" {
+		out = append(out, m.st.Muted.Render(termtext.Cut(l, max(m.w, 30))), "")
 	}
 	var tail []string
 	tail = append(tail, "")
