@@ -285,52 +285,6 @@ func TestArenaWatchTopBoard(t *testing.T) {
 	}
 }
 
-// TestArenaPausedInLobby: a player waiting in an arena under way who
-// opens a seek is paused in the arena as it opens, and the lobby says so
-// (pausedLine); one who accepts a seek is paused as the game begins, and
-// the game's screen says so.
-func TestArenaPausedInLobby(t *testing.T) {
-	_, p := startPlayServer(t)
-	ctx := context.Background()
-	spec, _ := arena.ParseSpec("Paused 1+0 10m")
-	def, err := p.Arenas.Ensure(ctx, spec, time.Now().Add(-time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	paused := func(handle string) bool {
-		st, _ := p.Arenas.State(def.ID)
-		for _, s := range st.Standings {
-			if s.Handle == handle {
-				return s.Paused
-			}
-		}
-		return false
-	}
-	const word = "paused in Paused Arena while you play here"
-	ann := lobbyModel(t, p, "ann", 100)
-	if err := p.Arenas.Join(ctx, def.ID, "ann"); err != nil {
-		t.Fatal(err)
-	}
-	typeText(ann, "n")
-	typeText(ann, "1+0")
-	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
-	wantOnScreen(t, "ann", ann, "seek open: 1+0 rated", word, "j on the arenas screen resumes")
-	if !paused("ann") {
-		t.Fatal("ann's seek is open and she is not paused in the arena")
-	}
-	if err := p.Arenas.Join(ctx, def.ID, "bob"); err != nil {
-		t.Fatal(err)
-	}
-	bob := lobbyModel(t, p, "bob", 100)
-	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyEnter}) // ann's seek, the first
-	if !paused("bob") || bob.screen != atBoard {
-		t.Fatalf("bob accepted ann's seek: paused %v, at the board %v", paused("bob"), bob.screen == atBoard)
-	}
-	t.Cleanup(bob.release)
-	catchUp(bob)
-	wantOnScreen(t, "bob", bob, word)
-}
-
 // pausedArena is arena "Paused 1+0 10m", under way on p, and whether
 // handle is paused in it as this server has it.
 func pausedArena(t *testing.T, p *server.Games) (arena.Definition, func(handle string) bool) {
@@ -412,10 +366,12 @@ func TestArenaJoinWithdrawsSeeks(t *testing.T) {
 	}
 }
 
-// TestArenaPausedStandingLine (issue 37): while a player is paused in an
-// arena under way, the lobby and the game screen say so in a line of
-// their own, not once on the status line that the next word replaces —
-// on the game screen under the board and the clocks, never over them.
+// TestArenaPausedStandingLine: a player waiting in an arena under way who
+// opens a seek is paused in the arena as it opens; one who accepts a
+// seek is paused as the game begins. While they are paused (issue 37),
+// the lobby and the game screen say so in a line of their own, not once
+// on the status line that the next word replaces — on the game screen
+// under the board and the clocks, never over them.
 func TestArenaPausedStandingLine(t *testing.T) {
 	_, p := startPlayServer(t)
 	ctx := context.Background()
@@ -428,8 +384,9 @@ func TestArenaPausedStandingLine(t *testing.T) {
 	typeText(ann, "n")
 	typeText(ann, "5+0")
 	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	wantOnScreen(t, "ann", ann, "seek open: 5+0 rated", word)
 	if !paused("ann") {
-		t.Fatal("test premise: ann's seek is open and she is not paused")
+		t.Fatal("ann's seek is open and she is not paused in the arena")
 	}
 	typeText(ann, "n")
 	typeText(ann, "0+0") // refused: a word of its own on the status line
@@ -444,12 +401,20 @@ func TestArenaPausedStandingLine(t *testing.T) {
 		t.Errorf("ann came back to the arena and her lobby still says she is paused:\n%s", screen(ann))
 	}
 
+	if err := p.Arenas.Join(ctx, def.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
 	bob := lobbyModel(t, p, "bob", 100)
 	keyAndAnswer(t, bob, tea.KeyMsg{Type: tea.KeyEnter}) // ann's seek
 	t.Cleanup(bob.release)
+	if !paused("bob") || bob.screen != atBoard {
+		t.Fatalf("bob accepted ann's seek: paused %v, at the board %v", paused("bob"), bob.screen == atBoard)
+	}
+	catchUp(bob)
+	wantOnScreen(t, "bob", bob, word)
 	ann.Update(lobbyTickMsg{}) // the lobby finds her game
 	if ann.screen != atBoard || !paused("ann") {
-		t.Fatalf("test premise: bob accepted ann's seek: her screen at the board %v, she paused %v", ann.screen == atBoard, paused("ann"))
+		t.Fatalf("bob accepted ann's seek: her screen at the board %v, she paused %v", ann.screen == atBoard, paused("ann"))
 	}
 	t.Cleanup(ann.release)
 	catchUp(ann)
