@@ -317,6 +317,60 @@ func TestWithdrawAndPause(t *testing.T) {
 	}
 }
 
+// TestPausedWhy: the standings say why a player is paused — the server
+// paused them as they play outside the arena (a Pause marked Elsewhere),
+// or their own doing: a plain Pause (they left), a withdrawal after the
+// start, absent from a game; joining again clears it. A log written
+// before the mark was kept reads every pause as their own.
+func TestPausedWhy(t *testing.T) {
+	f := newFixture(t, bulletArena())
+	for _, h := range []string{"ann", "bob", "cy", "dee"} {
+		f.join(t0.Add(-time.Minute), h, 1500)
+	}
+	at := t0.Add(time.Second)
+	f.apply(Event{Kind: Pause, At: at, Player: "ann", Elsewhere: true})
+	f.apply(Event{Kind: Pause, At: at, Player: "bob"})
+	f.apply(Event{Kind: Withdraw, At: at, Player: "cy"})
+	p := f.wave(t0.Add(time.Minute))
+	if len(p) != 0 {
+		t.Fatalf("paired %s with three of four paused", names(p))
+	}
+	f.join(t0.Add(time.Minute), "ann", 1500)
+	p = f.wave(t0.Add(2 * time.Minute))
+	f.apply(Event{Kind: Finish, At: t0.Add(3 * time.Minute), Game: p[0].Game, Result: pgn.Unknown, Absent: p[0].White})
+	want := map[string]bool{p[0].White: false, "bob": false, "cy": false} // paused, their own doing
+	why := func(a *Arena) map[string]bool {
+		got := map[string]bool{}
+		for _, s := range a.Standings() {
+			if s.Paused {
+				got[s.Handle] = s.Elsewhere
+			}
+		}
+		return got
+	}
+	if got := why(f.a); !reflect.DeepEqual(got, want) {
+		t.Errorf("paused (elsewhere?) %v, want %v", got, want)
+	}
+	f.apply(Event{Kind: Pause, At: t0.Add(4 * time.Minute), Player: p[0].Black, Elsewhere: true})
+	want[p[0].Black] = true
+	if got := why(f.a); !reflect.DeepEqual(got, want) {
+		t.Errorf("paused (elsewhere?) %v, want %v", got, want)
+	}
+
+	var old []Event // as a server before the mark wrote the log
+	if err := json.Unmarshal([]byte(`[{"kind":"join","at":"2026-11-27T17:59:00Z","player":"ann","rating":1500},`+
+		`{"kind":"pause","at":"2026-11-27T18:01:00Z","player":"ann"}]`), &old); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Replay(bulletArena(), old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := why(a); !reflect.DeepEqual(got, map[string]bool{"ann": false}) {
+		t.Errorf("an old log's pause: paused (elsewhere?) %v, want ann's own", got)
+	}
+}
+
 // TestStandingsOrder: score, then performance once a player has three
 // games, else rating, then handle.
 func TestStandingsOrder(t *testing.T) {

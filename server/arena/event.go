@@ -12,6 +12,9 @@ const (
 	Join Kind = "join"
 	// Pause: Player is paired no more until they join again; their score
 	// stays in the standings. A game they are playing still counts.
+	// Elsewhere says why: the server paused them as they play, or seek
+	// to play, outside the arena; without it (and in a log written
+	// before it was kept) the pause is their own — they paused, or left.
 	Pause Kind = "pause"
 	// Withdraw: Player leaves. Before the start they are gone from the
 	// arena; after it, as on lichess, a withdrawal is a pause (the score
@@ -43,6 +46,9 @@ type Event struct {
 	Result string    `json:"result,omitempty"`
 	Plies  int       `json:"plies,omitempty"`
 	Absent string    `json:"absent,omitempty"`
+	// Elsewhere marks a Pause the server made because Player plays
+	// outside the arena (see Pause).
+	Elsewhere bool `json:"elsewhere,omitempty"`
 }
 
 // Pairing is one game of a pairing wave: who has White and Black, with

@@ -23,6 +23,10 @@ type Standing struct {
 	// PerformanceGames counted games (0 before; it may be 0 after).
 	Performance int  `json:"performance,omitempty"`
 	Paused      bool `json:"paused,omitempty"`
+	// Elsewhere: paused because they play, or seek to play, outside the
+	// arena (a Pause marked Elsewhere), not by their own doing —
+	// withdrawn after the start, gone, or absent from a game.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 	// Playing is the game the player is in, "" while not playing.
 	Playing string `json:"playing,omitempty"`
 }
@@ -47,17 +51,18 @@ func (a *Arena) Standings() []Standing {
 	for _, k := range a.order {
 		p := a.players[k]
 		s := Standing{
-			Handle:   p.handle,
-			Score:    p.sheet.total(),
-			Fire:     p.sheet.onFire(),
-			Sheet:    p.sheet.String(),
-			Wins:     p.sheet.count(win),
-			Draws:    p.sheet.count(draw),
-			Losses:   p.sheet.count(loss),
-			Rating:   p.rating,
-			Paused:   p.paused,
-			Playing:  p.playing,
-			Berserks: p.sheet.berserks(),
+			Handle:    p.handle,
+			Score:     p.sheet.total(),
+			Fire:      p.sheet.onFire(),
+			Sheet:     p.sheet.String(),
+			Wins:      p.sheet.count(win),
+			Draws:     p.sheet.count(draw),
+			Losses:    p.sheet.count(loss),
+			Rating:    p.rating,
+			Paused:    p.paused,
+			Elsewhere: p.elsewhere,
+			Playing:   p.playing,
+			Berserks:  p.sheet.berserks(),
 		}
 		if perf, ok := p.perf.value(); ok {
 			s.Performance = perf

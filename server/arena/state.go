@@ -24,15 +24,18 @@ type Arena struct {
 
 // player is one player's part of the arena.
 type player struct {
-	handle  string
-	rating  int // as they last joined
-	paused  bool
-	playing string    // the game in progress, "" while waiting
-	since   time.Time // waiting since (join, the start, or the last game's end)
-	last    string    // key of the last opponent paired with
-	colors  colorHistory
-	sheet   sheet
-	perf    performance
+	handle string
+	rating int // as they last joined
+	paused bool
+	// elsewhere: paused by a Pause marked Elsewhere (they play outside
+	// the arena), not by their own doing.
+	elsewhere bool
+	playing   string    // the game in progress, "" while waiting
+	since     time.Time // waiting since (join, the start, or the last game's end)
+	last      string    // key of the last opponent paired with
+	colors    colorHistory
+	sheet     sheet
+	perf      performance
 }
 
 // game is a paired game as the arena knows it.
@@ -104,7 +107,7 @@ func (a *Arena) join(e Event) error {
 		a.players[k] = p
 		a.order = append(a.order, k)
 	}
-	p.paused = false
+	p.paused, p.elsewhere = false, false
 	p.rating = e.Rating
 	if p.playing == "" {
 		p.since = e.At
@@ -131,7 +134,7 @@ func (a *Arena) pause(e Event) error {
 		}
 		return nil
 	}
-	p.paused = true
+	p.paused, p.elsewhere = true, e.Kind == Pause && e.Elsewhere
 	return nil
 }
 
@@ -229,7 +232,7 @@ func (a *Arena) finish(e Event) error {
 		p.playing = ""
 		p.since = e.At
 		if side == absent {
-			p.paused = true
+			p.paused, p.elsewhere = true, false // their own doing: they never moved
 		}
 		if !counts {
 			continue

@@ -265,7 +265,7 @@ func (s *Arenas) Elsewhere(ctx context.Context, handles ...string) (takeBack fun
 					refused = fmt.Errorf("%s is %w: paired in %s a moment ago", p.Handle, ErrBusy, arena.Title(a.Def.Name))
 					return nil
 				default:
-					out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: p.Handle})
+					out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: p.Handle, Elsewhere: true})
 				}
 			}
 			return out
@@ -324,22 +324,31 @@ func (s *Arenas) takeBack(ctx context.Context, paused map[*arenaRun][]string) er
 	return errors.Join(errs...)
 }
 
-// PausedIn are the arenas under way in which handle is paused (by a game
-// or seek elsewhere, Elsewhere; by leaving; or withdrawn after the start,
-// which is a pause), as this server has them, by id: the lobby and the
-// game screen say so while it lasts, j on the arenas screen resuming.
-func (s *Arenas) PausedIn(handle string) []arena.Definition {
-	var out []arena.Definition
+// Paused is an arena under way a player is paused in, and why: Elsewhere
+// when the server paused them as they play, or seek to play, outside it
+// (Arenas.Elsewhere; arena.Standing.Elsewhere), else by their own doing —
+// they left, withdrew after the start (which is a pause), or were absent
+// from a game.
+type Paused struct {
+	Arena     arena.Definition
+	Elsewhere bool
+}
+
+// PausedIn are the arenas under way in which handle is paused, as this
+// server has them, by id: the lobby and the game screen say so, and why,
+// while it lasts, j on the arenas screen resuming.
+func (s *Arenas) PausedIn(handle string) []Paused {
+	var out []Paused
 	for _, r := range s.under(s.now()) {
 		r.mu.Lock()
 		for _, p := range r.a.Standings() {
 			if account.Key(p.Handle) == account.Key(handle) && p.Paused {
-				out = append(out, r.a.Def)
+				out = append(out, Paused{Arena: r.a.Def, Elsewhere: p.Elsewhere})
 			}
 		}
 		r.mu.Unlock()
 	}
-	slices.SortFunc(out, func(a, b arena.Definition) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b Paused) int { return cmp.Compare(a.Arena.ID, b.Arena.ID) })
 	return out
 }
 
@@ -593,7 +602,7 @@ func (s *Arenas) busyElsewhere(a *arena.Arena, now time.Time) []arena.Event {
 	var out []arena.Event
 	for _, w := range waiting {
 		if busy[account.Key(w.Handle)] {
-			out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: w.Handle})
+			out = append(out, arena.Event{Kind: arena.Pause, At: now, Player: w.Handle, Elsewhere: true})
 		}
 	}
 	return out

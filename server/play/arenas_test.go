@@ -384,8 +384,8 @@ func TestArenaNoStart(t *testing.T) {
 	stepArena(t, s, def.ID)
 	st := mustState(t, s, def.ID)
 	for _, x := range st.Standings {
-		if x.Score != 0 || x.Paused != (x.Handle == g.White) {
-			t.Fatalf("standings %+v: want nothing scored and %s (who never moved) paused", st.Standings, g.White)
+		if x.Score != 0 || x.Paused != (x.Handle == g.White) || x.Elsewhere {
+			t.Fatalf("standings %+v: want nothing scored and %s (who never moved) paused, by their own doing", st.Standings, g.White)
 		}
 	}
 }
@@ -426,8 +426,8 @@ func TestArenaPlayerBusyElsewhere(t *testing.T) {
 		t.Fatalf("the arena's games by player %v: want one pairing of bob, cat and dan started", games)
 	}
 	for _, x := range mustState(t, s, def.ID).Standings {
-		if x.Paused != (x.Handle == "ann") {
-			t.Fatalf("standings %+v: want ann (in a lobby game) paused, nobody else", mustState(t, s, def.ID).Standings)
+		if x.Paused != (x.Handle == "ann") || x.Elsewhere != x.Paused {
+			t.Fatalf("standings %+v: want ann (in a lobby game) paused as she plays elsewhere, nobody else", mustState(t, s, def.ID).Standings)
 		}
 	}
 }
@@ -478,12 +478,21 @@ func TestArenaPausedToPlayElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := log[len(log)-1]; e.Kind != arena.Pause || e.Player != "ann" || !e.At.Equal(clk.Now()) {
-		t.Fatalf("ann began %s outside the arena; the arena's log ends with %+v, want ann's pause then", lobbyGame, e)
+	if e := log[len(log)-1]; e.Kind != arena.Pause || e.Player != "ann" || !e.At.Equal(clk.Now()) || !e.Elsewhere {
+		t.Fatalf("ann began %s outside the arena; the arena's log ends with %+v, want ann's pause then, marked elsewhere", lobbyGame, e)
+	}
+	if got := s.PausedIn("ann"); len(got) != 1 || got[0].Arena.ID != def.ID || !got[0].Elsewhere {
+		t.Fatalf("ann is paused in %+v, want %s as she plays elsewhere", got, def.ID)
+	}
+	if err := s.Withdraw(ctx, def.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.PausedIn("bob"); len(got) != 1 || got[0].Elsewhere {
+		t.Fatalf("bob withdrew after the start: paused in %+v, want %s by his own doing", got, def.ID)
 	}
 	stepArena(t, s, def.ID)
-	if g := arenaGames(h, def.ID); len(g) != 2 || g["ann"].ID != "" {
-		t.Fatalf("the arena's games by player %v: want bob, cat and dan's pairing, not ann's", g)
+	if g := arenaGames(h, def.ID); len(g) != 2 || g["cat"].ID == "" || g["ann"].ID != "" {
+		t.Fatalf("the arena's games by player %v: want cat and dan's pairing, not ann's or bob's", g)
 	}
 }
 

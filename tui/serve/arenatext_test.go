@@ -438,3 +438,46 @@ func TestArenaPausedStandingLine(t *testing.T) {
 		t.Errorf("the pause's line is row %d, the board's last row %d: want it under the board, a row of its own:\n%s", at, board, s)
 	}
 }
+
+// TestArenaPausedLineSaysWhy (issue 37): the standing line says why the
+// player is paused. Paused because they play here, it says so (as
+// TestArenaPausedStandingLine has it); paused by their own doing — w on
+// the arenas screen after the start, or leaving (the session's end) and
+// coming back — it does not say "while you play here", which is untrue.
+func TestArenaPausedLineSaysWhy(t *testing.T) {
+	_, p := startPlayServer(t)
+	ctx := context.Background()
+	def, paused := pausedArena(t, p)
+	const own = "paused in Paused Arena · j on the arenas screen resumes"
+	ann := lobbyModel(t, p, "ann", 100)
+	typeText(ann, "a")
+	keyAndAnswer(t, ann, keyMsg("j"))
+	keyAndAnswer(t, ann, keyMsg("w"))
+	if !paused("ann") {
+		t.Fatal("test premise: ann withdrew after the start and is not paused")
+	}
+	ann.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	ann.Update(lobbyTickMsg{})
+	wantOnScreen(t, "ann (withdrew with w)", ann, own)
+	if strings.Contains(screen(ann), "while you play here") {
+		t.Errorf("ann withdrew with w and her lobby says she plays here:\n%s", screen(ann))
+	}
+	typeText(ann, "n") // a seek: she is paused already, for her own reason
+	typeText(ann, "5+0")
+	keyAndAnswer(t, ann, tea.KeyMsg{Type: tea.KeyEnter})
+	ann.Update(lobbyTickMsg{})
+	wantOnScreen(t, "ann (withdrew, then seeks)", ann, own)
+
+	if err := p.Arenas.Join(ctx, def.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Arenas.Pause(ctx, def.ID, "bob"); err != nil { // his session ended, as lifetime.end pauses
+		t.Fatal(err)
+	}
+	bob := lobbyModel(t, p, "bob", 100) // he comes back
+	bob.Update(lobbyTickMsg{})
+	wantOnScreen(t, "bob (came back)", bob, own)
+	if strings.Contains(screen(bob), "while you play here") {
+		t.Errorf("bob left and came back, and his lobby says he plays here:\n%s", screen(bob))
+	}
+}

@@ -141,10 +141,10 @@ type playModel struct {
 	// the session opens on them (home's a).
 	arena  string
 	arenas []arena.Definition
-	// pausedIn are the arenas under way the player is paused in, by
-	// title, as last looked (lookPaused): the lobby and the game screen
+	// pausedIn are the arenas under way the player is paused in, and
+	// why, as last looked (lookPaused): the lobby and the game screen
 	// say so in a line of their own (pausedLine).
-	pausedIn   []string
+	pausedIn   []play.Paused
 	arenaSel   int
 	arenaState *play.ArenaState
 	openArenas bool

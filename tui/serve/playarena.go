@@ -30,27 +30,42 @@ import (
 
 // pausedLine is the standing line of the lobby and the game screen while
 // the player is paused in arenas under way (pausedIn, looked at with the
-// screen's other news, lookPaused) — by a seek or game here, as the
-// lobby and the hub pause a player who plays elsewhere
-// (play.Arenas.Elsewhere), or since they left: "paused in Hourly Blitz
-// Arena while you play here · j on the arenas screen resumes"; "" while
-// not paused.
+// screen's other news, lookPaused), saying why: paused by a seek or game
+// here, as the lobby and the hub pause a player who plays elsewhere
+// (play.Arenas.Elsewhere), "paused in Hourly Blitz Arena while you play
+// here · j on the arenas screen resumes"; by their own doing (w after the
+// start, leaving, absent from a game) "paused in Hourly Blitz Arena · j on
+// the arenas screen resumes"; "" while not paused.
 func (m *playModel) pausedLine() string {
 	if len(m.pausedIn) == 0 {
 		return ""
 	}
-	return "paused in " + strings.Join(m.pausedIn, " and ") + " while you play here · j on the arenas screen resumes"
+	var here, own []string
+	for _, p := range m.pausedIn {
+		title := termtext.SafeLine(arena.Title(p.Arena.Name))
+		if p.Elsewhere {
+			here = append(here, title)
+		} else {
+			own = append(own, title)
+		}
+	}
+	var why []string
+	if len(here) > 0 {
+		why = append(why, strings.Join(here, " and ")+" while you play here")
+	}
+	if len(own) > 0 {
+		why = append(why, strings.Join(own, " and "))
+	}
+	return "paused in " + strings.Join(why, ", and in ") + " · j on the arenas screen resumes"
 }
 
-// lookPaused reads the arenas under way the player is paused in, as this
-// server has them (play.Arenas.PausedIn: memory, no store read).
+// lookPaused reads the arenas under way the player is paused in, and
+// why, as this server has them (play.Arenas.PausedIn: memory, no store
+// read).
 func (m *playModel) lookPaused() {
 	m.pausedIn = nil
-	if m.p.Arenas == nil {
-		return
-	}
-	for _, d := range m.p.Arenas.PausedIn(m.handle) {
-		m.pausedIn = append(m.pausedIn, termtext.SafeLine(arena.Title(d.Name)))
+	if m.p.Arenas != nil {
+		m.pausedIn = m.p.Arenas.PausedIn(m.handle)
 	}
 }
 
