@@ -39,6 +39,7 @@ func endgamesCommand() *cobra.Command {
 	count := minFlag(fs, "count", 20, 1, "`N` positions per table given with --material, or in all")
 	seed := fs.Uint64("seed", 1, "random `SEED`: the same seed draws the same positions")
 	moveTime := durationFlag(fs, "movetime", time.Second, "time per move for both engines")
+	nodes := fs.Uint64("nodes", 0, "also limit every move to `N` nodes (as match's --nodes: a result the machine's load cannot change)")
 	var ef spec.Flags
 	ef.RegisterEngines(fs, `the engines: first the one tested (default "squall"), then its opponent (default /usr/games/stockfish)`)
 	concurrency := minFlag(fs, "concurrency", 1, 1, "`N` games played at once")
@@ -145,6 +146,7 @@ func endgamesCommand() *cobra.Command {
 			Openings:    starts,
 			Games:       len(starts),
 			MoveTime:    *moveTime,
+			Nodes:       *nodes,
 			Margin:      time.Second, // judges hangs, not milliseconds: a move time is not a clock
 			FirstToMove: true,
 			Concurrency: *concurrency,
@@ -177,8 +179,12 @@ func endgamesCommand() *cobra.Command {
 			if *noTB {
 				tables = "without tables"
 			}
-			fmt.Fprintf(stdout, "\n%s %s %d/%d %s (%s to move, %s, %v a move, against %s); %s\n",
-				rep.Names[0], verb, good, rep.Stats.Games, plural.Noun(rep.Stats.Games, "position"), rep.Names[0], tables, *moveTime,
+			limit := fmt.Sprint(*moveTime)
+			if *nodes > 0 {
+				limit += fmt.Sprintf(" or %d nodes", *nodes)
+			}
+			fmt.Fprintf(stdout, "\n%s %s %d/%d %s (%s to move, %s, %s a move, against %s); %s\n",
+				rep.Names[0], verb, good, rep.Stats.Games, plural.Noun(rep.Stats.Games, "position"), rep.Names[0], tables, limit,
 				termtext.SafeLine(rep.Names[1]), plural.Count(len(rep.Incidents), "incident"))
 			for _, in := range rep.Incidents {
 				fmt.Fprintf(stdout, "  %s\n", termtext.SafeLine(in.String()))

@@ -42,7 +42,11 @@ func TestEndgames(t *testing.T) {
 		// Small tables: both engines are this test binary, which under
 		// -race takes seconds to clear the default 64 MB at each new game,
 		// and on a loaded machine missed the client's 10 s readyok limit.
-		args := append([]string{"--syzygy", tablesDir, "--movetime", "30ms", "--seed", "7",
+		// Moves are bounded by nodes, the move time (with its margin of a
+		// second) only judging hangs: at 30 ms a move, under -race at load
+		// 14, Squall lost a game on time (1.2 s used) and drew a KRK by
+		// repetition — the test measured the machine.
+		args := append([]string{"--syzygy", tablesDir, "--movetime", "10s", "--nodes", "2000", "--seed", "7",
 			"--engine", "squall", "--engine", exe + " uci", "--option", "1:Hash=8", "--option", "2:Hash=8", "--pgn", pgnPath}, c.args...)
 		var out, errOut bytes.Buffer
 		if err := execute("endgames", args, &out, &errOut); err != nil {
