@@ -481,3 +481,47 @@ func TestArenaPausedLineSaysWhy(t *testing.T) {
 		t.Errorf("bob left and came back, and his lobby says he plays here:\n%s", screen(bob))
 	}
 }
+
+// TestArenaGameInNewSession (issue 37, found by TestServeArena's SSH
+// players): a player who comes back in a new session to their arena game
+// — their server died, and they ssh again, to this one — is in the arena
+// in that session as in the one they joined from: after the game, enter
+// takes them back to the arena, and leaving pauses them. The session
+// knew the arena only from j: it sent them to the lobby, and their
+// leaving left them to be paired while gone.
+func TestArenaGameInNewSession(t *testing.T) {
+	ts, p := startPlayServer(t)
+	ctx := context.Background()
+	def, paused := pausedArena(t, p)
+	bobKey := newSigner(t)
+	ann := connect(t, ts.addr, newSigner(t), "play", true)
+	defer ann.close()
+	bob := connect(t, ts.addr, bobKey, "play", true)
+	enterLobby(t, ann, bob)
+	bob.close()
+	for _, h := range []string{"ann", "bob"} { // joined in sessions on a server since gone
+		if err := p.Arenas.Join(ctx, def.ID, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var id string
+	waitUntil(t, "the arena's game", func() bool { id, _ = p.Hub.GameOf("bob"); return id != "" })
+	g, err := p.Hub.Game(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []string{"e2e4", "e7e5"} {
+		if _, err := p.Hub.Move(ctx, id, []string{g.White, g.Black}[i], m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bob = connect(t, ts.addr, bobKey, "play", true) // bob comes back
+	defer bob.close()
+	bob.waitFor(t, "1. e4 e5")
+	bob.send(t, "resign\r")
+	bob.waitFor(t, "enter or esc: back to the arena")
+	bob.send(t, "\r")
+	bob.waitFor(t, "Squall · arenas")
+	bob.close()
+	waitUntil(t, "bob paused as his session ends", func() bool { return paused("bob") })
+}

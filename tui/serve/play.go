@@ -307,6 +307,13 @@ func (m *playModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		u := msg.Value
+		if u.Arena != "" && m.arena == "" && m.p.Arenas != nil {
+			// The game of an arena the player joined in another session
+			// (their server went, and they came back here): they are in
+			// it here too — back to it after the game, paused as they leave.
+			m.arena = u.Arena
+			m.life.inArena(m.p.Arenas, u.Arena)
+		}
 		bell := tea.Batch(m.moveBell(m.upd, u), m.retitle(gameTitle(u, m.handle)))
 		m.upd = &u
 		if u.Over() {

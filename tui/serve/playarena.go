@@ -26,7 +26,9 @@ import (
 // to each game it pairs them in, as a seek accepted takes them (the
 // lobby's and the arena's refresh look for their game), and back to the
 // arena after it. Leaving the session pauses them, as lichess pauses a
-// player who leaves the tournament's page.
+// player who leaves the tournament's page. A player who comes back in
+// another session to their arena game (their server went, they ssh
+// again) is in the arena in that one too, from the game's first update.
 
 // pausedLine is the standing line of the lobby and the game screen while
 // the player is paused in arenas under way (pausedIn, looked at with the
