@@ -40,9 +40,9 @@ import (
 // the rule (arena.Verify), the standings are recomputed from the
 // archive's games alone (arena.Check: points, fire, sheets, order, no
 // immediate rematch, no player in two games), every decided game is
-// archived, every wave's game finished, and every server — the killed
-// one started again, and a fresh one on the store — prints the same
-// standings.
+// archived, every wave's game finished, every player is paused once
+// they have left, and every server — the killed one started again, and a
+// fresh one on the store — prints the same standings.
 //
 // By default only the arena on two servers, for a minute (the test then
 // takes about a minute and a half); both, for the 10 minutes each, with
@@ -260,6 +260,11 @@ func runArena(t *testing.T, name string, length time.Duration, n int) {
 		t.Fatal(err)
 	}
 	res := checkArena(t, def, fresh.Games, st)
+	for _, s := range res.state.Standings {
+		if !s.Paused { // every player left, the ones who came back to a game on the other server too
+			t.Errorf("%s left and is not paused in the arena", s.Handle)
+		}
+	}
 	all := []net.Addr{fresh.Addr()}
 	for _, s := range servers {
 		if s == killed {
