@@ -107,7 +107,7 @@ func TestTeatestGoldens(t *testing.T) {
 		opt    Options
 		eng    *enginetest.Engine
 		w, h   int
-		steps  []any // string: a move typed and entered; tea.Msg: sent as is
+		steps  []any // string: a move typed and entered; *regexp.Regexp: waited for on the screen; tea.Msg: sent as is
 		waitRe string
 	}
 	keys := func(s string) tea.KeyMsg { return press(s) }
@@ -117,10 +117,17 @@ func TestTeatestGoldens(t *testing.T) {
 		{name: "start-80x24", eng: &enginetest.Engine{}, w: 80, h: 24},
 		{name: "start-120x40", eng: &enginetest.Engine{}, w: 120, h: 40},
 		{name: "e4-e5", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"e4", "e5"}},
-		// --mode analysis analyses from the start, whose depth 12 comes first:
-		// the wait is for the last position's depth 12 (its best line).
+		// --mode analysis analyses from the start and each move's position
+		// after it. The eval graph keeps each position's deepest score, so
+		// every position's depth 12 (its best line, +1.20 for the side to
+		// move, unique to it) is waited for before the next move: else the
+		// graph would show what the machine's speed let the engine reach.
 		{name: "analysis-3pv", opt: Options{Mode: Analysis, MultiPV: 3}, eng: &enginetest.Engine{Tick: time.Millisecond, MaxDepth: 12},
-			w: 120, h: 40, steps: []any{"e4", "e5", "Nf3", keys("esc")}, waitRe: `-1\.20 2… Ke7`},
+			w: 120, h: 40, steps: []any{
+				regexp.MustCompile(`\+1\.20 1\. `), "e4",
+				regexp.MustCompile(`-1\.20 1… `), "e5",
+				regexp.MustCompile(`\+1\.20 2\. `), "Nf3", keys("esc"),
+			}, waitRe: `-1\.20 2… Ke7`},
 		{name: "promotion", opt: Options{Mode: TwoHumans, Start: mustFEN(t, promo)}, w: 80, h: 24, steps: []any{"e8"}},
 		{name: "mate", opt: Options{Mode: TwoHumans}, w: 80, h: 24, steps: []any{"f3", "e5", "g4", "Qh4#"}},
 		{name: "too-small", w: 50, h: 30},
@@ -150,6 +157,8 @@ func TestTeatestGoldens(t *testing.T) {
 				case string:
 					tm.Type(s)
 					tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+				case *regexp.Regexp: // before tea.Msg, which is any
+					waitScreen(t, tm, s)
 				case tea.Msg:
 					tm.Send(s)
 				}

@@ -91,19 +91,29 @@ func TestGoldenAnalysis3PV(t *testing.T) {
 	f := &enginetest.Engine{Tick: time.Hour}
 	m := New(testRenderer(termenv.TrueColor), f, Options{Mode: Analysis, MultiPV: 3, Now: func() time.Time { return fixedNow }})
 	defer func() { m.Close() }()
-	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = playAll(t, m, "e4", "e5", "Nf3") // --mode analysis: analysing already
-	m = send(m, press("esc"))
-	if !m.search.running() || m.search.kind() != searchAnalysis || m.search.run.multi != 3 {
-		t.Fatal("a did not start a 3-line analysis")
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40}, startMsg{}) // --mode analysis analyses from the start
+	// Each position gets the fake engine's depth 12 before the next move,
+	// as the teatest scene waits for it: the eval graph has every ply's
+	// score, the same in both paths whatever the machine's speed.
+	depth12 := func(m Model) Model {
+		t.Helper()
+		if !m.search.running() || m.search.kind() != searchAnalysis || m.search.run.multi != 3 {
+			t.Fatalf("no 3-line analysis of %s", m.pos.FEN())
+		}
+		var infos []engine.Info
+		var ml chess.MoveList
+		m.pos.GenerateLegal(&ml)
+		for k := 0; k < 3; k++ {
+			infos = append(infos, enginetest.Line(m.pos, ml.Moves[k], 12, k))
+		}
+		return send(m, livecmd.Msg{Batch: live.Batch{Gen: m.search.gen(), Infos: infos}})
 	}
-	var infos []engine.Info
-	var ml chess.MoveList
-	m.pos.GenerateLegal(&ml)
-	for k := 0; k < 3; k++ {
-		infos = append(infos, enginetest.Line(m.pos, ml.Moves[k], 12, k))
+	m = depth12(m)
+	for _, mv := range []string{"e4", "e5"} {
+		m = depth12(playAll(t, m, mv))
 	}
-	m = send(m, livecmd.Msg{Batch: live.Batch{Gen: m.search.gen(), Infos: infos}})
+	m = playAll(t, m, "Nf3")
+	m = depth12(send(m, press("esc")))
 	v := m.View()
 	golden(t, "analysis-3pv", v)
 	plain := ansi.Strip(v)
