@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"slices"
+
 	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/tui/movelist"
+	"github.com/squall-chess/squall/tui/view"
 )
 
 // moveList is a server screen's move list: tui/movelist's Running layout
@@ -12,6 +15,22 @@ type moveList struct {
 	list movelist.List
 	sans []string // the moves root was made of
 	root *pgn.Node
+	// drawn are the rows last drawn, from what drawnFrom says: a screen is
+	// drawn on every clock tick and key, its moves change a few times a
+	// minute, and drawing the list afresh each frame was most of a play
+	// screen's View in the load run's profile (issue 37, acceptance 4).
+	drawn     []string
+	drawnFrom drawnKey
+}
+
+// drawnKey is all a move list's rows are drawn from: the styles (a new
+// theme is a new *view.Styles), the moves, and the rows' place and size.
+// The scroll state follows from these, so the same key draws the same rows.
+type drawnKey struct {
+	styles                       *view.Styles
+	root                         *pgn.Node
+	startPly, ply, width, height int
+	empty                        string
 }
 
 // rows draws sans, played from game ply startPly, in at most height rows
@@ -21,11 +40,16 @@ func (l *moveList) rows(st styles, sans []string, startPly, ply int, empty strin
 	if l.root == nil || !sameSlice(l.sans, sans) {
 		l.sans, l.root = sans, movelist.FromSANs(sans)
 	}
-	g := movelist.Game{Root: l.root, StartPly: startPly, Empty: empty}
-	if ply >= 0 {
-		g.Current = movelist.At(l.root, ply)
+	key := drawnKey{st.Styles, l.root, startPly, ply, width, height, empty}
+	if l.drawn == nil || key != l.drawnFrom {
+		g := movelist.Game{Root: l.root, StartPly: startPly, Empty: empty}
+		if ply >= 0 {
+			g.Current = movelist.At(l.root, ply)
+		}
+		l.drawn = l.list.Running(movelist.Styles{Text: st.r.NewStyle(), Muted: st.Muted, Selected: st.Selected}, g, width, height)
+		l.drawnFrom = key
 	}
-	return l.list.Running(movelist.Styles{Text: st.r.NewStyle(), Muted: st.Muted, Selected: st.Selected}, g, width, height)
+	return slices.Clone(l.drawn) // the caller's to change
 }
 
 // sameSlice tells whether a and b are the same slice (the moves of one

@@ -145,3 +145,47 @@ func playLongGame(t *testing.T, p *server.Games) (ann *playModel, spec *spectato
 	}
 	return ann, spec
 }
+
+// TestMoveListDrawnOnce: a move list keeps its rows until what they are
+// drawn from changes — new moves (a new slice), the width, the selected
+// ply, the styles — and the rows it returns are the caller's to change.
+func TestMoveListDrawnOnce(t *testing.T) {
+	st := sessionStyles(testRenderer())
+	var l moveList
+	moves := longGame[:20]
+	first := l.rows(st, moves, 0, -1, "none", 40, 3)
+	drawn := l.drawn
+	again := l.rows(st, moves, 0, -1, "none", 40, 3)
+	if strings.Join(first, "\n") != strings.Join(again, "\n") || &l.drawn[0] != &drawn[0] {
+		t.Fatal("the same moves, width and height drew the list again")
+	}
+	again[0] = "scribbled"
+	if l.rows(st, moves, 0, -1, "none", 40, 3)[0] == "scribbled" {
+		t.Fatal("a caller's change to the rows reached the list's kept rows")
+	}
+	more := longGame[:21]
+	if v := ansi.Strip(strings.Join(l.rows(st, more, 0, -1, "none", 40, 3), "\n")); !strings.Contains(v, longGame[20]) {
+		t.Errorf("a new move, %s, not drawn:\n%s", longGame[20], v)
+	}
+	if a, b := l.rows(st, more, 0, -1, "none", 40, 3), l.rows(st, more, 0, -1, "none", 60, 3); strings.Join(a, "\n") == strings.Join(b, "\n") {
+		t.Error("another width drew the same rows")
+	}
+	if a, b := l.rows(st, more, 0, -1, "none", 60, 3), l.rows(st, more, 0, 2, "none", 60, 3); strings.Join(a, "\n") == strings.Join(b, "\n") {
+		t.Error("another selected ply drew the same rows")
+	}
+	other := sessionStyles(testRenderer())
+	l.rows(other, more, 0, 2, "none", 60, 3)
+	if l.drawnFrom.styles != other.Styles {
+		t.Error("new styles did not draw the list again")
+	}
+}
+
+// BenchmarkMoveListRows: a 60-ply game's move list drawn as every clock
+// tick draws it, nothing changed between frames.
+func BenchmarkMoveListRows(b *testing.B) {
+	st := sessionStyles(testRenderer())
+	var l moveList
+	for b.Loop() {
+		l.rows(st, longGame, 0, -1, "none", 40, 6)
+	}
+}
