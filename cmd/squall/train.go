@@ -44,7 +44,7 @@ func trainCommand() *cobra.Command {
 	seed := fs.Uint64("seed", 1, "random `SEED` of the initial weights and of each epoch's order")
 	ckPath := fs.String("checkpoint", "", "the trainer state `FILE`, saved after each epoch and resumed from if it exists")
 	initPath := fs.String("init", "", "start from the weights of the network `FILE` (an earlier round's) instead of random ones; a checkpoint that exists wins")
-	hidden := minFlag(fs, "hidden", 256, nnue.HiddenStep, "hidden width `N` of a new network: a multiple of 16 up to 512 (--init: the network's)")
+	hidden := minFlag(fs, "hidden", 256, nnue.HiddenStep, "hidden width `N` of a new network: a multiple of 16 up to 512 (--init: the network's, or wider)")
 	buckets := minFlag(fs, "buckets", 1, 1, "`N` output buckets of a new network, by material: 1, 2, 4, 8, 16 or 32 (--init: the network's)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
@@ -88,15 +88,15 @@ func trainCommand() *cobra.Command {
 			}
 			model = train.FromNet(net)
 			// Its shape, unless --hidden or --buckets ask otherwise: then
-			// only its one bucket split into several can start the run
-			// (new hidden units have no trained start).
+			// it is widened (new hidden units that start silent) and its
+			// one bucket split into several; neither changes its scores.
 			if !cmd.Flags().Changed("hidden") {
 				*hidden = net.Hidden
 			}
 			if !cmd.Flags().Changed("buckets") {
 				*buckets = net.Buckets
 			}
-			if net.Hidden != *hidden || (net.Buckets != *buckets && net.Buckets != 1) {
+			if net.Hidden > *hidden || (net.Buckets != *buckets && net.Buckets != 1) {
 				return usagef("--init %s is %d wide with %d output buckets: it cannot start --hidden %d --buckets %d", termtext.SafeLine(*initPath), net.Hidden, net.Buckets, *hidden, *buckets)
 			}
 			if *buckets != net.Buckets {
@@ -104,6 +104,12 @@ func trainCommand() *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(stdout, "its output layer split into %d buckets\n", *buckets)
+			}
+			if *hidden != net.Hidden {
+				if model, err = model.Widen(*hidden, *seed); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "widened from %d to %d hidden units, the new ones silent\n", net.Hidden, *hidden)
 			}
 			fmt.Fprintf(stdout, "starting from the weights of %s\n", termtext.SafeLine(*initPath))
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/engine/nnue"
 )
 
@@ -85,7 +86,32 @@ func TestTrainFromDatagen(t *testing.T) {
 	if n, err := nnue.Parse(b); err != nil || n.Buckets != 4 {
 		t.Errorf("--init --buckets 4 wrote a network that reads as %v", err)
 	}
-	for _, bad := range [][]string{{"--init", net, "--hidden", "32"}, {"--init", wide, "--buckets", "4"}, {"--hidden", "40"}, {"--buckets", "3"}} {
+	// A network widens: no epoch, new units silent, the same scores.
+	stdout.Reset()
+	wider := filepath.Join(dir, "x.sqnn")
+	if err := execute("train", []string{"--data", data, "--out", wider, "--epochs", "0", "--init", wide, "--hidden", "64"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "widened from 32 to 64 hidden units") {
+		t.Errorf("--init --hidden 64 said:\n%s", stdout.String())
+	}
+	narrow, wideNet := mustNet(t, wide), mustNet(t, wider)
+	if wideNet.Hidden != 64 || wideNet.Buckets != 8 {
+		t.Errorf("--init (32 × 8) --hidden 64 wrote a network %d wide with %d buckets", wideNet.Hidden, wideNet.Buckets)
+	}
+	for _, fen := range []string{chess.StartFEN, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "8/8/4k3/8/2R5/4K3/8/8 b - - 0 1"} {
+		p, err := chess.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b nnue.Accumulator
+		narrow.Refresh(&a, p)
+		wideNet.Refresh(&b, p)
+		if x, y := narrow.Evaluate(&a, p), wideNet.Evaluate(&b, p); x != y {
+			t.Errorf("%s: widened network %d, the network it widened %d", fen, y, x)
+		}
+	}
+	for _, bad := range [][]string{{"--init", net, "--hidden", "32"}, {"--init", wider, "--hidden", "32"}, {"--init", wide, "--buckets", "4"}, {"--hidden", "40"}, {"--buckets", "3"}} {
 		err := execute("train", append([]string{"--data", data, "--out", wide, "--epochs", "0"}, bad...), &stdout, &stderr)
 		if err == nil || !strings.Contains(err.Error(), "--hidden") {
 			t.Errorf("train %v: %v, want a usage error", bad, err)
@@ -135,4 +161,18 @@ func TestNNUEPipeline(t *testing.T) {
 	if !strings.Contains(out, "smoke") || !strings.Contains(out, "solved ") {
 		t.Errorf("suite on the network said:\n%s", out)
 	}
+}
+
+// mustNet reads the network at path.
+func mustNet(t *testing.T, path string) *nnue.Net {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.Parse(b)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return n
 }

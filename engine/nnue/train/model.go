@@ -87,8 +87,7 @@ func FromNet(n *nnue.Net) *Model {
 // SplitBuckets returns a model of k output buckets that scores as m, of
 // one, does: each bucket starts as m's output layer, and training then
 // fits each to its material. This is how a network of one bucket carries
-// its learning into one of several (squall train --init --buckets); a
-// wider hidden layer has no such start, its new units meaning nothing yet.
+// its learning into one of several (squall train --init --buckets).
 func (m *Model) SplitBuckets(k int) (*Model, error) {
 	if m.K != 1 {
 		return nil, fmt.Errorf("train: a model of %d output buckets cannot be split", m.K)
@@ -101,6 +100,33 @@ func (m *Model) SplitBuckets(k int) (*Model, error) {
 		s.OB[b] = m.OB[0]
 	}
 	return s, nil
+}
+
+// Widen returns a model h wide that scores every position as m does: m's
+// hidden units first, unchanged, then new ones whose feature weights are
+// drawn from seed as NewModel's and whose output weights are zero. This
+// is how a network carries its learning into a wider one (squall train
+// --init --hidden): a wider network trained from random weights would
+// start again from nothing, where the new units of a widened one begin
+// silent and training gives them a say (their output weights' gradient
+// is not zero, as their activations are not) — the "net2net" idea of
+// growing a trained network without changing its function.
+func (m *Model) Widen(h int, seed uint64) (*Model, error) {
+	if h < m.H {
+		return nil, fmt.Errorf("train: a model %d wide cannot be widened to %d", m.H, h)
+	}
+	fresh := NewModel(h, m.K, seed)
+	w := newShape(h, m.K)
+	copy(w.W, fresh.W)
+	for f := range nnue.Inputs {
+		copy(w.W[f*h:f*h+m.H], m.W[f*m.H:(f+1)*m.H])
+	}
+	copy(w.B, m.B)
+	for half := range 2 * m.K { // each bucket's two halves, as O is laid out
+		copy(w.O[half*h:half*h+m.H], m.O[half*m.H:(half+1)*m.H])
+	}
+	copy(w.OB, m.OB)
+	return w, nil
 }
 
 // features lists r's active inputs for each perspective.

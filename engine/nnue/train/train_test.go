@@ -510,3 +510,58 @@ func TestSplitBuckets(t *testing.T) {
 		t.Error("a model of 8 buckets split")
 	}
 }
+
+// TestWiden: a model widened from 16 to 48 hidden units scores every
+// position exactly as before (its new units' output weights are zero),
+// its quantised network as the narrow one's, and a step of training
+// gives the new units a say: their output weights move off zero.
+func TestWiden(t *testing.T) {
+	m := NewModel(16, 4, 3)
+	for i := range m.B {
+		m.B[i] = 0.01 * float64(i%5)
+	}
+	m.OB[2] = 0.1
+	w, err := m.Widen(48, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := randomPositions(300, 4)
+	for _, r := range ps {
+		if a, b := m.Eval(&r), w.Eval(&r); a != b {
+			t.Fatalf("widened model scores %v, the model %v", b, a)
+		}
+	}
+	qm, err := m.Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qw, err := w.Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ps[:50] {
+		p := r.position(t)
+		var am, aw nnue.Accumulator
+		qm.Refresh(&am, p)
+		qw.Refresh(&aw, p)
+		if a, b := qm.Evaluate(&am, p), qw.Evaluate(&aw, p); a != b {
+			t.Fatalf("%s: widened network %d, the network %d", p.FEN(), b, a)
+		}
+	}
+	tr := New(w, Options{LR: 0.001, BatchSize: 64, Threads: 1, Seed: 1, WDLScale: 130})
+	tr.Epoch(ps)
+	moved := 0
+	for half := range 2 * w.K {
+		for _, o := range w.O[half*48+16 : (half+1)*48] {
+			if o != 0 {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("after an epoch every new unit's output weight is still zero")
+	}
+	if _, err := w.Widen(32, 1); err == nil {
+		t.Error("a model 48 wide narrowed to 32")
+	}
+}
