@@ -115,9 +115,8 @@ func (m *Model) Widen(h int, seed uint64) (*Model, error) {
 	if h < m.H {
 		return nil, fmt.Errorf("train: a model %d wide cannot be widened to %d", m.H, h)
 	}
-	fresh := NewModel(h, m.K, seed)
-	w := newShape(h, m.K)
-	copy(w.W, fresh.W)
+	w := NewModel(h, m.K, seed) // the new units' feature weights
+	clear(w.O)                  // and their output weights silent
 	for f := range nnue.Inputs {
 		copy(w.W[f*h:f*h+m.H], m.W[f*m.H:(f+1)*m.H])
 	}
