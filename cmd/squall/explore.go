@@ -11,6 +11,7 @@ import (
 	"github.com/squall-chess/squall/engine/chess"
 	"github.com/squall-chess/squall/explore"
 	"github.com/squall-chess/squall/internal/plural"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/termtext"
 )
 
@@ -42,7 +43,7 @@ func exploreCommand() *cobra.Command {
 			return err
 		}
 		name := args[0]
-		f, _, err := openPGNFile(name) // a directory is refused by name
+		f, _, err := pgn.OpenFile(name) // a directory is refused by name
 		if err != nil {
 			return err
 		}

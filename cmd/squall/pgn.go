@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -119,7 +118,7 @@ func (s pgnStats) counts() string {
 // Only an I/O error is returned: a bad game is a problem to report.
 func (c *pgnCheck) file(name string) (pgnStats, error) {
 	var s pgnStats
-	f, fi, err := openPGNFile(name)
+	f, fi, err := pgn.OpenFile(name)
 	if err != nil {
 		return s, err
 	}
@@ -221,24 +220,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// openPGNFile opens a PGN file for reading, refusing a directory by name:
-// read as a file it fails on its first read with "read X: is a directory",
-// which says less (squall pgn and the board both open files here).
-func openPGNFile(name string) (*os.File, os.FileInfo, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if fi.IsDir() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is a directory, not a PGN file", name)
-	}
-	return f, fi, nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/squall-chess/squall/engine/knowledge"
 	"github.com/squall-chess/squall/engine/spec"
 	"github.com/squall-chess/squall/engine/tablebase"
+	"github.com/squall-chess/squall/pgn"
 	"github.com/squall-chess/squall/termtext"
 	"github.com/squall-chess/squall/themes"
 	"github.com/squall-chess/squall/tui"
@@ -228,7 +229,7 @@ func (f *boardFlags) run(files []string, stdout, stderr io.Writer) error {
 	if len(files) > 0 {
 		// A file of several games opens in the game list, which reads it
 		// as a stream; one game opens on the board.
-		f, _, err := openPGNFile(files[0])
+		f, _, err := pgn.OpenFile(files[0])
 		if err != nil {
 			return err
 		}
@@ -545,7 +546,7 @@ func boardViews() []view.Entry {
 // another problem are left out; the error names each (file:line:column)
 // and is returned with the games that could be read.
 func openPGN(path string) ([]*tui.Tree, error) {
-	f, _, err := openPGNFile(path)
+	f, _, err := pgn.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

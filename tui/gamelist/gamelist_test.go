@@ -307,3 +307,19 @@ func TestListView(t *testing.T) {
 	press(t, l, "enter", "s")
 	tuitest.Golden(t, tuitest.GoldenDir(), "list-filtered-80x24", l.View(80, 24))
 }
+
+// TestListRefusesDirectory: the list of a directory says so by name, as
+// squall pgn and the board's file opening do (pgn.OpenFile), rather than
+// "read X: is a directory" from its first read.
+func TestListRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	l := New(testEnv(), dir)
+	run(t, l, l.Init())
+	if l.err == nil || !strings.Contains(l.err.Error(), dir+" is a directory, not a PGN file") {
+		t.Fatalf("list of a directory: %v", l.err)
+	}
+	if screen := ansi.Strip(l.View(240, 30)); !strings.Contains(screen, "is a directory, not a PGN file") {
+		t.Errorf("screen:\n%s", screen)
+	}
+	l.Close()
+}

@@ -124,7 +124,7 @@ const (
 func load(ctx context.Context, path string, out chan<- batch) {
 	defer close(out)
 	send := sender(ctx, out)
-	f, fi, err := openStat(path)
+	f, fi, err := pgn.OpenFile(path)
 	if err != nil {
 		send(batch{err: err, done: true})
 		return
@@ -256,19 +256,4 @@ func sender[T any](ctx context.Context, out chan<- T) func(T) bool {
 			return false
 		}
 	}
-}
-
-// openStat opens the file at path with what it is now (its size, for the
-// readers' progress, and its time, for the list's stamp).
-func openStat(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
 }

@@ -48,7 +48,7 @@ type replayBatch struct {
 func replay(ctx context.Context, path string, target *chess.Position, out chan<- replayBatch) {
 	defer close(out)
 	send := sender(ctx, out)
-	f, fi, err := openStat(path)
+	f, fi, err := pgn.OpenFile(path)
 	if err != nil {
 		send(replayBatch{err: err, done: true})
 		return
