@@ -148,15 +148,14 @@ func trainCommand() *cobra.Command {
 				}
 			}
 		}
-		net, err := t.Model.Quantise()
+		// The output scale whose rounding (and clipping) costs least on
+		// the held-out games: the quantised weights' loss (in float, so
+		// without the integer evaluation's truncations) against the model's.
+		net, qLoss, err := t.QuantiseBest(valid)
 		if err != nil {
 			return err
 		}
-		// The rounding's cost, on the same games: the quantised weights'
-		// held-out loss (in float, so without the integer evaluation's
-		// truncations) against the model's.
-		onGrid := train.New(train.FromNet(net), t.Opt)
-		fmt.Fprintf(stdout, "quantised (QB %d): held-out loss %.6f, the float model's %.6f\n", net.QB, onGrid.Loss(valid), t.Loss(valid))
+		fmt.Fprintf(stdout, "quantised (QB %d): held-out loss %.6f, the float model's %.6f\n", net.QB, qLoss, t.Loss(valid))
 		var b bytes.Buffer
 		if err := net.Write(&b); err != nil {
 			return err

@@ -227,16 +227,28 @@ func (m *Model) lossGrad(r *Position, target, c float64, s *scratch) float64 {
 	return (p - target) * (p - target)
 }
 
-// Quantise returns the int16 network. The model's shape must be one a
-// network may have (nnue.NewNet).
-func (m *Model) Quantise() (*nnue.Net, error) {
+// Quantise returns the int16 network, its output weights at the finest
+// scale that clips none of them (outputScale). The model's shape must be
+// one a network may have (nnue.NewNet).
+func (m *Model) Quantise() (*nnue.Net, error) { return m.QuantiseAt(m.outputScale()) }
+
+// QuantiseAt returns the int16 network with its output weights at scale qb,
+// a power of two from nnue.QB to nnue.MaxQB; a weight beyond
+// ±nnue.MaxOutputWeight/qb is clipped to it. A finer scale rounds every
+// output weight more finely and clips the few largest: one weight past
+// 127/128 took r5-256b8 to 64, where the rounding cost half of what its
+// last training had gained (Trainer.QuantiseBest weighs the two).
+func (m *Model) QuantiseAt(qb int32) (*nnue.Net, error) {
 	n, err := nnue.NewNet(m.H, m.K)
 	if err != nil {
 		return nil, fmt.Errorf("train: quantising the model: %w", err)
 	}
-	n.QB = m.outputScale()
+	if qb < nnue.QB || qb > nnue.MaxQB || qb&(qb-1) != 0 {
+		return nil, fmt.Errorf("train: quantising the model: output scale %d is not a power of two from %d to %d", qb, nnue.QB, nnue.MaxQB)
+	}
+	n.QB = qb
 	q := func(v, scale, lim float64) int16 { return int16(max(min(math.Round(v*scale), lim), -lim)) }
-	qb := float64(n.QB)
+	scale := float64(qb)
 	for i, w := range m.W {
 		n.FeatureWeights[i] = q(w, nnue.QA, 32767)
 	}
@@ -244,10 +256,10 @@ func (m *Model) Quantise() (*nnue.Net, error) {
 		n.FeatureBias[i] = q(b, nnue.QA, 32767)
 	}
 	for i, w := range m.O {
-		n.OutputWeights[i] = q(w, qb, nnue.MaxOutputWeight)
+		n.OutputWeights[i] = q(w, scale, nnue.MaxOutputWeight)
 	}
 	for i, b := range m.OB {
-		n.OutputBias[i] = int32(math.Round(b * nnue.QA * qb))
+		n.OutputBias[i] = int32(math.Round(b * nnue.QA * scale))
 	}
 	return n, nil
 }

@@ -174,6 +174,59 @@ func TestDeterministicAndResumable(t *testing.T) {
 	}
 }
 
+// TestQuantiseBest: the scale QuantiseBest picks is the one of least
+// held-out loss, and it is finer than Quantise's when the one output weight
+// that forces the coarse scale is one whose clipping costs nothing (a
+// hidden unit that never activates): r5-256b8 had one such weight past
+// 127/128 and lost half its last training's gain to rounding at 64.
+func TestQuantiseBest(t *testing.T) {
+	m := NewModel(32, 1, 6)
+	rng := rand.New(rand.NewPCG(6, 6))
+	for i := range m.O {
+		m.O[i] = (rng.Float64() - 0.5) * 0.6
+	}
+	const dead = 5 // a unit that never activates: no feature weight, no bias
+	for f := 0; f < nnue.Inputs; f++ {
+		m.W[f*m.H+dead] = 0
+	}
+	m.B[dead] = 0
+	m.O[dead] = 1.5
+	ps := randomPositions(400, 6)
+	tr := New(m, Options{Lambda: 0.5, LR: 0.01, BatchSize: 64, Threads: 2, Seed: 6, WDLScale: 400})
+	coarse, err := m.Quantise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if coarse.QB != nnue.QB {
+		t.Fatalf("Quantise chose %d with a weight of 1.5, want %d", coarse.QB, nnue.QB)
+	}
+	loss := func(n *nnue.Net) float64 { return New(FromNet(n), tr.Opt).Loss(ps) }
+	best, bestLoss, err := tr.QuantiseBest(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.QB <= nnue.QB || bestLoss >= loss(coarse) {
+		t.Errorf("QuantiseBest chose %d (loss %.8f), Quantise %d (loss %.8f): want a finer scale and a lower loss", best.QB, bestLoss, coarse.QB, loss(coarse))
+	}
+	if got := loss(best); got != bestLoss {
+		t.Errorf("QuantiseBest reports loss %.8f, its network's is %.8f", bestLoss, got)
+	}
+	for qb := int32(nnue.QB); qb <= nnue.MaxQB; qb *= 2 {
+		n, err := m.QuantiseAt(qb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.QB != qb || loss(n) < bestLoss {
+			t.Errorf("QuantiseAt(%d): scale %d, loss %.8f below the best's %.8f", qb, n.QB, loss(n), bestLoss)
+		}
+	}
+	for _, qb := range []int32{nnue.QB / 2, 100, 2 * nnue.MaxQB} {
+		if _, err := m.QuantiseAt(qb); err == nil {
+			t.Errorf("QuantiseAt(%d) took a scale outside the powers of two from %d to %d", qb, nnue.QB, nnue.MaxQB)
+		}
+	}
+}
+
 // TestQuantise: the int16 network scores as the float model does once the
 // model's weights lie on the quantisation grid (then only the integer
 // divisions of Evaluate differ); and quantising does put them there.
