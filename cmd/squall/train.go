@@ -77,6 +77,7 @@ func trainCommand() *cobra.Command {
 			return usagef("--hidden %d --buckets %d: want a multiple of %d up to %d, and a divisor of 32", *hidden, *buckets, nnue.HiddenStep, nnue.MaxHidden)
 		}
 		model := train.NewModel(*hidden, *buckets, *seed)
+		var initQB int32 // the --init network's output scale
 		if *initPath != "" {
 			data, err := os.ReadFile(*initPath)
 			if err != nil {
@@ -87,6 +88,7 @@ func trainCommand() *cobra.Command {
 				return fmt.Errorf("%s: %w", *initPath, err)
 			}
 			model = train.FromNet(net)
+			initQB = net.QB
 			// Its shape, unless --hidden or --buckets ask otherwise: then
 			// it is widened (new hidden units that start silent) and its
 			// one bucket split into several; neither changes its scores.
@@ -151,7 +153,20 @@ func trainCommand() *cobra.Command {
 		// The output scale whose rounding (and clipping) costs least on
 		// the held-out games: the quantised weights' loss (in float, so
 		// without the integer evaluation's truncations) against the model's.
-		net, qLoss, err := t.QuantiseBest(valid)
+		// Trained for no epoch, the --init network is written back at its
+		// own scale, exactly (widened or split, with the same scores).
+		var (
+			net   *nnue.Net
+			qLoss float64
+			err   error
+		)
+		if t.Epochs == 0 && initQB != 0 {
+			if net, err = t.Model.QuantiseAt(initQB); err == nil {
+				qLoss = train.New(train.FromNet(net), t.Opt).Loss(valid)
+			}
+		} else {
+			net, qLoss, err = t.QuantiseBest(valid)
+		}
 		if err != nil {
 			return err
 		}
