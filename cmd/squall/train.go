@@ -161,9 +161,7 @@ func trainCommand() *cobra.Command {
 			err   error
 		)
 		if t.Epochs == 0 && initQB != 0 {
-			if net, err = t.Model.QuantiseAt(initQB); err == nil {
-				qLoss = train.New(train.FromNet(net), t.Opt).Loss(valid)
-			}
+			net, qLoss, err = t.QuantiseAt(initQB, valid)
 		} else {
 			net, qLoss, err = t.QuantiseBest(valid)
 		}

@@ -212,12 +212,15 @@ func TestQuantiseBest(t *testing.T) {
 		t.Errorf("QuantiseBest reports loss %.8f, its network's is %.8f", bestLoss, got)
 	}
 	for qb := int32(nnue.QB); qb <= nnue.MaxQB; qb *= 2 {
-		n, err := m.QuantiseAt(qb)
+		n, l, err := tr.QuantiseAt(qb, ps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.QB != qb || loss(n) < bestLoss {
-			t.Errorf("QuantiseAt(%d): scale %d, loss %.8f below the best's %.8f", qb, n.QB, loss(n), bestLoss)
+		if n.QB != qb || l < bestLoss {
+			t.Errorf("QuantiseAt(%d): scale %d, loss %.8f below the best's %.8f", qb, n.QB, l, bestLoss)
+		}
+		if got := loss(n); got != l {
+			t.Errorf("QuantiseAt(%d) reports loss %.8f, its network's is %.8f", qb, l, got)
 		}
 	}
 	for _, qb := range []int32{nnue.QB / 2, 100, 2 * nnue.MaxQB} {

@@ -192,20 +192,31 @@ func (t *Trainer) Loss(data []Position) float64 {
 	return sum / float64(max(len(data), 1))
 }
 
+// QuantiseAt quantises the model at output scale qb (Model.QuantiseAt)
+// and reports the network's loss on valid: the quantised weights scored in
+// float, so the loss is their rounding's and clipping's, without the
+// integer evaluation's truncations.
+func (t *Trainer) QuantiseAt(qb int32, valid []Position) (*nnue.Net, float64, error) {
+	n, err := t.Model.QuantiseAt(qb)
+	if err != nil {
+		return nil, 0, err
+	}
+	return n, New(FromNet(n), t.Opt).Loss(valid), nil
+}
+
 // QuantiseBest quantises the model at each output scale from nnue.QB to
-// nnue.MaxQB (Model.QuantiseAt) and returns the network whose held-out
-// loss on valid is least, with that loss: finer scales round the output
-// weights less and clip the largest, and only the data can say which
-// costs more.
+// nnue.MaxQB (QuantiseAt) and returns the network whose held-out loss on
+// valid is least, with that loss: finer scales round the output weights
+// less and clip the largest, and only the data can say which costs more.
 func (t *Trainer) QuantiseBest(valid []Position) (*nnue.Net, float64, error) {
 	var best *nnue.Net
 	bestLoss := math.Inf(1)
 	for qb := int32(nnue.QB); qb <= nnue.MaxQB; qb *= 2 {
-		n, err := t.Model.QuantiseAt(qb)
+		n, loss, err := t.QuantiseAt(qb, valid)
 		if err != nil {
 			return nil, 0, err
 		}
-		if loss := New(FromNet(n), t.Opt).Loss(valid); loss < bestLoss {
+		if loss < bestLoss {
 			best, bestLoss = n, loss
 		}
 	}
