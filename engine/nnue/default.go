@@ -8,12 +8,12 @@ import (
 // defaultFile is the network built into the binary: the newest network
 // that has been measured stronger than the one before it (docs/NNUE.md).
 //
-//go:embed nets/r5q-256b8.sqnn
+//go:embed nets/r6-256b8.sqnn
 var defaultFile []byte
 
 // DefaultName names the built-in network where an engine reports which
 // network it evaluates with.
-const DefaultName = "r5q-256b8.sqnn (built in)"
+const DefaultName = "r6-256b8.sqnn (built in)"
 
 // Default is the built-in network, parsed once on first use: a
 // precomputed table, shared read-only by every search.

@@ -344,7 +344,7 @@ func TestDefault(t *testing.T) {
 	p := chess.NewPosition()
 	n.Refresh(&acc, p)
 	if n.Hidden != 256 || n.Buckets != 8 {
-		t.Errorf("the built-in network is %d wide with %d buckets, r5q-256b8.sqnn's 256 and 8", n.Hidden, n.Buckets)
+		t.Errorf("the built-in network is %d wide with %d buckets, r6-256b8.sqnn's 256 and 8", n.Hidden, n.Buckets)
 	}
 	if v := n.Evaluate(&acc, p); v < -100 || v > 100 {
 		t.Errorf("the built-in network scores the start position %d cp", v)
