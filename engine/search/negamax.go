@@ -68,6 +68,12 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if ply == 0 {
 		ttMove = t.rootMoves[t.pvIdx].move
 	}
+	// ttPv: a PV node now or once; the singular search of a node keeps the
+	// node's own mark.
+	if excluded == chess.NullMove {
+		f.ttPv = pvNode || (ttOK && tte.pv)
+	}
+	ttPv := f.ttPv
 	if ttOK && !pvNode && tte.depth >= depth &&
 		(tte.bound == boundExact || (tte.bound == boundLower && ttScore >= beta) || (tte.bound == boundUpper && ttScore <= alpha)) {
 		return ttScore
@@ -80,7 +86,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if ply > 0 && excluded == chess.NullMove {
 		if v, bound, ok := t.probeTB(depth, ply); ok {
 			if bound == boundExact || (bound == boundLower && v >= beta) || (bound == boundUpper && v <= alpha) {
-				t.s.tt.store(key, chess.NullMove, toTT(v, ply), min(depth+6, maxPly-1), bound)
+				t.s.tt.store(key, chess.NullMove, toTT(v, ply), min(depth+6, maxPly-1), bound, ttPv)
 				return v
 			}
 			if pvNode {
@@ -126,7 +132,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		// Reverse futility: far enough above beta that a quiet move will
 		// not lose it all.
-		if depth <= 8 && eval-t.prm.RFPMargin*(depth-b2i(improving)) >= beta && abs(beta) < mateBound {
+		if !ttPv && depth <= 8 && eval-t.prm.RFPMargin*(depth-b2i(improving)) >= beta && abs(beta) < mateBound {
 			return eval
 		}
 		// Null move, with R adapted to depth, margin over beta and
@@ -252,7 +258,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		var v int
 		if depth >= 3 && moveCount > 1+b2i(pvNode) && (quiet || !p.SEE(m, 0)) {
 			r := t.lmr.reduction(depth, moveCount)
-			r += b2i(cutNode) + b2i(!improving) - b2i(pvNode) - b2i(givesCheck)
+			r += b2i(cutNode) + b2i(!improving) - b2i(ttPv) - b2i(givesCheck)
 			if quiet {
 				r -= int(mp.quietScore(m)) / 6000
 			}
@@ -313,7 +319,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		} else if pvNode && best > origAlpha {
 			bound = boundExact
 		}
-		t.s.tt.store(key, bestMove, toTT(best, ply), depth, bound)
+		t.s.tt.store(key, bestMove, toTT(best, ply), depth, bound, ttPv)
 	}
 	return best
 }
@@ -398,7 +404,7 @@ func (t *thread) rootSearch(alpha, beta, depth int, mp *picker) int {
 		bound = boundExact
 	}
 	if t.pvIdx == 0 {
-		t.s.tt.store(p.Key(), bestMove, toTT(best, 0), depth, bound)
+		t.s.tt.store(p.Key(), bestMove, toTT(best, 0), depth, bound, true)
 	}
 	return best
 }
@@ -502,7 +508,7 @@ func (t *thread) qsearch(alpha, beta, ply, qply int) int {
 	if qply > 0 {
 		d = -1
 	}
-	t.s.tt.store(key, bestMove, toTT(best, ply), d, bound)
+	t.s.tt.store(key, bestMove, toTT(best, ply), d, bound, pvNode || (ttOK && tte.pv))
 	return best
 }
 

@@ -16,6 +16,7 @@ type frame struct {
 	excluded chess.Move // singular-extension search excludes this move
 	ch       *pieceTo   // continuation table selected by this ply's move
 	inCheck  bool
+	ttPv     bool // a PV node now or in the hash (ttHit.pv)
 }
 
 // rootMove is one legal move at the root with its latest score and line.

@@ -20,6 +20,7 @@ import (
 //	bits 42-49  depth + depthOffset (uint8)
 //	bits 50-51  bound
 //	bits 52-57  age (search generation, mod 64)
+//	bit  58     ttPv: stored by a PV node, or by one the hash had marked so
 type ttEntry struct {
 	key  atomic.Uint64 // position key ^ data
 	data atomic.Uint64
@@ -97,6 +98,10 @@ type ttHit struct {
 	score int
 	depth int
 	bound int
+	// pv is Stockfish's ttPv: the position was searched as a PV node, or
+	// stored by a node that found it so; such nodes are pruned and
+	// reduced less, as the line may become the principal one again.
+	pv bool
 }
 
 func unpack(d uint64) ttHit {
@@ -105,6 +110,7 @@ func unpack(d uint64) ttHit {
 		score: int(int16(d >> 26)),
 		depth: int(d>>42&0xff) - depthOffset,
 		bound: int(d >> 50 & 3),
+		pv:    d>>58&1 != 0,
 	}
 }
 
@@ -120,10 +126,10 @@ func (t *table) probe(key uint64) (h ttHit, ok bool) {
 	return ttHit{}, false
 }
 
-// store saves a search result. It replaces the entry for the same key, or
-// else the entry that is least worth keeping: shallow and from an old
-// search.
-func (t *table) store(key uint64, m chess.Move, score, depth, bound int) {
+// store saves a search result, pv marking a ttPv node (ttHit.pv). It
+// replaces the entry for the same key, or else the entry that is least
+// worth keeping: shallow and from an old search.
+func (t *table) store(key uint64, m chess.Move, score, depth, bound int, pv bool) {
 	b := t.bucket(key)
 	victim := 0
 	worst := 1 << 30
@@ -150,7 +156,8 @@ func (t *table) store(key uint64, m chess.Move, score, depth, bound int) {
 		uint64(uint16(int16(score)))<<26 |
 		uint64(depth+depthOffset)<<42 |
 		uint64(bound)<<50 |
-		t.age<<52
+		t.age<<52 |
+		uint64(b2i(pv))<<58
 	b[victim].data.Store(d)
 	b[victim].key.Store(key ^ d)
 }

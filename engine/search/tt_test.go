@@ -39,9 +39,10 @@ func TestTTRoundTrip(t *testing.T) {
 	} {
 		key := rand.Uint64() | 1
 		m := ml.Moves[i%ml.N]
-		tt.store(key, m, c.score, c.depth, c.bound)
+		pv := i%2 == 1 // the ttPv bit beside the highest fields
+		tt.store(key, m, c.score, c.depth, c.bound, pv)
 		h, ok := tt.probe(key)
-		if !ok || h.move != m || h.score != c.score || h.depth != c.depth || h.bound != c.bound {
+		if !ok || h.move != m || h.score != c.score || h.depth != c.depth || h.bound != c.bound || h.pv != pv {
 			t.Fatalf("stored %v %+v, probed %v %+v", m, c, ok, h)
 		}
 		if _, ok := tt.probe(key ^ 1<<40); ok {
@@ -67,7 +68,7 @@ func TestTTMateScores(t *testing.T) {
 		{-500, 5, 1, -500},
 	} {
 		key := rand.Uint64() | 1
-		tt.store(key, chess.NullMove, toTT(c.score, c.storePly), 5, boundExact)
+		tt.store(key, chess.NullMove, toTT(c.score, c.storePly), 5, boundExact, false)
 		h, ok := tt.probe(key)
 		if !ok {
 			t.Fatal("miss")
@@ -94,10 +95,10 @@ func TestTTReplacement(t *testing.T) {
 	tt.newSearch()
 	keys := sameBucketKeys(tt, 6)
 	for i, d := range []int{10, 2, 8, 6} {
-		tt.store(keys[i], chess.NullMove, i, d, boundExact)
+		tt.store(keys[i], chess.NullMove, i, d, boundExact, false)
 	}
 	// A fifth position replaces the shallowest entry.
-	tt.store(keys[4], chess.NullMove, 4, 5, boundExact)
+	tt.store(keys[4], chess.NullMove, 4, 5, boundExact, false)
 	if _, ok := tt.probe(keys[1]); ok {
 		t.Fatal("the depth-2 entry survived")
 	}
@@ -110,18 +111,18 @@ func TestTTReplacement(t *testing.T) {
 	// overwrite a deep entry, an exact score does; a store without a move
 	// keeps the old move.
 	m := chess.Move(12345)
-	tt.store(keys[0], m, 0, 10, boundLower)
-	tt.store(keys[0], chess.NullMove, 99, 2, boundUpper)
+	tt.store(keys[0], m, 0, 10, boundLower, false)
+	tt.store(keys[0], chess.NullMove, 99, 2, boundUpper, false)
 	if h, _ := tt.probe(keys[0]); h.depth != 10 || h.score != 0 {
 		t.Fatalf("deep entry overwritten by a shallow bound: %+v", h)
 	}
-	tt.store(keys[0], chess.NullMove, 99, 2, boundExact)
+	tt.store(keys[0], chess.NullMove, 99, 2, boundExact, false)
 	if h, _ := tt.probe(keys[0]); h.depth != 2 || h.score != 99 || h.move != m {
 		t.Fatalf("exact store: %+v, want depth 2 score 99 move kept", h)
 	}
 	// Entries from older searches go first, even if deeper.
 	tt.newSearch()
-	tt.store(keys[5], chess.NullMove, 5, 1, boundExact)
+	tt.store(keys[5], chess.NullMove, 5, 1, boundExact, false)
 	if _, ok := tt.probe(keys[5]); !ok {
 		t.Fatal("new entry not stored")
 	}
@@ -153,7 +154,7 @@ func TestTTConcurrent(t *testing.T) {
 			for range 20000 {
 				k := keys[r.IntN(len(keys))]
 				m, s, d := want(k)
-				tt.store(k, m, s, d, boundExact)
+				tt.store(k, m, s, d, boundExact, false)
 				if h, ok := tt.probe(keys[r.IntN(len(keys))]); ok {
 					_ = h
 				}
