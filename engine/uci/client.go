@@ -165,15 +165,10 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startNiced(cmd, cfg.Nice); err != nil {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
 	}
 	c.cmd = cmd
-	if err := lowerPriority(cmd, cfg.Nice); err != nil {
-		killProcess(cmd)
-		cmd.Wait()
-		return nil, fmt.Errorf("start engine %s: nice %d: %w", cfg.Path, cfg.Nice, err)
-	}
 	var pipes sync.WaitGroup
 	pipes.Add(2)
 	go func() { defer pipes.Done(); c.readStdout(stdout) }()

@@ -8,5 +8,5 @@ func setProcAttr(cmd *exec.Cmd) {}
 
 func killProcess(cmd *exec.Cmd) { _ = cmd.Process.Kill() }
 
-// lowerPriority does nothing here: Config.Nice is for Unix.
-func lowerPriority(cmd *exec.Cmd, nice int) error { return nil }
+// startNiced starts the engine at normal priority: Config.Nice is for Unix.
+func startNiced(cmd *exec.Cmd, nice int) error { return cmd.Start() }
