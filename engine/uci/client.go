@@ -166,6 +166,11 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
 	}
 	if err := startNiced(cmd, cfg.Nice); err != nil {
+		// A nice value refused before the fork leaves the pipes open
+		// (cmd.Start closes them only when it fails itself).
+		c.stdin.Close()
+		stdout.Close()
+		stderr.Close()
 		return nil, fmt.Errorf("start engine %s: %w", cfg.Path, err)
 	}
 	c.cmd = cmd
